@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Stockroom",
+  products: [
+    .executable(name: "stockroomd", targets: ["stockroomd"]),
+    .executable(name: "stockroom-bench", targets: ["stockroom-bench"]),
+    .library(name: "StockroomProtocol", targets: ["StockroomProtocol"]),
+  ],
+  targets: [
+    // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
+    .target(name: "StockroomDomain"),
+    // The wire: tokenizer, quoting, command table, reply encoding. Shared by server and clients.
+    .target(name: "StockroomProtocol"),
+    // Listener, connections, sessions, the shared store.
+    .target(
+      name: "StockroomServer",
+      dependencies: ["StockroomDomain", "StockroomProtocol"],
+      resources: [.copy("Resources/catalog.json")]
+    ),
+    .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
+    .executableTarget(name: "stockroom-bench", dependencies: ["StockroomProtocol"]),
+    .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain"]),
+    .testTarget(name: "StockroomProtocolTests", dependencies: ["StockroomProtocol"]),
+    .testTarget(
+      name: "StockroomServerTests",
+      dependencies: ["StockroomServer", "StockroomProtocol", "StockroomDomain"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

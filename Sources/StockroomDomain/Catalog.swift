@@ -1,0 +1,184 @@
+import Foundation
+
+/// Everything the shop sells or shows, as loaded from a catalogue file.
+public struct Catalog: Sendable {
+  public var format: Int
+  public var initialStock: Int
+  public var fruits: [Fruit]
+  public var juices: [Juice]
+  public var sections: [Section]
+  public var dishes: [Dish]
+  public var expo: Expo
+  public var exhibits: [Exhibit]
+
+  /// Largest stock level the shop keeps for one item.
+  public static let maximumStock = 1_000_000_000
+
+  /// Decodes and validates a catalogue; every problem names where it is.
+  public static func decode(from data: Data) throws(CatalogError) -> Catalog {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let catalog: Catalog
+    do {
+      catalog = try decoder.decode(Catalog.self, from: data)
+    } catch let error as DecodingError {
+      throw CatalogError(decodingError: error, data: data)
+    } catch {
+      throw CatalogError("", "\(error)")
+    }
+    try catalog.validate()
+    return catalog
+  }
+
+  /// A copy whose fruits start at `stock` instead of the file's `initial_stock`.
+  public func withInitialStock(_ stock: Int) -> Catalog {
+    var copy = self
+    copy.initialStock = stock
+    return copy
+  }
+
+  func validate() throws(CatalogError) {
+    guard format == 1 else { throw CatalogError("format", "unsupported format \(format); this server reads 1") }
+    guard (0...Catalog.maximumStock).contains(initialStock) else {
+      throw CatalogError("initial_stock", "must be 0 to \(Catalog.maximumStock)")
+    }
+    var seen: [String: String] = [:]
+    func claim(_ name: String, at path: String, isID: Bool) throws(CatalogError) {
+      if isID {
+        guard ItemNames.isValidID(name) else {
+          throw CatalogError(path, "'\(name)' is not a valid id: lowercase ASCII letters, digits and _, starting with a letter, at most 64")
+        }
+      } else {
+        guard ItemNames.isValidAlias(name) else {
+          throw CatalogError(path, "'\(name)' is not a valid alias: no spaces or control characters, not a number")
+        }
+      }
+      guard !ItemNames.isProductID(name) else {
+        throw CatalogError(path, "'\(name)' looks like a product id (p1, p2, ...), which the market hands out")
+      }
+      let key = ItemNames.key(name)
+      if let other = seen[key] { throw CatalogError(path, "'\(name)' is already used at \(other)") }
+      seen[key] = path
+    }
+    func claimAll(_ id: String, _ name: String, _ aliases: [String], at path: String) throws(CatalogError) {
+      try claim(id, at: "\(path).id", isID: true)
+      guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw CatalogError("\(path).name", "is empty") }
+      for (index, alias) in aliases.enumerated() { try claim(alias, at: "\(path).aliases[\(index)]", isID: false) }
+    }
+    for (index, fruit) in fruits.enumerated() {
+      try claimAll(fruit.id, fruit.name, fruit.aliases, at: "fruits[\(index)]")
+    }
+    let fruitIDs = Set(fruits.map(\.id))
+    for (index, juice) in juices.enumerated() {
+      let path = "juices[\(index)]"
+      try claimAll(juice.id, juice.name, juice.aliases, at: path)
+      guard !juice.recipe.isEmpty else { throw CatalogError("\(path).recipe", "is empty") }
+      var used: Set<String> = []
+      for (line, ingredient) in juice.recipe.enumerated() {
+        let linePath = "\(path).recipe[\(line)]"
+        guard fruitIDs.contains(ingredient.item) else {
+          throw CatalogError("\(linePath).item", "'\(ingredient.item)' is not a fruit in this catalogue")
+        }
+        guard used.insert(ingredient.item).inserted else {
+          throw CatalogError("\(linePath).item", "'\(ingredient.item)' appears twice in one recipe")
+        }
+        guard (1...1000).contains(ingredient.quantity) else {
+          throw CatalogError("\(linePath).quantity", "must be 1 to 1000")
+        }
+      }
+    }
+    for (index, section) in sections.enumerated() {
+      try claimAll(section.id, section.name, section.aliases, at: "sections[\(index)]")
+    }
+    let sectionIDs = Set(sections.map(\.id))
+    for (index, dish) in dishes.enumerated() {
+      let path = "dishes[\(index)]"
+      try claimAll(dish.id, dish.name, dish.aliases, at: path)
+      guard sectionIDs.contains(dish.section) else {
+        throw CatalogError("\(path).section", "'\(dish.section)' is not a section in this catalogue")
+      }
+      guard (0...Money.maximumMinorUnits).contains(dish.price.minorUnits) else {
+        throw CatalogError("\(path).price", "must be 0 to \(Money.maximumMinorUnits)")
+      }
+      guard (0...Catalog.maximumStock).contains(dish.stock) else {
+        throw CatalogError("\(path).stock", "must be 0 to \(Catalog.maximumStock)")
+      }
+      if let discount = dish.discount {
+        do { try discount.validate(against: dish.price) } catch {
+          throw CatalogError("\(path).discount", error.message)
+        }
+      }
+    }
+    for (index, exhibit) in exhibits.enumerated() {
+      try claimAll(exhibit.id, exhibit.name, exhibit.aliases, at: "exhibits[\(index)]")
+    }
+    guard expo.visitors >= 0 else { throw CatalogError("expo.visitors", "must not be negative") }
+    for (key, date) in [("expo.opened", expo.opened), ("expo.closed", expo.closed)] {
+      guard date.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil else {
+        throw CatalogError(key, "'\(date)' is not a date like 1900-04-14")
+      }
+    }
+  }
+}
+
+extension Catalog: Decodable {
+  private enum CodingKeys: String, CodingKey {
+    case format, initialStock, fruits, juices, sections, dishes, expo, exhibits
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    format = try container.decode(Int.self, forKey: .format)
+    initialStock = try container.decode(Int.self, forKey: .initialStock)
+    fruits = try container.decode([Fruit].self, forKey: .fruits)
+    juices = try container.decode([Juice].self, forKey: .juices)
+    sections = try container.decode([Section].self, forKey: .sections)
+    dishes = try container.decode([Dish].self, forKey: .dishes)
+    expo = try container.decode(Expo.self, forKey: .expo)
+    exhibits = try container.decode([Exhibit].self, forKey: .exhibits)
+  }
+}
+
+extension CatalogError {
+  init(decodingError error: DecodingError, data: Data) {
+    func path(_ keys: [any CodingKey]) -> String {
+      var out = ""
+      for key in keys {
+        if let index = key.intValue {
+          out += "[\(index)]"
+        } else {
+          let snake = key.stringValue.replacing(/[A-Z]/) { "_" + $0.output.lowercased() }
+          out += out.isEmpty ? snake : ".\(snake)"
+        }
+      }
+      return out
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      let keyPath = path(context.codingPath + [key])
+      self.init(keyPath, "missing key '\(keyPath.split(separator: ".").last.map(String.init) ?? keyPath)'")
+    case .typeMismatch(let type, let context):
+      self.init(path(context.codingPath), "expected \(Self.typeName(type))")
+    case .valueNotFound(let type, let context):
+      self.init(path(context.codingPath), "expected \(Self.typeName(type)), found null")
+    case .dataCorrupted(let context):
+      if context.codingPath.isEmpty {
+        let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+        self.init("", "not valid JSON: \(underlying ?? context.debugDescription)")
+      } else {
+        self.init(path(context.codingPath), context.debugDescription)
+      }
+    @unknown default:
+      self.init("", "\(error)")
+    }
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "a string"
+    case is Int.Type: "a whole number"
+    case is [Any].Type: "a list"
+    default: "\(type)".hasPrefix("Array") ? "a list" : "an object (\(type))"
+    }
+  }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// One diary entry; it belongs to its owner and no one else sees it.
+public struct DiaryEntry: Sendable, Hashable {
+  public var id: Int
+  public var owner: String
+  public var title: String
+  public var body: String
+  public var created: Date
+  public var updated: Date
+
+  /// The body's first line, cut to `limit` characters, for lists.
+  public func preview(limit: Int = 40) -> String {
+    let firstLine = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    return firstLine.count > limit ? String(firstLine.prefix(limit)) + "…" : firstLine
+  }
+}

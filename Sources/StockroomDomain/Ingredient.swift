@@ -1,0 +1,10 @@
+/// One line of a juice recipe.
+public struct Ingredient: Sendable, Codable, Hashable {
+  public var item: String
+  public var quantity: Int
+
+  public init(item: String, quantity: Int) {
+    self.item = item
+    self.quantity = quantity
+  }
+}

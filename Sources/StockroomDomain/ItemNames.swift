@@ -1,0 +1,70 @@
+/// The rules for item ids, aliases and matching them.
+public enum ItemNames {
+  /// The form names are compared in: case folded, so `Banana` finds `banana`.
+  public static func key(_ name: String) -> String {
+    var isLowerASCII = true
+    for byte in name.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+      isLowerASCII = false
+      break
+    }
+    return isLowerASCII ? name : name.lowercased()
+  }
+
+  public static func isValidID(_ id: String) -> Bool {
+    guard let first = id.utf8.first, id.utf8.count <= 64, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+      return false
+    }
+    return id.utf8.allSatisfy {
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        || $0 == UInt8(ascii: "_")
+    }
+  }
+
+  public static func isValidAlias(_ alias: String) -> Bool {
+    !alias.isEmpty && alias.count <= 64 && !alias.allSatisfy(\.isNumber)
+      && !alias.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "=" }
+  }
+
+  /// Product ids are `p` and a number; catalogue names may not take that form.
+  public static func isProductID(_ name: String) -> Bool {
+    let utf8 = name.utf8
+    guard utf8.count >= 2, utf8.first == UInt8(ascii: "p") || utf8.first == UInt8(ascii: "P") else { return false }
+    return utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+  }
+
+  /// The closest known name to `word`, for "did you mean".
+  public static func suggestion(for word: String, among names: some Sequence<String>) -> String? {
+    let target = Array(key(word))
+    guard !target.isEmpty else { return nil }
+    var best: (name: String, distance: Int)? = nil
+    let limit = max(1, min(3, target.count / 3))
+    for name in names {
+      let candidate = Array(key(name))
+      if target.count >= 3 && candidate.starts(with: target) && candidate.count > target.count {
+        let distance = limit
+        if best == nil || distance < best!.distance { best = (name, distance) }
+        continue
+      }
+      guard abs(candidate.count - target.count) <= limit else { continue }
+      let distance = editDistance(target, candidate)
+      if distance <= limit && (best == nil || distance < best!.distance) { best = (name, distance) }
+    }
+    return best?.name
+  }
+
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      swap(&previous, &current)
+    }
+    return previous[b.count]
+  }
+}

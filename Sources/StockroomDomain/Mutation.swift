@@ -1,0 +1,16 @@
+import Foundation
+
+/// Every change the shop can undergo, as a value, with the clock already read: replaying the same
+/// mutations on the same catalogue gives the same shop, which is what a journal will store.
+/// Items may be named by id or alias; `apply` resolves them inside the same atomic step.
+public enum Mutation: Sendable, Equatable {
+  /// Positive counts restock; negative ones correct downward after a stocktake.
+  case restock(user: String, changes: [ItemCount])
+  case order(user: String, lines: [ItemCount], at: Date)
+  case createProduct(seller: String, draft: ProductDraft, at: Date)
+  case editProduct(id: String, user: String, changes: ProductChanges, at: Date)
+  case deleteProduct(id: String, user: String)
+  case createDiary(owner: String, title: String, body: String, at: Date)
+  case editDiary(id: Int, owner: String, title: String?, body: String?, at: Date)
+  case deleteDiary(id: Int, owner: String)
+}

@@ -1,0 +1,10 @@
+/// One page of a list, with what a client needs to ask for the next.
+public struct Page<Item> {
+  public var items: [Item]
+  public var paging: Paging
+  public var total: Int
+
+  public var pageCount: Int { max(1, (total + paging.size - 1) / paging.size) }
+}
+
+extension Page: Sendable where Item: Sendable {}

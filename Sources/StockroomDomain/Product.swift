@@ -1,0 +1,15 @@
+import Foundation
+
+/// Something a user sells on the open market. Its stock lives in the shop's stock table.
+public struct Product: Sendable, Hashable {
+  public var id: String
+  public var name: String
+  public var description: String
+  public var price: Money
+  public var discount: Discount?
+  public var seller: String
+  public var created: Date
+  public var updated: Date
+
+  public var finalPrice: Money { discount?.apply(to: price) ?? price }
+}

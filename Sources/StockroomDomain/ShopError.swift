@@ -1,0 +1,19 @@
+/// Why the shop refused a change. Nothing was applied when one is thrown.
+public struct ShopError: Error, Sendable, Equatable, CustomStringConvertible {
+  public enum Kind: Sendable, Equatable {
+    case notFound, shortage, invalid, denied, limit
+  }
+
+  public var kind: Kind
+  public var message: String
+  /// For `.shortage`: every stocked item that was short, in the order first needed.
+  public var shortages: [Shortage]
+
+  public init(_ kind: Kind, _ message: String, shortages: [Shortage] = []) {
+    self.kind = kind
+    self.message = message
+    self.shortages = shortages
+  }
+
+  public var description: String { message }
+}

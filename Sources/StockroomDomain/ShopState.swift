@@ -1,0 +1,350 @@
+import Foundation
+
+/// The whole shop as a plain value: catalogue, stock, products, diary, orders.
+///
+/// All changes go through `apply(_:)`, which either applies a mutation completely or throws
+/// and leaves the state untouched. No I/O happens here.
+public struct ShopState: Sendable {
+  public let catalog: Catalog
+  public let limits: ShopLimits
+  public private(set) var stock: [String: StockLevel] = [:]
+  public private(set) var products: [String: Product] = [:]
+  /// Product ids, oldest first.
+  public private(set) var productIDs: [String] = []
+  public private(set) var diary: [Int: DiaryEntry] = [:]
+  private var diaryByOwner: [String: [Int]] = [:]
+  public private(set) var orders: OrderHistory
+  public private(set) var ordersMade = 0
+  private var nextOrderID = 1
+  private var nextProductID = 1
+  private var nextDiaryID = 1
+  /// Catalogue ids and aliases by `ItemNames.key`.
+  private let names: [String: ItemRef]
+
+  public init(catalog: Catalog, limits: ShopLimits = ShopLimits()) {
+    self.catalog = catalog
+    self.limits = limits
+    self.orders = OrderHistory(capacity: limits.orderHistory)
+    var names: [String: ItemRef] = [:]
+    func index(_ ref: ItemRef, _ id: String, _ aliases: [String]) {
+      names[ItemNames.key(id)] = ref
+      for alias in aliases { names[ItemNames.key(alias)] = ref }
+    }
+    for fruit in catalog.fruits {
+      index(.fruit(fruit), fruit.id, fruit.aliases)
+      stock[fruit.id] = StockLevel(initial: catalog.initialStock)
+    }
+    for juice in catalog.juices { index(.juice(juice), juice.id, juice.aliases) }
+    for section in catalog.sections { index(.section(section), section.id, section.aliases) }
+    for dish in catalog.dishes {
+      index(.dish(dish), dish.id, dish.aliases)
+      stock[dish.id] = StockLevel(initial: dish.stock)
+    }
+    for exhibit in catalog.exhibits { index(.exhibit(exhibit), exhibit.id, exhibit.aliases) }
+    self.names = names
+  }
+
+  // MARK: Reading
+
+  /// What `word` names: an id or alias of anything in the catalogue, or a product id.
+  public func resolve(_ word: String) throws(ShopError) -> ItemRef {
+    let key = ItemNames.key(word)
+    if let ref = names[key] { return ref }
+    if ItemNames.isProductID(key), products[key] != nil { return .product(key) }
+    var message = "no item named '\(word)'"
+    if let guess = ItemNames.suggestion(for: word, among: Array(names.keys) + productIDs) {
+      message += "; did you mean '\(guess)'?"
+    }
+    throw ShopError(.notFound, message)
+  }
+
+  /// Like `resolve`, but only for things that can be ordered or restocked.
+  public func resolveStocked(_ word: String, allowJuice: Bool) throws(ShopError) -> ItemRef {
+    let ref = try resolve(word)
+    switch ref {
+    case .fruit, .dish, .product: return ref
+    case .juice where allowJuice: return ref
+    case .juice: throw ShopError(.invalid, "'\(word)' is a juice, made from fruit; restock its fruit instead")
+    case .section: throw ShopError(.invalid, "'\(word)' is a section of the dish shop; name a dish in it")
+    case .exhibit: throw ShopError(.invalid, "'\(word)' is an exhibit; it is for looking at")
+    }
+  }
+
+  public func level(of item: String) -> StockLevel? { stock[item] }
+
+  /// Ids of everything with stock: fruits, dishes, then products oldest first.
+  public var stockedIDs: [String] {
+    catalog.fruits.map(\.id) + catalog.dishes.map(\.id) + productIDs
+  }
+
+  /// How many of `juice` the fruit on hand makes now.
+  public func canMake(_ juice: Juice) -> Int {
+    juice.recipe.map { (stock[$0.item]?.current ?? 0) / $0.quantity }.min() ?? 0
+  }
+
+  public func dishes(in section: String?) -> [Dish] {
+    guard let section else { return catalog.dishes }
+    return catalog.dishes.filter { $0.section == section }
+  }
+
+  public func productsNewestFirst() -> [Product] {
+    productIDs.reversed().compactMap { products[$0] }
+  }
+
+  public func diaryEntries(of owner: String) -> [DiaryEntry] {
+    (diaryByOwner[owner] ?? []).reversed().compactMap { diary[$0] }
+  }
+
+  /// An entry, if `owner` wrote it; someone else's entry is as good as missing.
+  public func diaryEntry(_ id: Int, of owner: String) throws(ShopError) -> DiaryEntry {
+    guard let entry = diary[id], entry.owner == owner else {
+      throw ShopError(.notFound, "no diary entry \(id) of yours")
+    }
+    return entry
+  }
+
+  // MARK: Changing
+
+  public mutating func apply(_ mutation: Mutation) throws(ShopError) -> Applied {
+    switch mutation {
+    case .restock(let user, let changes): return try restock(user: user, changes: changes)
+    case .order(let user, let lines, let at): return try order(user: user, lines: lines, at: at)
+    case .createProduct(let seller, let draft, let at): return try createProduct(seller: seller, draft: draft, at: at)
+    case .editProduct(let id, let user, let changes, let at):
+      return try editProduct(id: id, user: user, changes: changes, at: at)
+    case .deleteProduct(let id, let user): return try deleteProduct(id: id, user: user)
+    case .createDiary(let owner, let title, let body, let at):
+      return try createDiary(owner: owner, title: title, body: body, at: at)
+    case .editDiary(let id, let owner, let title, let body, let at):
+      return try editDiary(id: id, owner: owner, title: title, body: body, at: at)
+    case .deleteDiary(let id, let owner): return try deleteDiary(id: id, owner: owner)
+    }
+  }
+
+  private mutating func restock(user: String, changes: [ItemCount]) throws(ShopError) -> Applied {
+    var totals: [ItemCount] = []
+    for change in changes {
+      guard change.count != 0, change.count.magnitude <= Catalog.maximumStock else {
+        throw ShopError(.invalid, "a stock change must be a whole number other than 0, at most \(Catalog.maximumStock)")
+      }
+      let item = try resolveStocked(change.item, allowJuice: false).id
+      let change = ItemCount(item, change.count)
+      if let index = totals.firstIndex(where: { $0.item == change.item }) {
+        totals[index].count += change.count
+      } else {
+        totals.append(change)
+      }
+    }
+    for total in totals {
+      let level = stock[total.item]!.current
+      let after = level + total.count
+      guard after >= 0 else {
+        throw ShopError(.invalid, "\(total.item) has \(level); correcting by \(total.count) would go below zero")
+      }
+      guard after <= Catalog.maximumStock else {
+        throw ShopError(.invalid, "\(total.item) would hold \(after), over the limit of \(Catalog.maximumStock)")
+      }
+    }
+    var events: [StockEvent] = []
+    for total in totals where total.count != 0 {
+      var level = stock[total.item]!
+      if total.count > 0 { level.restocked += total.count } else { level.corrected -= total.count }
+      level.current += total.count
+      stock[total.item] = level
+      events.append(
+        StockEvent(
+          item: total.item, level: level.current, change: total.count,
+          cause: total.count > 0 ? .restock(user: user) : .correction(user: user)))
+    }
+    return Applied(outcome: .restocked(totals.map { ItemCount($0.item, stock[$0.item]!.current) }), events: events)
+  }
+
+  private mutating func order(user: String, lines: [ItemCount], at: Date) throws(ShopError) -> Applied {
+    guard !lines.isEmpty else { throw ShopError(.invalid, "an order needs at least one item") }
+    guard lines.count <= limits.maximumOrderLines else {
+      throw ShopError(.limit, "an order has at most \(limits.maximumOrderLines) lines")
+    }
+    var needs: [ItemCount] = []
+    func need(_ item: String, _ count: Int) {
+      if let index = needs.firstIndex(where: { $0.item == item }) {
+        needs[index].count += count
+      } else {
+        needs.append(ItemCount(item, count))
+      }
+    }
+    var orderLines: [OrderLine] = []
+    orderLines.reserveCapacity(lines.count)
+    for line in lines {
+      guard (1...limits.maximumQuantity).contains(line.count) else {
+        throw ShopError(.invalid, "quantity must be a whole number from 1 to \(limits.maximumQuantity)")
+      }
+      let ref = try resolveStocked(line.item, allowJuice: true)
+      switch ref {
+      case .juice(let juice):
+        for ingredient in juice.recipe { need(ingredient.item, ingredient.quantity * line.count) }
+        orderLines.append(OrderLine(item: juice.id, name: juice.name, kind: .juice, quantity: line.count))
+      case .fruit(let fruit):
+        need(fruit.id, line.count)
+        orderLines.append(OrderLine(item: fruit.id, name: fruit.name, kind: .fruit, quantity: line.count))
+      case .dish(let dish):
+        need(dish.id, line.count)
+        orderLines.append(
+          OrderLine(item: dish.id, name: dish.name, kind: .dish, quantity: line.count, unitPrice: dish.finalPrice))
+      case .product(let id):
+        let product = products[id]!
+        need(id, line.count)
+        orderLines.append(
+          OrderLine(item: id, name: product.name, kind: .product, quantity: line.count, unitPrice: product.finalPrice))
+      case .section, .exhibit:
+        preconditionFailure("resolveStocked returns only stocked items and juices")
+      }
+    }
+    var shortages: [Shortage] = []
+    for need in needs {
+      let available = stock[need.item]?.current ?? 0
+      if need.count > available {
+        shortages.append(Shortage(item: need.item, needed: need.count, available: available))
+      }
+    }
+    if !shortages.isEmpty {
+      let detail = shortages.map { "\($0.item) needs \($0.needed), has \($0.available)" }.joined(separator: "; ")
+      throw ShopError(.shortage, "not enough stock, nothing taken: \(detail)", shortages: shortages)
+    }
+    let id = nextOrderID
+    nextOrderID += 1
+    ordersMade += 1
+    var events: [StockEvent] = []
+    events.reserveCapacity(needs.count)
+    for need in needs {
+      stock[need.item]!.taken += need.count
+      stock[need.item]!.current -= need.count
+      events.append(
+        StockEvent(
+          item: need.item, level: stock[need.item]!.current, change: -need.count, cause: .order(id: id, user: user)))
+    }
+    let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
+    orders.append(order)
+    return Applied(outcome: .ordered(order), events: events)
+  }
+
+  private func validateProductText(name: String?, description: String?) throws(ShopError) {
+    if let name {
+      guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= limits.maximumNameLength,
+        !name.contains(where: \.isNewline)
+      else {
+        throw ShopError(.invalid, "a product name is 1 to \(limits.maximumNameLength) characters on one line")
+      }
+    }
+    if let description, description.count > limits.maximumDescriptionLength {
+      throw ShopError(.invalid, "a description is at most \(limits.maximumDescriptionLength) characters")
+    }
+  }
+
+  private mutating func createProduct(seller: String, draft: ProductDraft, at: Date) throws(ShopError) -> Applied {
+    guard products.count < limits.maximumProducts else {
+      throw ShopError(.limit, "the market holds at most \(limits.maximumProducts) products")
+    }
+    try validateProductText(name: draft.name, description: draft.description)
+    try draft.discount?.validate(against: draft.price)
+    guard (0...Catalog.maximumStock).contains(draft.stock) else {
+      throw ShopError(.invalid, "stock must be 0 to \(Catalog.maximumStock)")
+    }
+    let id = "p\(nextProductID)"
+    nextProductID += 1
+    let product = Product(
+      id: id, name: draft.name, description: draft.description, price: draft.price, discount: draft.discount,
+      seller: seller, created: at, updated: at)
+    products[id] = product
+    productIDs.append(id)
+    stock[id] = StockLevel(initial: draft.stock)
+    let event = StockEvent(item: id, level: draft.stock, change: draft.stock, cause: .listed(user: seller))
+    return Applied(outcome: .productSaved(product, stock: draft.stock), events: [event])
+  }
+
+  private func ownedProduct(_ id: String, by user: String) throws(ShopError) -> Product {
+    guard let product = products[ItemNames.key(id)] else { throw ShopError(.notFound, "no product '\(id)'") }
+    guard product.seller == user else {
+      throw ShopError(.denied, "\(product.id) is sold by \(product.seller), not \(user)")
+    }
+    return product
+  }
+
+  private mutating func editProduct(
+    id: String, user: String, changes: ProductChanges, at: Date
+  ) throws(ShopError) -> Applied {
+    var product = try ownedProduct(id, by: user)
+    guard !changes.isEmpty else { throw ShopError(.invalid, "nothing to change") }
+    try validateProductText(name: changes.name, description: changes.description)
+    if let name = changes.name { product.name = name }
+    if let description = changes.description { product.description = description }
+    if let price = changes.price {
+      if price.currency != product.price.currency, case .salePrice = product.discount, changes.discount == nil {
+        throw ShopError(.invalid, "the sale price is in \(product.price.currency.rawValue); give discount= with the new currency")
+      }
+      product.price = price
+    }
+    if let discount = changes.discount { product.discount = discount }
+    try product.discount?.validate(against: product.price)
+    product.updated = at
+    products[product.id] = product
+    return Applied(outcome: .productSaved(product, stock: stock[product.id]?.current ?? 0), events: [])
+  }
+
+  private mutating func deleteProduct(id: String, user: String) throws(ShopError) -> Applied {
+    let product = try ownedProduct(id, by: user)
+    products[product.id] = nil
+    productIDs.removeAll { $0 == product.id }
+    let level = stock.removeValue(forKey: product.id)?.current ?? 0
+    let event = StockEvent(item: product.id, level: 0, change: -level, cause: .delisted(user: user))
+    return Applied(outcome: .productDeleted(product.id), events: [event])
+  }
+
+  private func validateDiary(title: String?, body: String?) throws(ShopError) {
+    if let title {
+      guard !title.trimmingCharacters(in: .whitespaces).isEmpty, title.count <= limits.maximumTitleLength,
+        !title.contains(where: \.isNewline)
+      else {
+        throw ShopError(.invalid, "a title is 1 to \(limits.maximumTitleLength) characters on one line")
+      }
+    }
+    if let body, body.utf8.count > limits.maximumBodyBytes {
+      throw ShopError(.invalid, "a body is at most \(limits.maximumBodyBytes) bytes")
+    }
+  }
+
+  private mutating func createDiary(owner: String, title: String, body: String, at: Date) throws(ShopError) -> Applied {
+    try validateDiary(title: title, body: body)
+    guard diary.count < limits.maximumDiaryEntries else {
+      throw ShopError(.limit, "the diary store is full (\(limits.maximumDiaryEntries) entries)")
+    }
+    guard (diaryByOwner[owner]?.count ?? 0) < limits.maximumDiaryEntriesPerUser else {
+      throw ShopError(.limit, "a diary holds at most \(limits.maximumDiaryEntriesPerUser) entries; delete some first")
+    }
+    let entry = DiaryEntry(id: nextDiaryID, owner: owner, title: title, body: body, created: at, updated: at)
+    nextDiaryID += 1
+    diary[entry.id] = entry
+    diaryByOwner[owner, default: []].append(entry.id)
+    return Applied(outcome: .diarySaved(entry), events: [])
+  }
+
+  private mutating func editDiary(
+    id: Int, owner: String, title: String?, body: String?, at: Date
+  ) throws(ShopError) -> Applied {
+    var entry = try diaryEntry(id, of: owner)
+    guard title != nil || body != nil else { throw ShopError(.invalid, "nothing to change; give title= or body=") }
+    try validateDiary(title: title, body: body)
+    if let title { entry.title = title }
+    if let body { entry.body = body }
+    entry.updated = at
+    diary[id] = entry
+    return Applied(outcome: .diarySaved(entry), events: [])
+  }
+
+  private mutating func deleteDiary(id: Int, owner: String) throws(ShopError) -> Applied {
+    _ = try diaryEntry(id, of: owner)
+    diary[id] = nil
+    diaryByOwner[owner]?.removeAll { $0 == id }
+    if diaryByOwner[owner]?.isEmpty == true { diaryByOwner[owner] = nil }
+    return Applied(outcome: .diaryDeleted(id), events: [])
+  }
+}

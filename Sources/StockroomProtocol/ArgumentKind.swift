@@ -1,0 +1,22 @@
+/// What a positional argument or option value holds; clients complete and hint from it.
+public enum ArgumentKind: String, Sendable, Hashable {
+  /// A fruit, juice, dish or product id, or an alias.
+  case item
+  /// Anything SHOW takes: an item, a section or an exhibit.
+  case anything
+  case category
+  case section
+  case quantity
+  /// A signed stock change for ADD.
+  case delta
+  case command
+  case subcommand
+  case name
+  case text
+  case diaryID
+  case productID
+  case number
+  case money
+  case currency
+  case discount
+}

@@ -1,0 +1,70 @@
+/// One row of the command table: everything dispatch, HELP, argument checks and client
+/// completion need to know about a command, as data.
+public struct CommandSpec: Sendable {
+  public enum Flag: String, Sendable, Hashable, CaseIterable {
+    /// Changes shared state.
+    case write
+    /// Only reads shared state.
+    case read
+    /// Concerns this connection only.
+    case connection
+  }
+
+  public var id: CommandID
+  /// Upper-case name as written in HELP; a subcommand's is its own word (`NEW`).
+  public var name: String
+  public var group: String
+  public var summary: String
+  public var arguments: [Argument]
+  /// True when the whole argument pattern may repeat (`ORDER a 1 b 2`).
+  public var repeats: Bool
+  public var options: [OptionSpec]
+  public var role: Role
+  public var flags: Set<Flag>
+  public var examples: [String]
+  public var subcommands: [CommandSpec]
+
+  public init(
+    _ id: CommandID, _ name: String, group: String, role: Role = .guest, flags: Set<Flag>,
+    arguments: [Argument] = [], repeats: Bool = false, options: [OptionSpec] = [],
+    summary: String, examples: [String] = [], subcommands: [CommandSpec] = []
+  ) {
+    self.id = id
+    self.name = name
+    self.group = group
+    self.summary = summary
+    self.arguments = arguments
+    self.repeats = repeats
+    self.options = options
+    self.role = role
+    self.flags = flags
+    self.examples = examples
+    self.subcommands = subcommands
+  }
+
+  /// Fewest positional words the command takes.
+  public var minimumArguments: Int { arguments.prefix { !$0.isOptional }.count }
+  /// Most positional words, or nil when the pattern repeats.
+  public var maximumArguments: Int? { repeats ? nil : arguments.count }
+
+  /// The arguments as a person reads them: `<item> [n] [<item> [n] ...]`.
+  public var argumentSynopsis: String {
+    if !subcommands.isEmpty {
+      return subcommands.map(\.name).joined(separator: "|") + " ..."
+    }
+    var parts = arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }
+    if repeats {
+      parts.append("[" + arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ") + " ...]")
+    }
+    for option in options {
+      let text = "\(option.key)=<\(option.kind.rawValue)>"
+      parts.append(option.isRequired ? text : "[\(text)]")
+    }
+    return parts.joined(separator: " ")
+  }
+
+  public func subcommand(named word: String) -> CommandSpec? {
+    let upper = word.uppercased()
+    return subcommands.first { $0.name == upper }
+  }
+}

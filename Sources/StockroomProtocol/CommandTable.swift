@@ -1,0 +1,201 @@
+/// The command table: the one list of commands that drives dispatch, HELP, argument checks,
+/// Protocol.md's test and client completion.
+public enum CommandTable {
+  public static let commands: [CommandSpec] = [
+    CommandSpec(
+      .help, "HELP", group: "connection", flags: [.connection],
+      arguments: [Argument("command", .command, optional: true)],
+      summary: "List the commands, or describe one with its arguments and examples.",
+      examples: ["HELP", "HELP ORDER"]),
+    CommandSpec(
+      .ping, "PING", group: "connection", flags: [.connection],
+      arguments: [Argument("text", .text, optional: true)],
+      summary: "Answer OK PONG, or echo the text.", examples: ["PING", "PING hello"]),
+    CommandSpec(
+      .quit, "QUIT", group: "connection", flags: [.connection],
+      summary: "Say goodbye and close the connection.", examples: ["QUIT"]),
+    CommandSpec(
+      .hello, "HELLO", group: "connection", flags: [.connection],
+      arguments: [Argument("name", .name)],
+      summary: "Name this connection's user; diary entries and products belong to that name.",
+      examples: ["HELLO alice", "HELLO 민지"]),
+    CommandSpec(
+      .info, "INFO", group: "connection", flags: [.read],
+      summary: "Server version, uptime, connected clients, commands served and orders made.",
+      examples: ["INFO"]),
+    CommandSpec(
+      .list, "LIST", group: "shop", flags: [.read],
+      arguments: [Argument("category", .category, optional: true), Argument("section", .section, optional: true)],
+      options: [
+        OptionSpec("page", .number, "page number, from 1"),
+        OptionSpec("size", .number, "items per page, 1 to 100"),
+      ],
+      summary: "Without a category, every category with its item count; with one, its items, a page at a time.",
+      examples: ["LIST", "LIST juices", "LIST dishes soup", "LIST products page=2 size=5", "LIST orders"]),
+    CommandSpec(
+      .show, "SHOW", group: "shop", flags: [.read],
+      arguments: [Argument("item", .anything)],
+      summary: "Everything about one fruit, juice, dish, product, section or exhibit.",
+      examples: ["SHOW strawberry_banana_juice", "SHOW 딸바쥬스", "SHOW eiffel_tower"]),
+    CommandSpec(
+      .expo, "EXPO", group: "exhibit", flags: [.read],
+      summary: "The poster of the Paris 1900 Exposition.", examples: ["EXPO"]),
+    CommandSpec(
+      .stock, "STOCK", group: "shop", flags: [.read],
+      arguments: [Argument("item", .item, optional: true)], repeats: true,
+      summary: "Current stock of the named items, or of every fruit, dish and product.",
+      examples: ["STOCK", "STOCK banana 망고"]),
+    CommandSpec(
+      .add, "ADD", group: "shop", role: .staff, flags: [.write],
+      arguments: [Argument("item", .item), Argument("n", .delta)], repeats: true,
+      summary: "Restock (n > 0) or correct downward after a stocktake (n < 0), all or nothing; never below zero.",
+      examples: ["ADD banana 5", "ADD strawberry 20 kiwi 4", "ADD mango -2"]),
+    CommandSpec(
+      .order, "ORDER", group: "shop", flags: [.write],
+      arguments: [Argument("item", .item), Argument("n", .quantity, optional: true)], repeats: true,
+      summary: "Order juices, dishes, fruits or products, all or nothing across every line.",
+      examples: ["ORDER banana_juice", "ORDER 딸바쥬스 2 galbi_jjim", "ORDER p3 2"]),
+    CommandSpec(
+      .diary, "DIARY", group: "diary", role: .user, flags: [.write],
+      summary: "Your own diary: NEW, LIST, SHOW, EDIT, DELETE.",
+      examples: ["DIARY NEW \"Market day\" \"Bought 딸기.\\nSold out by noon.\"", "DIARY LIST"],
+      subcommands: [
+        CommandSpec(
+          .diaryNew, "NEW", group: "diary", role: .user, flags: [.write],
+          arguments: [Argument("title", .text), Argument("body", .text)],
+          summary: "Write an entry; quote the title and body, \\n starts a new line.",
+          examples: ["DIARY NEW \"Market day\" \"Sold out by noon.\""]),
+        CommandSpec(
+          .diaryList, "LIST", group: "diary", role: .user, flags: [.read],
+          options: [
+            OptionSpec("page", .number, "page number, from 1"),
+            OptionSpec("size", .number, "entries per page, 1 to 100"),
+          ],
+          summary: "Your entries, newest first, with a one-line preview.", examples: ["DIARY LIST page=2"]),
+        CommandSpec(
+          .diaryShow, "SHOW", group: "diary", role: .user, flags: [.read],
+          arguments: [Argument("id", .diaryID)], summary: "One entry in full.", examples: ["DIARY SHOW 3"]),
+        CommandSpec(
+          .diaryEdit, "EDIT", group: "diary", role: .user, flags: [.write],
+          arguments: [Argument("id", .diaryID)],
+          options: [OptionSpec("title", .text, "new title"), OptionSpec("body", .text, "new body")],
+          summary: "Change the title, the body or both.", examples: ["DIARY EDIT 3 title=\"Market day, 2nd\""]),
+        CommandSpec(
+          .diaryDelete, "DELETE", group: "diary", role: .user, flags: [.write],
+          arguments: [Argument("id", .diaryID)], summary: "Delete an entry.", examples: ["DIARY DELETE 3"]),
+      ]),
+    CommandSpec(
+      .product, "PRODUCT", group: "market", role: .user, flags: [.write],
+      summary: "Sell on the open market: NEW, EDIT, DELETE. LIST products and SHOW p1 read them.",
+      examples: ["PRODUCT NEW name=\"Red apple\" price=1200 stock=30"],
+      subcommands: [
+        CommandSpec(
+          .productNew, "NEW", group: "market", role: .user, flags: [.write],
+          options: productOptions(required: true),
+          summary: "Register a product; answers its id (p1, p2, ...).",
+          examples: [
+            "PRODUCT NEW name=\"Red apple\" price=1200 stock=30",
+            "PRODUCT NEW name=Teapot price=24.50 currency=USD discount=10% stock=3 description=\"Blue glaze\"",
+          ]),
+        CommandSpec(
+          .productEdit, "EDIT", group: "market", role: .user, flags: [.write],
+          arguments: [Argument("id", .productID)], options: productOptions(required: false),
+          summary: "Change a product you sell; stock changes go through ADD.",
+          examples: ["PRODUCT EDIT p1 price=1100 discount=none"]),
+        CommandSpec(
+          .productDelete, "DELETE", group: "market", role: .user, flags: [.write],
+          arguments: [Argument("id", .productID)], summary: "Stop selling a product.",
+          examples: ["PRODUCT DELETE p1"]),
+      ]),
+    CommandSpec(
+      .watch, "WATCH", group: "live", flags: [.connection],
+      arguments: [Argument("item", .item, optional: true)], repeats: true,
+      summary: "Receive a ! stock event for every change of these items (all when none named), by anyone.",
+      examples: ["WATCH", "WATCH banana strawberry"]),
+    CommandSpec(
+      .unwatch, "UNWATCH", group: "live", flags: [.connection],
+      summary: "Stop receiving stock events.", examples: ["UNWATCH"]),
+  ]
+
+  private static func productOptions(required: Bool) -> [OptionSpec] {
+    [
+      OptionSpec("name", .text, required: required, "display name"),
+      OptionSpec("price", .money, required: required, "price: whole won for KRW, 12.50 for USD"),
+      OptionSpec("currency", .currency, "KRW (default) or USD"),
+      OptionSpec("stock", .number, "starting stock (NEW only; default 0)"),
+      OptionSpec("description", .text, "a short description"),
+      OptionSpec("discount", .discount, "10% off, a sale price, or none"),
+    ]
+  }
+
+  private static let byName: [String: CommandSpec] = Dictionary(
+    uniqueKeysWithValues: commands.map { ($0.name, $0) })
+
+  /// The command named by `word`, case-insensitively.
+  public static func command(named word: String) -> CommandSpec? {
+    if let spec = byName[word] { return spec }
+    return byName[word.uppercased()]
+  }
+
+  /// Every spec, subcommands included, with the command words that reach it.
+  public static var allWithPaths: [(path: String, spec: CommandSpec)] {
+    commands.flatMap { spec in
+      [(spec.name, spec)] + spec.subcommands.map { ("\(spec.name) \($0.name)", $0) }
+    }
+  }
+
+  /// Checks a request's words against the table: known command, subcommand, arity, options.
+  public static func parse(_ words: [Word]) throws(ProtocolError) -> Request {
+    guard let first = words.first else { throw ProtocolError(.syntax, "empty request") }
+    guard !first.isOption, var spec = command(named: first.text) else {
+      throw ProtocolError(.unknown, "unknown command '\(first.text)'; type HELP for the list")
+    }
+    var path = spec.name
+    var rest = words.dropFirst()
+    if !spec.subcommands.isEmpty {
+      let names = spec.subcommands.map(\.name).joined(separator: ", ")
+      guard let word = rest.first, !word.isOption else {
+        throw ProtocolError(.args, "\(spec.name) needs a subcommand: \(names)")
+      }
+      guard let sub = spec.subcommand(named: word.text) else {
+        throw ProtocolError(.unknown, "unknown subcommand '\(word.text)' for \(spec.name); expected \(names)")
+      }
+      spec = sub
+      path += " " + sub.name
+      rest = rest.dropFirst()
+    }
+    var positionals: [Word] = []
+    var options: [String: String] = [:]
+    for word in rest {
+      if let key = word.key, !spec.options.isEmpty {
+        guard spec.options.contains(where: { $0.key == key }) else {
+          let known = spec.options.map { $0.key + "=" }.joined(separator: " ")
+          throw ProtocolError(.args, "\(path) does not take \(key)=; it takes \(known)")
+        }
+        guard options[key] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
+        options[key] = word.value
+      } else {
+        positionals.append(word)
+      }
+    }
+    let usage = "usage: \(path) \(spec.argumentSynopsis)".trimmingTrailingSpace()
+    if positionals.count < spec.minimumArguments {
+      throw ProtocolError(.args, "too few arguments; \(usage)")
+    }
+    if let maximum = spec.maximumArguments, positionals.count > maximum {
+      throw ProtocolError(.args, "too many arguments; \(usage)")
+    }
+    for option in spec.options where option.isRequired && options[option.key] == nil {
+      throw ProtocolError(.args, "\(option.key)= is required; \(usage)")
+    }
+    return Request(spec: spec, path: path, arguments: positionals, options: options)
+  }
+}
+
+extension String {
+  fileprivate func trimmingTrailingSpace() -> String {
+    var copy = self
+    while copy.last == " " { copy.removeLast() }
+    return copy
+  }
+}

@@ -1,0 +1,31 @@
+/// The fixed set of error codes a server may put after `ERR`.
+///
+/// Clients branch on the code, people read the message; the code set only grows.
+public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
+  case syntax = "SYNTAX"
+  case unknown = "UNKNOWN"
+  case args = "ARGS"
+  case notFound = "NOTFOUND"
+  case shortage = "SHORTAGE"
+  case invalid = "INVALID"
+  case denied = "DENIED"
+  case tooLong = "TOOLONG"
+  case limit = "LIMIT"
+  case `internal` = "INTERNAL"
+
+  /// One line for Protocol.md and HELP.
+  public var meaning: String {
+    switch self {
+    case .syntax: "the line could not be split into words: unbalanced quote, bad escape, invalid UTF-8"
+    case .unknown: "no such command or subcommand"
+    case .args: "wrong number of arguments, or an option the command does not take"
+    case .notFound: "no such item, product, diary entry or order"
+    case .shortage: "not enough stock; nothing was taken"
+    case .invalid: "a value is out of range or malformed: quantity, price, name, page"
+    case .denied: "the item belongs to another user"
+    case .tooLong: "the request line is longer than the server's limit; the connection is closed"
+    case .limit: "a server limit was reached: clients, products, diary entries"
+    case .internal: "the server failed; the request was not applied"
+    }
+  }
+}

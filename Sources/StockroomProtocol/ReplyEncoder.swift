@@ -1,0 +1,128 @@
+/// Appends reply lines to a byte buffer, quoting values as Protocol.md requires.
+///
+/// Rows are written field by field so a busy server never builds intermediate strings or arrays.
+public struct ReplyEncoder: Sendable {
+  public var bytes: [UInt8]
+
+  public init(capacity: Int = 256) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  public var isEmpty: Bool { bytes.isEmpty }
+
+  /// Starts a data line: `* id`.
+  public mutating func beginRow(_ id: String? = nil) {
+    bytes.append(UInt8(ascii: "*"))
+    if let id {
+      bytes.append(UInt8(ascii: " "))
+      appendWord(id, isValue: false)
+    }
+  }
+
+  /// Starts an event line: `! kind`.
+  public mutating func beginEvent(_ kind: String) {
+    bytes.append(UInt8(ascii: "!"))
+    bytes.append(UInt8(ascii: " "))
+    appendWord(kind, isValue: false)
+  }
+
+  public mutating func field(_ key: String, _ value: String) {
+    bytes.append(UInt8(ascii: " "))
+    bytes.append(contentsOf: key.utf8)
+    bytes.append(UInt8(ascii: "="))
+    appendWord(value, isValue: true)
+  }
+
+  public mutating func field(_ key: String, _ value: Int) {
+    bytes.append(UInt8(ascii: " "))
+    bytes.append(contentsOf: key.utf8)
+    bytes.append(UInt8(ascii: "="))
+    appendInteger(value)
+  }
+
+  public mutating func field(_ key: String, _ value: Bool) {
+    field(key, value ? "yes" : "no")
+  }
+
+  public mutating func endLine() {
+    bytes.append(UInt8(ascii: "\n"))
+  }
+
+  /// A whole data line at once.
+  public mutating func row(_ id: String?, _ fields: [(String, String)]) {
+    beginRow(id)
+    for (key, value) in fields { field(key, value) }
+    endLine()
+  }
+
+  public mutating func ok(_ text: String = "") {
+    bytes.append(UInt8(ascii: "O"))
+    bytes.append(UInt8(ascii: "K"))
+    if !text.isEmpty {
+      bytes.append(UInt8(ascii: " "))
+      appendSingleLine(text)
+    }
+    endLine()
+  }
+
+  /// `OK key=value ...`, for replies whose summary a script may want to read.
+  public mutating func ok(fields: [(String, String)]) {
+    bytes.append(UInt8(ascii: "O"))
+    bytes.append(UInt8(ascii: "K"))
+    for (key, value) in fields { field(key, value) }
+    endLine()
+  }
+
+  public mutating func error(_ error: ProtocolError) {
+    bytes.append(contentsOf: "ERR ".utf8)
+    bytes.append(contentsOf: error.code.rawValue.utf8)
+    bytes.append(UInt8(ascii: " "))
+    appendSingleLine(error.message)
+    endLine()
+  }
+
+  public mutating func appendRaw(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
+  }
+
+  private mutating func appendWord(_ text: String, isValue: Bool) {
+    if Quoting.needsQuotes(text, isValue: isValue) {
+      var quoted = ""
+      Quoting.append(text, isValue: isValue, to: &quoted)
+      bytes.append(contentsOf: quoted.utf8)
+    } else {
+      bytes.append(contentsOf: text.utf8)
+    }
+  }
+
+  // Status text is free prose, but a line break in it would end the reply early.
+  private mutating func appendSingleLine(_ text: String) {
+    for byte in text.utf8 {
+      bytes.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: " ") : byte)
+    }
+  }
+
+  private mutating func appendInteger(_ value: Int) {
+    if value == 0 {
+      bytes.append(UInt8(ascii: "0"))
+      return
+    }
+    var magnitude = value.magnitude
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      while magnitude > 0 {
+        buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      }
+      for index in stride(from: count - 1, through: 0, by: -1) {
+        bytes.append(buffer[index])
+      }
+    }
+  }
+}

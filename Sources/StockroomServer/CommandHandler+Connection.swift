@@ -1,0 +1,110 @@
+import Foundation
+import StockroomDomain
+import StockroomProtocol
+
+extension CommandHandler {
+  func help(_ request: Request, out: inout ReplyEncoder) throws {
+    guard let word = request.arguments.first?.text else {
+      for spec in CommandTable.commands {
+        out.beginRow(spec.name)
+        out.field("group", spec.group)
+        out.field("usage", "\(spec.name) \(spec.argumentSynopsis)".trimmingCharacters(in: .whitespaces))
+        out.field("summary", spec.summary)
+        out.endLine()
+      }
+      out.ok("\(CommandTable.commands.count) commands; HELP <command> for one")
+      return
+    }
+    guard let spec = CommandTable.command(named: word) else {
+      var message = "unknown command '\(word)'"
+      if let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name)) {
+        message += "; did you mean \(guess)?"
+      }
+      throw ProtocolError(.unknown, message)
+    }
+    func describe(_ spec: CommandSpec, path: String) {
+      out.beginRow(path)
+      out.field("usage", "\(path) \(spec.argumentSynopsis)".trimmingCharacters(in: .whitespaces))
+      out.field("summary", spec.summary)
+      out.field("group", spec.group)
+      out.field("role", spec.role.rawValue)
+      out.field("flags", spec.flags.map(\.rawValue).sorted().joined(separator: ","))
+      out.endLine()
+      for option in spec.options {
+        out.beginRow(path)
+        out.field("option", option.key + "=")
+        out.field("summary", option.summary)
+        out.field("required", option.isRequired)
+        out.endLine()
+      }
+      for example in spec.examples {
+        out.beginRow(path)
+        out.field("example", example)
+        out.endLine()
+      }
+    }
+    describe(spec, path: spec.name)
+    for sub in spec.subcommands { describe(sub, path: "\(spec.name) \(sub.name)") }
+    out.ok(spec.name)
+  }
+
+  func hello(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    let name = request.arguments[0].text
+    guard name.count <= 32, ItemNames.isValidAlias(name) else {
+      throw ProtocolError(.invalid, "a user name is 1 to 32 characters without spaces, quotes or =")
+    }
+    session.user = name
+    out.ok("hello \(name)")
+  }
+
+  func info(session: Session, out: inout ReplyEncoder) {
+    let (products, diaryEntries, orders, history) = store.read { state in
+      (state.products.count, state.diary.count, state.ordersMade, state.orders.count)
+    }
+    out.beginRow("stockroomd")
+    out.field("version", ProtocolVersion.serverVersion)
+    out.field("protocol", ProtocolVersion.current)
+    out.field("uptime_seconds", stats.uptimeSeconds)
+    out.field("clients", clientCount())
+    out.field("max_clients", configuration.maxClients)
+    out.field("connections_total", stats.totalConnections.load(ordering: .relaxed))
+    out.field("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed))
+    out.field("commands", stats.commandsServed.load(ordering: .relaxed))
+    out.field("orders", orders)
+    out.field("orders_listed", history)
+    out.field("products", products)
+    out.field("diary_entries", diaryEntries)
+    out.field("watchers", store.hub.watcherCount)
+    out.field("max_line", configuration.maxLine)
+    out.field("user", session.user)
+    out.endLine()
+    out.ok()
+  }
+
+  func watch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    if request.arguments.isEmpty {
+      session.watching = []
+      out.ok(fields: [("watching", "all")])
+      return
+    }
+    let items = try store.read { state throws(ShopError) in
+      var items: [String] = []
+      for word in request.arguments {
+        switch try state.resolveStocked(word.text, allowJuice: true) {
+        case .juice(let juice): items += juice.recipe.map(\.item)
+        case let ref: items.append(ref.id)
+        }
+      }
+      return items
+    }
+    var watching = session.watching ?? Set()
+    if watching.isEmpty && session.watching != nil {
+      // Already watching everything; naming items does not narrow that.
+      out.ok(fields: [("watching", "all")])
+      return
+    }
+    watching.formUnion(items)
+    session.watching = watching
+    out.ok(fields: [("watching", watching.sorted().joined(separator: " "))])
+  }
+}

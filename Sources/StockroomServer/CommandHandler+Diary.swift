@@ -1,0 +1,53 @@
+import Foundation
+import StockroomDomain
+import StockroomProtocol
+
+extension CommandHandler {
+  static func diaryID(_ word: Word) throws(ProtocolError) -> Int {
+    try integer(word.text, what: "diary id", range: 1...Int(Int32.max))
+  }
+
+  func diaryNew(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    let applied = try store.apply(
+      .createDiary(owner: session.user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date()))
+    guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
+    out.diaryRow(entry, detail: false)
+    out.endLine()
+    out.ok(fields: [("diary", String(entry.id))])
+  }
+
+  func diaryList(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
+    for entry in page.items {
+      out.diaryRow(entry, detail: false)
+      out.endLine()
+    }
+    Self.pageFooter(page, out: &out)
+  }
+
+  func diaryShow(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    let id = try Self.diaryID(request.arguments[0])
+    let entry = try store.read { state throws(ShopError) in try state.diaryEntry(id, of: session.user) }
+    out.diaryRow(entry, detail: true)
+    out.endLine()
+    out.ok(fields: [("diary", String(id))])
+  }
+
+  func diaryEdit(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    let id = try Self.diaryID(request.arguments[0])
+    let applied = try store.apply(
+      .editDiary(
+        id: id, owner: session.user, title: request.options["title"], body: request.options["body"], at: Date()))
+    guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
+    out.diaryRow(entry, detail: true)
+    out.endLine()
+    out.ok(fields: [("diary", String(id))])
+  }
+
+  func diaryDelete(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    let id = try Self.diaryID(request.arguments[0])
+    _ = try store.apply(.deleteDiary(id: id, owner: session.user))
+    out.ok(fields: [("deleted", String(id))])
+  }
+}

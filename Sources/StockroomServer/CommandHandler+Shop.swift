@@ -1,0 +1,294 @@
+import Foundation
+import StockroomDomain
+import StockroomProtocol
+
+extension CommandHandler {
+  /// The categories LIST knows, with the words that name them.
+  enum Category: String, CaseIterable {
+    case fruits, juices, sections, dishes, products, exhibits, diary, orders
+
+    init?(word: String) {
+      let key = word.lowercased()
+      if let exact = Category(rawValue: key) {
+        self = exact
+      } else if let singular = Category.allCases.first(where: { $0.rawValue.dropLast() == key || $0.rawValue == key + "es" }) {
+        self = singular
+      } else {
+        return nil
+      }
+    }
+  }
+
+  func list(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    guard let word = request.arguments.first?.text else {
+      let counts = store.read { state in
+        [
+          (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
+          (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
+          (.products, state.products.count), (.exhibits, state.catalog.exhibits.count),
+          (.diary, state.diaryEntries(of: session.user).count), (.orders, state.orders.count),
+        ]
+      }
+      for (category, count) in counts {
+        out.beginRow(category.rawValue)
+        out.field("kind", "category")
+        out.field("count", count)
+        out.endLine()
+      }
+      out.ok("\(counts.count) categories; LIST <category> for one")
+      return
+    }
+    guard let category = Category(word: word) else {
+      var message = "unknown category '\(word)'; expected \(Category.allCases.map(\.rawValue).joined(separator: ", "))"
+      if let guess = ItemNames.suggestion(for: word, among: Category.allCases.map(\.rawValue)) {
+        message += "; did you mean \(guess)?"
+      }
+      throw ProtocolError(.notFound, message)
+    }
+    if request.arguments.count > 1 && category != .dishes {
+      throw ProtocolError(.args, "only LIST dishes takes a section")
+    }
+    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    switch category {
+    case .fruits:
+      let rows = store.read { state in state.catalog.fruits.map { ($0, state.level(of: $0.id)) } }
+      let page = paging.slice(rows)
+      for (fruit, level) in page.items {
+        out.fruitRow(fruit, level: level, detail: false)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    case .juices:
+      let page = paging.slice(store.read { state in state.catalog.juices.map { ($0, state.canMake($0)) } })
+      for (juice, canMake) in page.items {
+        out.juiceRow(juice, canMake: canMake)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    case .sections:
+      let page = paging.slice(
+        store.read { state in state.catalog.sections.map { ($0, state.dishes(in: $0.id).count) } })
+      for (section, count) in page.items {
+        out.sectionRow(section, count: count)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    case .dishes:
+      try listDishes(section: request.arguments.dropFirst().first?.text, paging: paging, out: &out)
+    case .products:
+      let page = paging.slice(
+        store.read { state in state.productsNewestFirst().map { ($0, state.level(of: $0.id)) } })
+      for (product, level) in page.items {
+        out.productRow(product, level: level, detail: false)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    case .exhibits:
+      let page = paging.slice(store.read { state in state.catalog.exhibits })
+      for exhibit in page.items {
+        out.exhibitRow(exhibit, detail: false)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    case .diary:
+      let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
+      for entry in page.items {
+        out.diaryRow(entry, detail: false)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    case .orders:
+      let page = store.read { state in state.orders.page(paging) }
+      for order in page.items {
+        out.orderRow(order)
+        out.endLine()
+      }
+      Self.pageFooter(page, out: &out)
+    }
+  }
+
+  /// Dishes grouped by section: a section row (with its count) before the first of its dishes
+  /// on the page.
+  private func listDishes(section word: String?, paging: Paging, out: inout ReplyEncoder) throws {
+    let (sections, dishes) = try store.read { state throws(ProtocolError) in
+      var sections = state.catalog.sections
+      if let word {
+        guard case .section(let section) = try? state.resolve(word) else {
+          let names = state.catalog.sections.map(\.id).joined(separator: ", ")
+          throw ProtocolError(.notFound, "no section '\(word)'; sections are \(names)")
+        }
+        sections = [section]
+      }
+      let dishes = sections.flatMap { section in state.dishes(in: section.id).map { ($0, state.level(of: $0.id)) } }
+      return (sections.map { ($0, state.dishes(in: $0.id).count) }, dishes)
+    }
+    let page = paging.slice(dishes)
+    var shown: Set<String> = []
+    for (dish, level) in page.items {
+      if shown.insert(dish.section).inserted, let (section, count) = sections.first(where: { $0.0.id == dish.section }) {
+        out.sectionRow(section, count: count)
+        out.endLine()
+      }
+      out.dishRow(dish, level: level, detail: false)
+      out.endLine()
+    }
+    Self.pageFooter(page, out: &out)
+  }
+
+  func show(_ request: Request, out: inout ReplyEncoder) throws {
+    let word = request.arguments[0].text
+    // The reply is written inside the lock so it shows one consistent moment.
+    let bytes = try store.read { state throws(ShopError) in
+      var out = ReplyEncoder()
+      let ref = try state.resolve(word)
+      switch ref {
+      case .fruit(let fruit):
+        out.fruitRow(fruit, level: state.level(of: fruit.id), detail: true)
+        let users = state.catalog.juices.filter { $0.recipe.contains { $0.item == fruit.id } }.map(\.id)
+        if !users.isEmpty { out.field("used_in", users.joined(separator: " ")) }
+        out.endLine()
+      case .juice(let juice):
+        out.juiceRow(juice, canMake: state.canMake(juice))
+        out.endLine()
+        for ingredient in juice.recipe {
+          let level = state.level(of: ingredient.item)?.current ?? 0
+          out.beginRow(ingredient.item)
+          out.field("kind", "ingredient")
+          out.field("quantity", ingredient.quantity)
+          out.field("stock", level)
+          out.field("enough", level >= ingredient.quantity)
+          out.endLine()
+        }
+      case .dish(let dish):
+        out.dishRow(dish, level: state.level(of: dish.id), detail: true)
+        out.endLine()
+      case .product(let id):
+        out.productRow(state.products[id]!, level: state.level(of: id), detail: true)
+        out.endLine()
+      case .section(let section):
+        let dishes = state.dishes(in: section.id)
+        out.sectionRow(section, count: dishes.count)
+        out.endLine()
+        for dish in dishes {
+          out.dishRow(dish, level: state.level(of: dish.id), detail: false)
+          out.endLine()
+        }
+      case .exhibit(let exhibit):
+        out.exhibitRow(exhibit, detail: true)
+        out.endLine()
+      }
+      out.ok(ref.id)
+      return out.bytes
+    }
+    out.bytes.append(contentsOf: bytes)
+  }
+
+  func expo(out: inout ReplyEncoder) {
+    let (expo, exhibits) = store.read { state in (state.catalog.expo, state.catalog.exhibits.count) }
+    out.beginRow("expo")
+    out.field("kind", "expo")
+    out.field("title", expo.title)
+    out.field("visitors", expo.visitors)
+    out.field("visitors_text", NumberText.grouped(expo.visitors))
+    out.field("location", expo.location)
+    out.field("opened", expo.opened)
+    out.field("closed", expo.closed)
+    out.field("exhibits", exhibits)
+    out.field("description", expo.description)
+    out.endLine()
+    out.ok("LIST exhibits for the exhibits")
+  }
+
+  func stock(_ request: Request, out: inout ReplyEncoder) throws {
+    let bytes = try store.read { state throws(ShopError) in
+      var out = ReplyEncoder()
+      var refs: [ItemRef] = []
+      if request.arguments.isEmpty {
+        refs = state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
+          + state.productIDs.map(ItemRef.product)
+      } else {
+        for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }
+      }
+      for ref in refs {
+        out.beginRow(ref.id)
+        out.field("kind", ref.kindName)
+        if case .juice(let juice) = ref {
+          out.field("can_make", state.canMake(juice))
+        } else {
+          out.field("stock", state.level(of: ref.id)?.current ?? 0)
+        }
+        out.endLine()
+      }
+      out.ok("\(refs.count) items")
+      return out.bytes
+    }
+    out.bytes.append(contentsOf: bytes)
+  }
+
+  func add(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    let words = request.arguments
+    guard words.count.isMultiple(of: 2) else {
+      throw ProtocolError(.args, "ADD takes pairs of <item> <n>, e.g. ADD banana 5 kiwi 2")
+    }
+    var changes: [ItemCount] = []
+    for pair in stride(from: 0, to: words.count, by: 2) {
+      let item = words[pair]
+      if Self.looksNumeric(item) {
+        throw ProtocolError(.args, "expected an item name, got '\(item.text)'; ADD takes pairs of <item> <n>")
+      }
+      let count = try Self.integer(words[pair + 1].text, what: "stock change", range: -Catalog.maximumStock...Catalog.maximumStock)
+      guard count != 0 else { throw ProtocolError(.invalid, "a stock change of 0 changes nothing") }
+      changes.append(ItemCount(item.text, count))
+    }
+    let applied = try store.apply(.restock(user: session.user, changes: changes))
+    guard case .restocked(let levels) = applied.outcome else { preconditionFailure("restock answers restocked") }
+    for (level, event) in zip(levels, applied.events) {
+      out.beginRow(level.item)
+      out.field("stock", level.count)
+      out.field("change", event.change > 0 ? "+\(event.change)" : String(event.change))
+      out.endLine()
+    }
+    out.ok("restocked \(levels.count) item\(levels.count == 1 ? "" : "s")")
+  }
+
+  func order(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+    var lines: [ItemCount] = []
+    let words = request.arguments
+    var index = 0
+    while index < words.count {
+      let item = words[index]
+      if Self.looksNumeric(item) {
+        throw ProtocolError(.invalid, "expected an item name, got '\(item.text)'; quantities follow the item")
+      }
+      var quantity = 1
+      if index + 1 < words.count, Self.looksNumeric(words[index + 1]) {
+        quantity = try Self.integer(
+          words[index + 1].text, what: "quantity", range: 1...store.limits.maximumQuantity)
+        index += 1
+      }
+      lines.append(ItemCount(item.text, quantity))
+      index += 1
+    }
+    let applied = try store.apply(.order(user: session.user, lines: lines, at: Date()))
+    guard case .ordered(let order) = applied.outcome else { preconditionFailure("order answers ordered") }
+    for line in order.lines {
+      out.beginRow(line.item)
+      out.field("kind", line.kind.rawValue)
+      out.field("quantity", line.quantity)
+      if let unit = line.unitPrice, let subtotal = line.subtotal {
+        out.field("unit_price", unit.plain)
+        out.field("currency", unit.currency.rawValue)
+        out.field("subtotal", subtotal.plain)
+      }
+      out.endLine()
+    }
+    for event in applied.events {
+      out.beginRow(event.item)
+      out.field("kind", "taken")
+      out.field("quantity", -event.change)
+      out.field("stock", event.level)
+      out.endLine()
+    }
+    out.ok(fields: [("order", String(order.id))] + ReplyEncoder.totalFields(order.totals))
+  }
+}

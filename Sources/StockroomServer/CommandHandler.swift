@@ -1,0 +1,120 @@
+import Foundation
+import StockroomDomain
+import StockroomProtocol
+
+/// Turns one request line into one reply, using the command table for dispatch and checks.
+///
+/// It runs on the calling connection's queue; shared state is reached only through `Store`.
+struct CommandHandler: Sendable {
+  let store: Store
+  let stats: ServerStats
+  let configuration: ServerConfiguration
+  let clientCount: @Sendable () -> Int
+
+  /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
+  /// and a failed command leaves no data lines behind.
+  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) {
+    stats.commandsServed.add(1, ordering: .relaxed)
+    let mark = out.bytes.count
+    do {
+      let words = try Tokenizer.words(in: line)
+      if words.isEmpty {
+        throw ProtocolError(.syntax, "empty request; type HELP for the list of commands")
+      }
+      let request = try CommandTable.parse(words)
+      try dispatch(request, session: &session, out: &out)
+    } catch {
+      out.bytes.removeSubrange(mark...)
+      fail(error, out: &out)
+    }
+  }
+
+  private func dispatch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    switch request.id {
+    case .help: try help(request, out: &out)
+    case .ping: out.ok(request.arguments.first.map(\.text) ?? "PONG")
+    case .quit:
+      session.wantsClose = true
+      out.ok("bye")
+    case .hello: try hello(request, session: &session, out: &out)
+    case .info: info(session: session, out: &out)
+    case .list: try list(request, session: session, out: &out)
+    case .show: try show(request, out: &out)
+    case .expo: expo(out: &out)
+    case .stock: try stock(request, out: &out)
+    case .add: try add(request, session: session, out: &out)
+    case .order: try order(request, session: session, out: &out)
+    case .diary, .product:
+      preconditionFailure("CommandTable.parse always resolves a subcommand")
+    case .diaryNew: try diaryNew(request, session: session, out: &out)
+    case .diaryList: try diaryList(request, session: session, out: &out)
+    case .diaryShow: try diaryShow(request, session: session, out: &out)
+    case .diaryEdit: try diaryEdit(request, session: session, out: &out)
+    case .diaryDelete: try diaryDelete(request, session: session, out: &out)
+    case .productNew: try productNew(request, session: session, out: &out)
+    case .productEdit: try productEdit(request, session: session, out: &out)
+    case .productDelete: try productDelete(request, session: session, out: &out)
+    case .watch: try watch(request, session: &session, out: &out)
+    case .unwatch:
+      session.watching = nil
+      out.ok("not watching")
+    }
+  }
+
+  private func fail(_ error: any Error, out: inout ReplyEncoder) {
+    switch error {
+    case let error as ProtocolError:
+      out.error(error)
+    case let error as ShopError:
+      for shortage in error.shortages {
+        out.beginRow(shortage.item)
+        out.field("kind", "shortage")
+        out.field("needed", shortage.needed)
+        out.field("available", shortage.available)
+        out.field("missing", shortage.missing)
+        out.endLine()
+      }
+      out.error(ProtocolError(Self.code(for: error.kind), error.message))
+    default:
+      out.error(ProtocolError(.internal, "\(error)"))
+    }
+  }
+
+  static func code(for kind: ShopError.Kind) -> ErrorCode {
+    switch kind {
+    case .notFound: .notFound
+    case .shortage: .shortage
+    case .invalid: .invalid
+    case .denied: .denied
+    case .limit: .limit
+    }
+  }
+
+  static func timestamp(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle())
+  }
+
+  /// A whole number written as a quantity: digits, optionally signed.
+  static func looksNumeric(_ word: Word) -> Bool {
+    guard !word.isOption, let first = word.text.utf8.first else { return false }
+    return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "-")
+      || first == UInt8(ascii: "+")
+  }
+
+  static func integer(_ text: String, what: String, range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+    let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
+    guard let value = Int(digits), range.contains(value) else {
+      throw ProtocolError(
+        .invalid, "\(what) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
+  }
+
+  /// The page footer shared by every paged list.
+  static func pageFooter<T>(_ page: Page<T>, out: inout ReplyEncoder) {
+    out.ok(fields: [
+      ("total", String(page.total)), ("page", String(page.paging.page)), ("pages", String(page.pageCount)),
+      ("size", String(page.paging.size)),
+    ])
+  }
+}

@@ -1,0 +1,368 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Dispatch
+import StockroomDomain
+import StockroomProtocol
+
+/// One client: its socket, buffers, session and Dispatch sources.
+///
+/// Every mutable property is touched only on `queue`, which is what makes the unchecked
+/// `Sendable` sound. The descriptor is closed only after every source on it has been cancelled,
+/// from the last cancel handler, so Dispatch never watches a number the kernel has reused.
+final class Connection: @unchecked Sendable {
+  private enum State {
+    /// Reading and answering requests.
+    case open
+    /// Answering no more; closing once unsent output is out.
+    case closing
+    /// Output is out and our side shut; discarding what the client still sends until it closes.
+    case draining
+    case closed
+  }
+
+  let id: Int
+  let peer: String
+  let queue: DispatchQueue
+  private let fd: Int32
+  private let server: ServerContext
+  private var readSource: (any DispatchSourceRead)?
+  private var writeSource: (any DispatchSourceWrite)?
+  private var lingerTimer: (any DispatchSourceTimer)?
+  private var readSuspended = false
+  private var writeArmed = false
+  private var openSources = 0
+  private var state = State.open
+  private var input: [UInt8] = []
+  private var inputStart = 0
+  /// Where to resume looking for LF, so a long line arriving in pieces is scanned once.
+  private var scanFrom = 0
+  private var output = ReplyEncoder(capacity: 4096)
+  private var outputStart = 0
+  private var session: Session
+  private var mailbox: EventMailbox?
+  private let readBuffer: UnsafeMutableRawBufferPointer
+  private var closeReason = "client closed"
+
+  init(id: Int, fd: Int32, peer: String, server: ServerContext) {
+    self.id = id
+    self.fd = fd
+    self.peer = peer
+    self.server = server
+    self.queue = DispatchQueue(label: "stockroom.connection.\(id)")
+    self.session = Session(connectionID: id)
+    self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
+  }
+
+  deinit {
+    readBuffer.deallocate()
+  }
+
+  private var pendingOutput: Int { output.bytes.count - outputStart }
+
+  /// Greets the client and starts reading. `rejection` turns the connection away instead.
+  func start(rejection: ProtocolError? = nil) {
+    queue.async { [self] in
+      let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+      read.setEventHandler { [unowned self] in readable() }
+      read.setCancelHandler { [self] in sourceCancelled() }
+      readSource = read
+      openSources += 1
+      if let rejection {
+        output.error(rejection)
+        closeReason = "rejected: \(rejection.message)"
+        state = .closing
+        readSuspended = true
+        flush()
+        return
+      }
+      output.ok(
+        "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current) ready; type HELP for commands")
+      read.resume()
+      flush()
+    }
+  }
+
+  /// Closes from outside, as at server shutdown.
+  func shutdown(reason: String) {
+    queue.async { [self] in closeNow(reason) }
+  }
+
+  // MARK: Reading
+
+  private func readable() {
+    let count: Int
+    do {
+      count = try Syscall.read(fd, into: readBuffer)
+    } catch {
+      if error.isWouldBlock { return }
+      closeNow("read failed: \(error)")
+      return
+    }
+    if count == 0 {
+      closeNow(state == .draining ? closeReason : "client closed")
+      return
+    }
+    switch state {
+    case .open:
+      input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
+      processInput()
+      flush()
+    case .draining, .closing, .closed:
+      // After the last reply nothing more is read into memory; it is dropped as it arrives.
+      return
+    }
+  }
+
+  private func processInput() {
+    let maxLine = server.configuration.maxLine
+    while state == .open {
+      if pendingOutput >= server.configuration.outputHighWater {
+        // Backpressure: answer no more until this client reads what it asked for.
+        pauseReading()
+        break
+      }
+      guard let lf = input[scanFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+        scanFrom = input.count
+        if input.count - inputStart > maxLine { tooLong() }
+        break
+      }
+      var end = lf
+      if end > inputStart && input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+      if end - inputStart > maxLine {
+        tooLong()
+        break
+      }
+      let watchingBefore = session.watching
+      server.handler.handle(input[inputStart..<end], session: &session, out: &output)
+      inputStart = lf + 1
+      scanFrom = inputStart
+      if session.watching != watchingBefore { watchChanged() }
+      if session.wantsClose {
+        closeReason = "client quit"
+        beginClosing()
+      }
+    }
+    if inputStart == input.count {
+      input.removeAll(keepingCapacity: input.capacity <= 256 * 1024)
+      inputStart = 0
+      scanFrom = 0
+    } else if inputStart >= 64 * 1024 {
+      input.removeSubrange(..<inputStart)
+      scanFrom -= inputStart
+      inputStart = 0
+    }
+  }
+
+  private func tooLong() {
+    output.error(
+      ProtocolError(.tooLong, "line longer than \(server.configuration.maxLine) bytes; closing the connection"))
+    closeReason = "line too long"
+    input = []
+    inputStart = 0
+    scanFrom = 0
+    beginClosing()
+  }
+
+  private func pauseReading() {
+    guard !readSuspended, let readSource else { return }
+    readSuspended = true
+    readSource.suspend()
+  }
+
+  private func resumeReading() {
+    guard readSuspended, let readSource else { return }
+    readSuspended = false
+    readSource.resume()
+  }
+
+  // MARK: Events
+
+  private func watchChanged() {
+    if let old = mailbox {
+      // Changes made before this WATCH/UNWATCH are still owed to the client.
+      writeEvents(old.take().events)
+    }
+    guard let watching = session.watching else {
+      server.store.hub.unsubscribe(id)
+      mailbox = nil
+      return
+    }
+    let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
+      guard let self else { return }
+      queue.async { self.deliverEvents() }
+    }
+    self.mailbox = mailbox
+    server.store.hub.subscribe(id, mailbox)
+  }
+
+  private func deliverEvents() {
+    guard state == .open, let mailbox else { return }
+    let (events, overflowed) = mailbox.take()
+    if overflowed {
+      closeNow("watcher fell \(EventMailbox.capacity) events behind")
+      return
+    }
+    writeEvents(events)
+    if pendingOutput > server.configuration.outputHardLimit {
+      closeNow("unsent output passed \(server.configuration.outputHardLimit) bytes; client is not reading")
+      return
+    }
+    flush()
+  }
+
+  private func writeEvents(_ events: [StockEvent]) {
+    for event in events {
+      output.beginEvent("stock")
+      output.field("item", event.item)
+      output.field("level", event.level)
+      output.field("change", event.change > 0 ? "+\(event.change)" : String(event.change))
+      switch event.cause {
+      case .order(let orderID, let user):
+        output.field("cause", "order")
+        output.field("order", orderID)
+        output.field("user", user)
+      case .restock(let user):
+        output.field("cause", "restock")
+        output.field("user", user)
+      case .correction(let user):
+        output.field("cause", "stocktake")
+        output.field("user", user)
+      case .listed(let user):
+        output.field("cause", "listed")
+        output.field("user", user)
+      case .delisted(let user):
+        output.field("cause", "delisted")
+        output.field("user", user)
+      }
+      output.endLine()
+    }
+  }
+
+  // MARK: Writing
+
+  private func flush() {
+    while outputStart < output.bytes.count {
+      let result = output.bytes.withUnsafeBytes { bytes in
+        Result { () throws(Errno) in try Syscall.write(fd, UnsafeRawBufferPointer(rebasing: bytes[outputStart...])) }
+      }
+      let written: Int
+      switch result {
+      case .success(let count): written = count
+      case .failure(let error):
+        if error.isWouldBlock {
+          armWriteSource()
+          if outputStart >= 64 * 1024 {
+            output.bytes.removeSubrange(..<outputStart)
+            outputStart = 0
+          }
+          return
+        }
+        closeNow("write failed: \(error)")
+        return
+      }
+      outputStart += written
+    }
+    output.bytes.removeAll(keepingCapacity: output.bytes.capacity <= 256 * 1024)
+    outputStart = 0
+    disarmWriteSource()
+    switch state {
+    case .open:
+      if readSuspended {
+        resumeReading()
+        // Lines that arrived while paused are already buffered; answer them now.
+        processInput()
+        if pendingOutput > 0 { flush() }
+      }
+    case .closing:
+      finishWriting()
+    case .draining, .closed:
+      break
+    }
+  }
+
+  private func armWriteSource() {
+    guard !writeArmed, state != .closed else { return }
+    writeArmed = true
+    if writeSource == nil {
+      let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+      source.setEventHandler { [unowned self] in flush() }
+      source.setCancelHandler { [self] in sourceCancelled() }
+      writeSource = source
+      openSources += 1
+    }
+    writeSource?.resume()
+  }
+
+  private func disarmWriteSource() {
+    guard writeArmed, let writeSource else { return }
+    writeArmed = false
+    writeSource.suspend()
+  }
+
+  // MARK: Closing
+
+  private func beginClosing() {
+    guard state == .open else { return }
+    state = .closing
+    pauseReading()
+    if let mailbox {
+      writeEvents(mailbox.take().events)
+      server.store.hub.unsubscribe(id)
+      self.mailbox = nil
+    }
+    if pendingOutput == 0 { finishWriting() }
+  }
+
+  /// The last reply is out: shut our side, and read and drop until the client closes, so the
+  /// kernel does not answer its unread bytes with a reset that could destroy that reply.
+  private func finishWriting() {
+    guard state == .closing else { return }
+    state = .draining
+    Glibc.shutdown(fd, Int32(SHUT_WR))
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(deadline: .now() + .seconds(2))
+    timer.setEventHandler { [unowned self] in closeNow(closeReason) }
+    timer.resume()
+    lingerTimer = timer
+    resumeReading()
+  }
+
+  private func closeNow(_ reason: String) {
+    guard state != .closed else { return }
+    state = .closed
+    closeReason = reason
+    server.store.hub.unsubscribe(id)
+    mailbox = nil
+    lingerTimer?.cancel()
+    lingerTimer = nil
+    // A suspended source must be resumed before it is cancelled and released.
+    if let readSource {
+      if readSuspended {
+        readSuspended = false
+        readSource.resume()
+      }
+      readSource.cancel()
+    }
+    if let writeSource {
+      if !writeArmed { writeSource.resume() }
+      writeArmed = true
+      writeSource.cancel()
+    }
+    if openSources == 0 { finishClose() }
+  }
+
+  private func sourceCancelled() {
+    openSources -= 1
+    if openSources == 0 { finishClose() }
+  }
+
+  private func finishClose() {
+    Glibc.close(fd)
+    readSource = nil
+    writeSource = nil
+    server.connectionClosed(self, reason: closeReason)
+  }
+}

@@ -1,0 +1,57 @@
+import StockroomDomain
+import Synchronization
+
+/// Events waiting for one watching connection.
+///
+/// The store fills it while holding its lock, so every mailbox sees changes in the order they
+/// were made; the connection empties it on its own queue, between replies.
+final class EventMailbox: Sendable {
+  private struct Contents {
+    var events: [StockEvent] = []
+    var wakeScheduled = false
+    var overflowed = false
+  }
+
+  /// Past this many undelivered events the watcher is too slow and is disconnected.
+  static let capacity = 100_000
+
+  let filter: Set<String>?
+  private let contents = Mutex(Contents())
+  private let wake: @Sendable () -> Void
+
+  init(filter: Set<String>?, wake: @escaping @Sendable () -> Void) {
+    self.filter = filter
+    self.wake = wake
+  }
+
+  /// Adds the events this watcher wants; true when the connection must be woken.
+  func enqueue(_ events: [StockEvent]) -> Bool {
+    contents.withLock { contents in
+      var added = false
+      for event in events where filter?.contains(event.item) ?? true {
+        if contents.events.count >= Self.capacity {
+          contents.overflowed = true
+          break
+        }
+        contents.events.append(event)
+        added = true
+      }
+      guard added || contents.overflowed, !contents.wakeScheduled else { return false }
+      contents.wakeScheduled = true
+      return true
+    }
+  }
+
+  func notify() { wake() }
+
+  /// Everything pending, and whether some were lost to overflow.
+  func take() -> (events: [StockEvent], overflowed: Bool) {
+    contents.withLock { contents in
+      defer {
+        contents.events = []
+        contents.wakeScheduled = false
+      }
+      return (contents.events, contents.overflowed)
+    }
+  }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Dispatch
+import StockroomDomain
+import StockroomProtocol
+import Synchronization
+
+/// The Stockroom server: a listener, its connections, and the one shared store.
+public final class Server: Sendable {
+  public let configuration: ServerConfiguration
+  let store: Store
+  let stats = ServerStats()
+  private let logger: Logger
+  private let acceptQueue = DispatchQueue(label: "stockroom.accept")
+  private let listener = Mutex<Listener?>(nil)
+  private let connections = Mutex<[Int: Connection]>([:])
+  private let nextConnectionID = Atomic<Int>(1)
+  private let lingeringRejections = Atomic<Int>(0)
+
+  public init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
+    self.configuration = configuration
+    self.store = Store(ShopState(catalog: catalog))
+    self.logger = logger
+  }
+
+  /// Starts listening and returns the port, which is the kernel's choice when configured as 0.
+  @discardableResult
+  public func start() throws(Errno) -> UInt16 {
+    Syscall.ignoreSIGPIPE()
+    guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
+      throw Errno(EINVAL)
+    }
+    let listener = try Listener(address: address, queue: acceptQueue) { [self] fd, peer in accepted(fd, peer) }
+    self.listener.withLock { $0 = listener }
+    logger.info("listening on \(listener.address) max_clients=\(configuration.maxClients) max_line=\(configuration.maxLine)")
+    return listener.address.port
+  }
+
+  public var port: UInt16? { listener.withLock { $0?.address.port } }
+
+  public var connectedClients: Int { stats.connectedClients.load(ordering: .relaxed) }
+
+  /// Stops accepting and closes every connection.
+  public func stop() {
+    listener.withLock { listener in
+      listener?.close()
+      listener = nil
+    }
+    let open = connections.withLock { Array($0.values) }
+    for connection in open { connection.shutdown(reason: "server stopping") }
+  }
+
+  private var context: ServerContext {
+    let handler = CommandHandler(
+      store: store, stats: stats, configuration: configuration,
+      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) })
+    return ServerContext(
+      configuration: configuration, store: store, handler: handler, logger: logger,
+      connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })
+  }
+
+  private func accepted(_ fd: Int32, _ peer: SocketAddress) {
+    _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+    let connection = Connection(id: id, fd: fd, peer: peer.description, server: context)
+    let admitted = connections.withLock { all -> Bool in
+      guard stats.connectedClients.load(ordering: .relaxed) < configuration.maxClients else { return false }
+      all[id] = connection
+      stats.connectedClients.add(1, ordering: .relaxed)
+      return true
+    }
+    guard admitted else {
+      stats.rejectedConnections.add(1, ordering: .relaxed)
+      logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(configuration.maxClients))")
+      // A rejected client still gets its ERR line; a flood of them is closed without one.
+      guard lingeringRejections.add(1, ordering: .relaxed).newValue <= 64 else {
+        lingeringRejections.subtract(1, ordering: .relaxed)
+        Glibc.close(fd)
+        return
+      }
+      connections.withLock { $0[id] = connection }
+      connection.start(rejection: ProtocolError(.limit, "server full: \(configuration.maxClients) clients connected; try again later"))
+      return
+    }
+    stats.totalConnections.add(1, ordering: .relaxed)
+    logger.info("connect id=\(id) peer=\(peer) clients=\(stats.connectedClients.load(ordering: .relaxed))")
+    connection.start()
+  }
+
+  private func closed(_ connection: Connection, reason: String) {
+    let wasClient = connections.withLock { all -> Bool in
+      all[connection.id] = nil
+      return !reason.hasPrefix("rejected")
+    }
+    if wasClient {
+      let remaining = stats.connectedClients.subtract(1, ordering: .relaxed).newValue
+      logger.info("disconnect id=\(connection.id) peer=\(connection.peer) reason=\"\(reason)\" clients=\(remaining)")
+    } else {
+      lingeringRejections.subtract(1, ordering: .relaxed)
+    }
+  }
+}

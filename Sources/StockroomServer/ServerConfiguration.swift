@@ -1,0 +1,86 @@
+import StockroomProtocol
+
+/// Everything `stockroomd` can be told on its command line.
+public struct ServerConfiguration: Sendable, Equatable {
+  public var host = "127.0.0.1"
+  /// 0 asks the kernel for a free port; tests do that and read the port back.
+  public var port: UInt16 = ProtocolVersion.defaultPort
+  public var initialStock: Int? = nil
+  public var catalogPath: String? = nil
+  public var maxLine = ProtocolVersion.defaultMaxLine
+  public var maxClients = 1024
+  /// Unsent output past which a connection stops reading requests until its client catches up.
+  public var outputHighWater = 256 * 1024
+  /// Unsent output past which a connection that does not read (a silent watcher) is closed.
+  public var outputHardLimit = 8 * 1024 * 1024
+  public var logging = true
+
+  public init() {}
+
+  public static let usage = """
+    usage: stockroomd [options]
+
+      --host ADDRESS       address to listen on (default 127.0.0.1; loopback unless you say otherwise)
+      --port PORT          TCP port (default 7878; 0 picks a free one and logs it)
+      --initial-stock N    every fruit starts with N (default: the catalogue's initial_stock, 10)
+      --catalog FILE       load this catalogue JSON instead of the shipped one
+      --max-line BYTES     longest request line accepted (default 65536)
+      --max-clients N      connections served at once; more get ERR LIMIT (default 1024)
+      --quiet              no log lines on stderr
+      --help               this text
+
+    Connect with `nc 127.0.0.1 7878` and type HELP.
+    """
+
+  /// What the command line asked for.
+  public enum Parsed: Equatable, Sendable {
+    case run(ServerConfiguration)
+    case help
+  }
+
+  public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+  }
+
+  public static func parse(_ words: [String]) throws(UsageError) -> Parsed {
+    // `--flag=value` is read as `--flag value`.
+    let arguments = words.flatMap { word -> [String] in
+      guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return [word] }
+      return [String(word[..<equals]), String(word[word.index(after: equals)...])]
+    }
+    var config = ServerConfiguration()
+    var index = 0
+    func value(_ flag: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+      return arguments[index]
+    }
+    func integer(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+      let text = try value(flag)
+      guard let number = Int(text), range.contains(number) else {
+        throw UsageError(message: "\(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+      }
+      return number
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--help", "-h": return .help
+      case "--host": config.host = try value(argument)
+      case "--port": config.port = UInt16(try integer(argument, 0...65535))
+      case "--initial-stock": config.initialStock = try integer(argument, 0...1_000_000_000)
+      case "--catalog": config.catalogPath = try value(argument)
+      case "--max-line": config.maxLine = try integer(argument, 64...(64 * 1024 * 1024))
+      case "--max-clients": config.maxClients = try integer(argument, 1...1_000_000)
+      case "--quiet": config.logging = false
+      default: throw UsageError(message: "unknown option '\(argument)'; try --help")
+      }
+      index += 1
+    }
+    guard SocketAddress(host: config.host, port: config.port) != nil else {
+      throw UsageError(message: "--host takes a numeric IPv4 or IPv6 address or localhost, not '\(config.host)'")
+    }
+    return .run(config)
+  }
+}

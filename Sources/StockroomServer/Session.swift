@@ -1,0 +1,15 @@
+/// What one connection remembers between its requests.
+struct Session: Sendable {
+  static let defaultUser = "guest"
+
+  let connectionID: Int
+  var user = Session.defaultUser
+  /// nil when not watching; an empty set means every item.
+  var watching: Set<String>? = nil
+  /// Set by QUIT: close once the reply is out.
+  var wantsClose = false
+
+  init(connectionID: Int) {
+    self.connectionID = connectionID
+  }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// An IPv4 or IPv6 address and port, for binding and for logging peers.
+struct SocketAddress: Sendable, CustomStringConvertible {
+  var storage: sockaddr_storage
+
+  init(storage: sockaddr_storage) { self.storage = storage }
+
+  /// Parses a numeric host (`127.0.0.1`, `::1`, `0.0.0.0`); `localhost` means 127.0.0.1.
+  init?(host: String, port: UInt16) {
+    var storage = sockaddr_storage()
+    let host = host == "localhost" ? "127.0.0.1" : host
+    var v4 = sockaddr_in()
+    if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+      v4.sin_family = sa_family_t(AF_INET)
+      v4.sin_port = port.bigEndian
+      withUnsafeBytes(of: v4) { bytes in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+      }
+      self.storage = storage
+      return
+    }
+    var v6 = sockaddr_in6()
+    if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+      v6.sin6_family = sa_family_t(AF_INET6)
+      v6.sin6_port = port.bigEndian
+      withUnsafeBytes(of: v6) { bytes in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+      }
+      self.storage = storage
+      return
+    }
+    return nil
+  }
+
+  var family: Int32 { Int32(storage.ss_family) }
+
+  var length: socklen_t {
+    socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+  }
+
+  var port: UInt16 {
+    withUnsafeBytes(of: storage) { raw in
+      family == AF_INET6
+        ? UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+        : UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+    }
+  }
+
+  var host: String {
+    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    withUnsafeBytes(of: storage) { raw in
+      if family == AF_INET6 {
+        var address = raw.load(as: sockaddr_in6.self).sin6_addr
+        _ = inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count))
+      } else {
+        var address = raw.load(as: sockaddr_in.self).sin_addr
+        _ = inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count))
+      }
+    }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  var description: String { family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+  func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(Errno) -> T) throws(Errno) -> T {
+    var copy = storage
+    let length = self.length
+    return try withUnsafePointer(to: &copy) { pointer throws(Errno) in
+      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(Errno) in
+        try body(address, length)
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The one place that turns C's "-1 and errno" into Swift errors, retrying EINTR.
+enum Syscall {
+  @discardableResult
+  static func retrying<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
+    while true {
+      let result = body()
+      if result != -1 { return result }
+      let error = Errno.current
+      if error != .interrupted { throw error }
+    }
+  }
+
+  static func setNonBlocking(_ fd: Int32) throws(Errno) {
+    let flags = try retrying { fcntl(fd, F_GETFL) }
+    try retrying { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+  }
+
+  static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws(Errno) {
+    var value = value
+    try retrying { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
+  }
+
+  /// Reads what is available; 0 means the peer closed. Throws `.wouldBlock` when nothing is.
+  static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+  }
+
+  static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    try retrying { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+  }
+
+  /// Ignores SIGPIPE so a write to a closed peer fails with EPIPE instead of killing the server.
+  static func ignoreSIGPIPE() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+}

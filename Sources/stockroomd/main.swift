@@ -1,0 +1,3 @@
+import StockroomServer
+
+ServerMain.run(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -15,6 +15,9 @@ public struct ShopState: Sendable {
   private var diaryByOwner: [String: [Int]] = [:]
   public private(set) var orders: OrderHistory
   public private(set) var ordersMade = 0
+  /// Grows whenever the set of names changes (a product listed or delisted), so clients know
+  /// when their completion list is stale.
+  public private(set) var namesGeneration = 0
   private var nextOrderID = 1
   private var nextProductID = 1
   private var nextDiaryID = 1
@@ -256,6 +259,7 @@ public struct ShopState: Sendable {
       seller: seller, created: at, updated: at)
     products[id] = product
     productIDs.append(id)
+    namesGeneration += 1
     stock[id] = StockLevel(initial: draft.stock)
     let event = StockEvent(item: id, level: draft.stock, change: draft.stock, cause: .listed(user: seller))
     return Applied(outcome: .productSaved(product, stock: draft.stock), events: [event])
@@ -294,6 +298,7 @@ public struct ShopState: Sendable {
     let product = try ownedProduct(id, by: user)
     products[product.id] = nil
     productIDs.removeAll { $0 == product.id }
+    namesGeneration += 1
     let level = stock.removeValue(forKey: product.id)?.current ?? 0
     let event = StockEvent(item: product.id, level: 0, change: -level, cause: .delisted(user: user))
     return Applied(outcome: .productDeleted(product.id), events: [event])

@@ -1,7 +1,7 @@
 /// Every command and subcommand the protocol knows; the server's dispatch switches over this,
 /// so a command in the table without a handler does not compile.
 public enum CommandID: String, Sendable, CaseIterable, Hashable {
-  case help, ping, quit, hello, info
+  case help, ping, quit, hello, info, names
   case list, show, expo, stock, add, order
   case diary, diaryNew, diaryList, diaryShow, diaryEdit, diaryDelete
   case product, productNew, productEdit, productDelete

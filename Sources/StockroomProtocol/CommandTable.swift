@@ -38,6 +38,10 @@ public enum CommandTable {
       summary: "Everything about one fruit, juice, dish, product, section or exhibit.",
       examples: ["SHOW strawberry_banana_juice", "SHOW 딸바쥬스", "SHOW eiffel_tower"]),
     CommandSpec(
+      .names, "NAMES", group: "shop", flags: [.read],
+      summary: "Every id and alias a command accepts, with its kind; clients complete from this.",
+      examples: ["NAMES"]),
+    CommandSpec(
       .expo, "EXPO", group: "exhibit", flags: [.read],
       summary: "The poster of the Paris 1900 Exposition.", examples: ["EXPO"]),
     CommandSpec(

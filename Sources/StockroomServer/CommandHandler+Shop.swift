@@ -183,6 +183,30 @@ extension CommandHandler {
     out.bytes.append(contentsOf: bytes)
   }
 
+  func names(out: inout ReplyEncoder) {
+    let bytes = store.read { state in
+      var out = ReplyEncoder(capacity: 4096)
+      func row(_ id: String, _ kind: String, _ aliases: [String]) {
+        out.beginRow(id)
+        out.field("kind", kind)
+        out.aliases(aliases)
+        out.endLine()
+      }
+      let catalog = state.catalog
+      for fruit in catalog.fruits { row(fruit.id, "fruit", fruit.aliases) }
+      for juice in catalog.juices { row(juice.id, "juice", juice.aliases) }
+      for section in catalog.sections { row(section.id, "section", section.aliases) }
+      for dish in catalog.dishes { row(dish.id, "dish", dish.aliases) }
+      for exhibit in catalog.exhibits { row(exhibit.id, "exhibit", exhibit.aliases) }
+      for id in state.productIDs { row(id, "product", []) }
+      let count = catalog.fruits.count + catalog.juices.count + catalog.sections.count + catalog.dishes.count
+        + catalog.exhibits.count + state.productIDs.count
+      out.ok(fields: [("count", String(count)), ("generation", String(state.namesGeneration))])
+      return out.bytes
+    }
+    out.bytes.append(contentsOf: bytes)
+  }
+
   func expo(out: inout ReplyEncoder) {
     let (expo, exhibits) = store.read { state in (state.catalog.expo, state.catalog.exhibits.count) }
     out.beginRow("expo")

@@ -40,6 +40,7 @@ struct CommandHandler: Sendable {
     case .info: info(session: session, out: &out)
     case .list: try list(request, session: session, out: &out)
     case .show: try show(request, out: &out)
+    case .names: names(out: &out)
     case .expo: expo(out: &out)
     case .stock: try stock(request, out: &out)
     case .add: try add(request, session: session, out: &out)

@@ -163,13 +163,35 @@ extension CatalogError {
       self.init(path(context.codingPath), "expected \(Self.typeName(type)), found null")
     case .dataCorrupted(let context):
       if context.codingPath.isEmpty {
-        let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-        self.init("", "not valid JSON: \(underlying ?? context.debugDescription)")
+        self.init(Self.syntaxLocation(in: data), "not valid JSON")
       } else {
         self.init(path(context.codingPath), context.debugDescription)
       }
     @unknown default:
       self.init("", "\(error)")
+    }
+  }
+
+  /// `line L, column C` of a JSON syntax error. The decoder does not say where; the older
+  /// parser says "around character N", which is turned into a line and column here.
+  private static func syntaxLocation(in data: Data) -> String {
+    do {
+      _ = try JSONSerialization.jsonObject(with: data)
+      return ""
+    } catch {
+      let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+      guard let match = text.firstMatch(of: /character (\d+)/), let offset = Int(match.1) else { return "" }
+      var line = 1
+      var column = 1
+      for byte in data.prefix(offset) {
+        if byte == UInt8(ascii: "\n") {
+          line += 1
+          column = 1
+        } else if byte & 0xC0 != 0x80 {
+          column += 1
+        }
+      }
+      return "line \(line), column \(column)"
     }
   }
 

@@ -9,6 +9,14 @@ public struct Order: Sendable, Hashable {
   /// Stocked items taken, in the order first needed, with how many.
   public var taken: [ItemCount]
 
+  public init(id: Int, user: String, placed: Date, lines: [OrderLine], taken: [ItemCount]) {
+    self.id = id
+    self.user = user
+    self.placed = placed
+    self.lines = lines
+    self.taken = taken
+  }
+
   /// The total per currency, in the order currencies first appear.
   public var totals: [Money] {
     var totals: [Money] = []

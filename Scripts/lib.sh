@@ -1,0 +1,20 @@
+# Shared by the Scripts: install what is missing with apt-get, once.
+# shellcheck shell=bash
+
+# need_packages PACKAGE... — installs the Debian packages that are not installed yet.
+need_packages() {
+  local missing=()
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing: ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# Every package a build or test needs; kept in one list so serve and test agree.
+BUILD_PACKAGES=(libedit-dev libsqlite3-dev pkg-config)
+TEST_PACKAGES=(netcat-openbsd tmux locales)

@@ -1,0 +1,81 @@
+import StockroomProtocol
+import Testing
+
+@Suite("Command table")
+struct CommandTableTests {
+  private func parse(_ line: String) throws -> Request {
+    try CommandTable.parse(try Tokenizer.words(in: line))
+  }
+
+  private func code(_ line: String) -> ErrorCode? {
+    do {
+      _ = try parse(line)
+      return nil
+    } catch let error as ProtocolError {
+      return error.code
+    } catch {
+      return .internal
+    }
+  }
+
+  @Test("every command id appears exactly once in the table")
+  func everyIDOnce() {
+    let ids = CommandTable.allWithPaths.map(\.spec.id)
+    #expect(Set(ids).count == ids.count)
+    #expect(Set(ids) == Set(CommandID.allCases))
+  }
+
+  @Test("every command has a summary and at least one example that itself parses")
+  func examplesParse() throws {
+    for (path, spec) in CommandTable.allWithPaths {
+      #expect(!spec.summary.isEmpty, "\(path)")
+      #expect(!spec.examples.isEmpty, "\(path) has no example")
+      for example in spec.examples {
+        let request = try parse(example)
+        #expect(request.path.hasPrefix(path.split(separator: " ")[0]), "\(example) parsed as \(request.path)")
+      }
+    }
+  }
+
+  @Test("command words are case-insensitive and subcommands resolve")
+  func caseInsensitive() throws {
+    #expect(try parse("order banana_juice").id == .order)
+    #expect(try parse("Diary new t b").id == .diaryNew)
+    #expect(try parse("PRODUCT delete p1").id == .productDelete)
+  }
+
+  @Test("arity and options are checked from the table")
+  func arityChecks() {
+    #expect(code("FROB") == .unknown)
+    #expect(code("DIARY FROB") == .unknown)
+    #expect(code("DIARY") == .args)
+    #expect(code("SHOW") == .args)
+    #expect(code("SHOW a b") == .args)
+    #expect(code("HELLO") == .args)
+    #expect(code("ORDER") == .args)
+    #expect(code("ADD banana") == .args)
+    #expect(code("ADD banana 1 kiwi") == nil, "pairing past the first is checked by ADD itself")
+    #expect(code("LIST products page=2 size=5") == nil)
+    #expect(code("LIST products colour=red") == .args)
+    #expect(code("LIST products page=1 page=2") == .args)
+    #expect(code("PRODUCT NEW name=x") == .args, "price= is required")
+    #expect(code("PRODUCT NEW name=x price=1") == nil)
+    #expect(code("name=x") == .unknown)
+  }
+
+  @Test("the synopsis is derived from the arguments")
+  func synopsis() {
+    #expect(CommandTable.command(named: "ORDER")?.argumentSynopsis == "<item> [n] [<item> [n] ...]")
+    #expect(CommandTable.command(named: "ADD")?.argumentSynopsis == "<item> <n> [<item> <n> ...]")
+    #expect(CommandTable.command(named: "DIARY")?.argumentSynopsis == "NEW|LIST|SHOW|EDIT|DELETE ...")
+    #expect(CommandTable.command(named: "PING")?.argumentSynopsis == "[text]")
+  }
+
+  @Test("every error code is one upper-case word")
+  func errorCodes() {
+    for code in ErrorCode.allCases {
+      #expect(code.rawValue.allSatisfy { $0.isUppercase && $0.isASCII })
+      #expect(!code.meaning.isEmpty)
+    }
+  }
+}

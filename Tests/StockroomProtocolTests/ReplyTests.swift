@@ -1,0 +1,85 @@
+import StockroomProtocol
+import Testing
+
+@Suite("Replies")
+struct ReplyTests {
+  @Test("an encoded row parses back to the same id and fields")
+  func rowRoundTrip() throws {
+    var encoder = ReplyEncoder()
+    encoder.beginRow("galbi_jjim")
+    encoder.field("name", "소갈비찜")
+    encoder.field("description", "Braised \"short\" ribs\nslowly")
+    encoder.field("stock", -3)
+    encoder.field("price", 0)
+    encoder.field("empty", "")
+    encoder.endLine()
+    let line = String(decoding: encoder.bytes, as: UTF8.self)
+    #expect(line.hasPrefix("* galbi_jjim name=소갈비찜 description=\"Braised \\\"short\\\" ribs\\nslowly\""))
+    #expect(line.hasSuffix("\n"))
+    #expect(line.filter { $0 == "\n" }.count == 1, "a data line never spans two lines")
+    let row = try Row(parsing: String(line.dropFirst(2).dropLast()))
+    #expect(row.id == "galbi_jjim")
+    #expect(row["name"] == "소갈비찜")
+    #expect(row["description"] == "Braised \"short\" ribs\nslowly")
+    #expect(row["stock"] == "-3")
+    #expect(row["price"] == "0")
+    #expect(row["empty"] == "")
+  }
+
+  @Test("integers are written exactly at the extremes")
+  func integers() {
+    for value in [0, 7, -7, 10, 1_000_000, Int.max, Int.min + 1] {
+      var encoder = ReplyEncoder()
+      encoder.beginRow("x")
+      encoder.field("n", value)
+      #expect(String(decoding: encoder.bytes, as: UTF8.self) == "* x n=\(value)")
+    }
+  }
+
+  @Test("status text can never break the one-line status rule")
+  func statusIsOneLine() {
+    var encoder = ReplyEncoder()
+    encoder.error(ProtocolError(.invalid, "two\nlines\r"))
+    encoder.ok("also\ntwo")
+    #expect(String(decoding: encoder.bytes, as: UTF8.self) == "ERR INVALID two lines \nOK also two\n")
+  }
+
+  @Test("the reader groups data lines with their status and keeps events apart")
+  func readerGroupsReplies() {
+    var reader = ReplyReader()
+    #expect(reader.feed("* banana kind=fruit stock=10") == nil)
+    #expect(reader.isInsideReply)
+    guard case .event(let event, _)? = reader.feed("! stock item=banana level=9 change=-1") else {
+      Issue.record("event not recognised")
+      return
+    }
+    #expect(event.id == "stock")
+    #expect(event["level"] == "9")
+    guard case .reply(let reply)? = reader.feed("OK 1 items\r") else {
+      Issue.record("reply not complete")
+      return
+    }
+    #expect(reply.isOK)
+    #expect(reply.rows.count == 1)
+    #expect(reply.rows[0]["stock"] == "10")
+    #expect(reply.message == "1 items")
+    guard case .reply(let error)? = reader.feed("ERR SHORTAGE not enough") else {
+      Issue.record("error reply not complete")
+      return
+    }
+    #expect(error.errorCode == .shortage)
+    #expect(error.message == "not enough")
+    #expect(!reader.isInsideReply)
+  }
+
+  @Test("OK lines with fields can be read as fields")
+  func statusFields() {
+    var reader = ReplyReader()
+    guard case .reply(let reply)? = reader.feed("OK order=17 total_krw=28800 total_text=₩28,800") else {
+      Issue.record("no reply")
+      return
+    }
+    #expect(reply.statusFields["order"] == "17")
+    #expect(reply.statusFields["total_text"] == "₩28,800")
+  }
+}

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import StockroomProtocol
+
+/// A plain blocking TCP client that speaks the protocol line by line, as a script would.
+final class LineClient: @unchecked Sendable {
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  let fd: Int32
+  private var buffer: [UInt8] = []
+  private var reader = ReplyReader()
+  /// Every event line seen while reading replies, in arrival order.
+  private(set) var events: [Row] = []
+  /// Every line received, in order, for checks on where events fall.
+  private(set) var transcript: [String] = []
+
+  init(port: UInt16, receiveTimeout: Int = 30) throws {
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard result == 0 else {
+      close(fd)
+      throw Failure(description: "connect: \(errno)")
+    }
+    var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var one: Int32 = 1
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+  }
+
+  deinit { close(fd) }
+
+  func send(_ text: String) throws {
+    try send(Array(text.utf8))
+  }
+
+  func send(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      guard written > 0 else { throw Failure(description: "write failed: errno \(errno)") }
+      offset += written
+    }
+  }
+
+  /// The next line without its LF, or nil when the server closed the connection.
+  func readLine() throws -> String? {
+    while true {
+      if let lf = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<lf], as: UTF8.self)
+        buffer.removeSubrange(...lf)
+        transcript.append(line)
+        return line
+      }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count == 0 { return nil }
+      if count < 0 {
+        if errno == EINTR { continue }
+        if errno == ECONNRESET { return nil }
+        throw Failure(description: "read failed or timed out: errno \(errno)")
+      }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+  }
+
+  /// The next whole reply; events met on the way are kept in `events`.
+  func readReply() throws -> Reply {
+    while let line = try readLine() {
+      switch reader.feed(line) {
+      case .reply(let reply)?: return reply
+      case .event(let row, _)?: events.append(row)
+      case nil: continue
+      }
+    }
+    throw Failure(description: "connection closed before the reply ended")
+  }
+
+  /// Waits for the next event, reading past nothing else.
+  func readEvent() throws -> Row {
+    if !events.isEmpty { return events.removeFirst() }
+    while let line = try readLine() {
+      switch reader.feed(line) {
+      case .event(let row, _)?: return row
+      case .reply(let reply)?: throw Failure(description: "expected an event, got a reply: \(reply.lines)")
+      case nil: continue
+      }
+    }
+    throw Failure(description: "connection closed while waiting for an event")
+  }
+
+  func takeEvents() -> [Row] {
+    defer { events = [] }
+    return events
+  }
+
+  @discardableResult
+  func request(_ line: String) throws -> Reply {
+    try send(line + "\n")
+    return try readReply()
+  }
+
+  /// True once the server has closed: reads until end of file.
+  func readsToEnd() throws -> [String] {
+    var lines: [String] = []
+    while let line = try readLine() { lines.append(line) }
+    return lines
+  }
+}

@@ -18,9 +18,13 @@ final class LineClient: @unchecked Sendable {
   /// Every line received, in order, for checks on where events fall.
   private(set) var transcript: [String] = []
 
-  init(port: UInt16, receiveTimeout: Int = 30) throws {
+  init(port: UInt16, receiveTimeout: Int = 30, receiveBuffer: Int32? = nil) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+    if var size = receiveBuffer {
+      // Before connect, so the window the server sees is small from the start.
+      setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian

@@ -1,0 +1,42 @@
+import Foundation
+import StockroomProtocol
+import Testing
+
+@Suite("Protocol.md and the command table agree")
+struct ContractTests {
+  static let protocolText: String = {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Protocol.md")
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }()
+
+  private var headings: Set<String> {
+    Set(
+      Self.protocolText.split(separator: "\n").compactMap { line in
+        line.hasPrefix("### ") ? line.dropFirst(4).trimmingCharacters(in: .whitespaces) : nil
+      })
+  }
+
+  @Test("every command and subcommand in the table has its own section in Protocol.md")
+  func everyCommandDocumented() {
+    #expect(!Self.protocolText.isEmpty, "Protocol.md is missing")
+    for (path, _) in CommandTable.allWithPaths {
+      #expect(headings.contains(path), "Protocol.md has no '### \(path)' section")
+    }
+  }
+
+  @Test("every command section in Protocol.md is a command the server knows")
+  func noStaleCommands() {
+    let known = Set(CommandTable.allWithPaths.map(\.path))
+    for heading in headings where heading.uppercased() == heading && heading.first?.isLetter == true {
+      #expect(known.contains(heading), "Protocol.md documents '\(heading)', which the table does not have")
+    }
+  }
+
+  @Test("every error code is in Protocol.md's table")
+  func everyErrorCodeDocumented() {
+    for code in ErrorCode.allCases {
+      #expect(Self.protocolText.contains("| \(code.rawValue) |"), "Protocol.md does not document \(code.rawValue)")
+    }
+  }
+}

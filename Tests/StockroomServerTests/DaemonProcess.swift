@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// `stockroomd` run as a real process, as a user or script would run it.
+final class DaemonProcess: @unchecked Sendable {
+  static var binary: URL {
+    let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+    return executable.deletingLastPathComponent().appendingPathComponent("stockroomd")
+  }
+
+  let process = Process()
+  private let errorPipe = Pipe()
+  private let output = Pipe()
+  private let collected = LockedText()
+
+  init(_ arguments: [String]) throws {
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.standardError = errorPipe
+    process.standardOutput = output
+    let collected = self.collected
+    errorPipe.fileHandleForReading.readabilityHandler = { handle in
+      collected.append(String(decoding: handle.availableData, as: UTF8.self))
+    }
+    try process.run()
+  }
+
+  var log: String { collected.text }
+
+  /// Waits for the log line that names the port the kernel chose.
+  func port() throws -> UInt16 {
+    var port: UInt16?
+    try waitUntil {
+      if let match = log.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = UInt16(match.1) }
+      return port != nil || !process.isRunning
+    }
+    guard let port else { throw LineClient.Failure(description: "no port in log: \(log)") }
+    return port
+  }
+
+  func waitForExit() throws -> Int32 {
+    try waitUntil { !process.isRunning }
+    return process.terminationStatus
+  }
+
+  var standardOutput: String {
+    String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    errorPipe.fileHandleForReading.readabilityHandler = nil
+  }
+}
+
+/// Text appended from another thread.
+final class LockedText: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage = ""
+
+  func append(_ text: String) {
+    lock.lock()
+    storage += text
+    lock.unlock()
+  }
+
+  var text: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}

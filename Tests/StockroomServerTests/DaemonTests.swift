@@ -1,0 +1,75 @@
+import Foundation
+import StockroomProtocol
+import Testing
+
+@Suite("stockroomd as a process")
+struct DaemonTests {
+  @Test("--help prints usage and exits 0")
+  func help() throws {
+    let daemon = try DaemonProcess(["--help"])
+    #expect(try daemon.waitForExit() == 0)
+    let usage = daemon.standardOutput
+    for flag in ["--host", "--port", "--initial-stock", "--catalog", "--max-line", "--max-clients"] {
+      #expect(usage.contains(flag), "usage lacks \(flag)")
+    }
+  }
+
+  @Test("an unknown option is refused with usage and a non-zero exit")
+  func badOption() throws {
+    let daemon = try DaemonProcess(["--frobnicate"])
+    #expect(try daemon.waitForExit() != 0)
+    #expect(daemon.log.contains("unknown option '--frobnicate'"))
+  }
+
+  @Test("a bad catalogue is refused at start-up, naming the file, the key and the problem")
+  func badCatalogue() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath))) as! [String: Any]
+    var dishes = json["dishes"] as! [[String: Any]]
+    dishes[1]["section"] = "desserts"
+    json["dishes"] = dishes
+    let file = directory.appendingPathComponent("bad.json")
+    try JSONSerialization.data(withJSONObject: json).write(to: file)
+    let daemon = try DaemonProcess(["--port", "0", "--catalog", file.path])
+    #expect(try daemon.waitForExit() != 0)
+    #expect(daemon.log.contains(file.path))
+    #expect(daemon.log.contains("dishes[1].section"))
+    #expect(daemon.log.contains("desserts"))
+
+    try Data("{ \"format\": 1,\n  nope }".utf8).write(to: file)
+    let broken = try DaemonProcess(["--port", "0", "--catalog", file.path])
+    #expect(try broken.waitForExit() != 0)
+    #expect(broken.log.contains("line 2"), "\(broken.log)")
+  }
+
+  @Test("it logs start, connect, disconnect and errors with timestamps, and stops cleanly on SIGTERM")
+  func logsAndSignals() throws {
+    let daemon = try DaemonProcess(["--port", "0", "--initial-stock", "42"])
+    let port = try daemon.port()
+    let client = try LineClient(port: port)
+    _ = try client.readReply()
+    #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "42")
+    try client.send("QUIT\n")
+    _ = try client.readsToEnd()
+    try waitUntil { daemon.log.contains("disconnect") }
+    daemon.process.terminate()
+    #expect(try daemon.waitForExit() == 0)
+    let lines = daemon.log.split(separator: "\n")
+    for event in ["start", "connect", "disconnect", "stop"] {
+      #expect(lines.contains { $0.contains(" INFO \(event) ") }, "no \(event) line in \(daemon.log)")
+    }
+    #expect(lines.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (INFO|WARN|ERROR) .+/) != nil })
+  }
+
+  @Test("it stops on SIGINT too, closing open connections")
+  func interrupt() throws {
+    let daemon = try DaemonProcess(["--port", "0"])
+    let client = try LineClient(port: try daemon.port())
+    _ = try client.readReply()
+    daemon.process.interrupt()
+    #expect(try daemon.waitForExit() == 0)
+    #expect(try client.readsToEnd().isEmpty)
+  }
+}

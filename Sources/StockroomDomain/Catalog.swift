@@ -46,7 +46,9 @@ public struct Catalog: Sendable {
     func claim(_ name: String, at path: String, isID: Bool) throws(CatalogError) {
       if isID {
         guard ItemNames.isValidID(name) else {
-          throw CatalogError(path, "'\(name)' is not a valid id: lowercase ASCII letters, digits and _, starting with a letter, at most 64")
+          throw CatalogError(
+            path,
+            "'\(name)' is not a valid id: lowercase ASCII letters, digits and _, starting with a letter, at most 64")
         }
       } else {
         guard ItemNames.isValidAlias(name) else {

@@ -22,7 +22,9 @@ public enum ItemNames {
 
   public static func isValidAlias(_ alias: String) -> Bool {
     !alias.isEmpty && alias.count <= 64 && !alias.allSatisfy(\.isNumber)
-      && !alias.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "=" }
+      && !alias.unicodeScalars.contains {
+        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "="
+      }
   }
 
   /// Product ids are `p` and a number; catalogue names may not take that form.

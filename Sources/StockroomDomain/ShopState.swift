@@ -283,7 +283,8 @@ public struct ShopState: Sendable {
     if let description = changes.description { product.description = description }
     if let price = changes.price {
       if price.currency != product.price.currency, case .salePrice = product.discount, changes.discount == nil {
-        throw ShopError(.invalid, "the sale price is in \(product.price.currency.rawValue); give discount= with the new currency")
+        throw ShopError(
+          .invalid, "the sale price is in \(product.price.currency.rawValue); give discount= with the new currency")
       }
       product.price = price
     }

@@ -54,7 +54,8 @@ public struct CommandSpec: Sendable {
     }
     var parts = arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }
     if repeats {
-      parts.append("[" + arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ") + " ...]")
+      parts.append(
+        "[" + arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ") + " ...]")
     }
     for option in options {
       let text = "\(option.key)=<\(option.kind.rawValue)>"

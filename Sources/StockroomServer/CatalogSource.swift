@@ -21,7 +21,8 @@ public enum CatalogSource {
     if let override = ProcessInfo.processInfo.environment["STOCKROOM_CATALOG"], !override.isEmpty {
       candidates.append(override)
     }
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments.first ?? ""
     let folder = (executable as NSString).deletingLastPathComponent
     candidates.append("\(folder)/\(resourceFolder)/\(fileName)")

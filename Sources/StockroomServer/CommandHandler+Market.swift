@@ -6,7 +6,8 @@ extension CommandHandler {
   private static func currency(_ options: [String: String]) throws(ProtocolError) -> Currency? {
     guard let code = options["currency"] else { return nil }
     guard let currency = Currency(code: code) else {
-      throw ProtocolError(.invalid, "currency '\(code)' is not one of \(Currency.allCases.map(\.rawValue).joined(separator: ", "))")
+      throw ProtocolError(
+        .invalid, "currency '\(code)' is not one of \(Currency.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     return currency
   }
@@ -15,9 +16,10 @@ extension CommandHandler {
     let options = request.options
     let price = try Money.parse(options["price"]!, currency: try Self.currency(options) ?? .krw)
     let discount = try options["discount"].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
-    let stock = try options["stock"].map { text throws(ProtocolError) in
-      try Self.integer(text, what: "stock", range: 0...Catalog.maximumStock)
-    } ?? 0
+    let stock =
+      try options["stock"].map { text throws(ProtocolError) in
+        try Self.integer(text, what: "stock", range: 0...Catalog.maximumStock)
+      } ?? 0
     let draft = ProductDraft(
       name: options["name"]!, description: options["description"] ?? "", price: price, discount: discount, stock: stock)
     let applied = try store.apply(.createProduct(seller: session.user, draft: draft, at: Date()))
@@ -27,16 +29,20 @@ extension CommandHandler {
   func productEdit(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
     let options = request.options
     if options["stock"] != nil {
-      throw ProtocolError(.args, "stock changes go through ADD, so the stock ledger stays whole: ADD \(request.arguments[0].text) 5")
+      throw ProtocolError(
+        .args, "stock changes go through ADD, so the stock ledger stays whole: ADD \(request.arguments[0].text) 5")
     }
     let id = request.arguments[0].text
     let current = try store.read { state throws(ProtocolError) in
-      guard let product = state.products[ItemNames.key(id)] else { throw ProtocolError(.notFound, "no product '\(id)'") }
+      guard let product = state.products[ItemNames.key(id)] else {
+        throw ProtocolError(.notFound, "no product '\(id)'")
+      }
       return product
     }
     let currency = try Self.currency(options)
     if currency != nil && options["price"] == nil {
-      throw ProtocolError(.args, "currency= goes with price=, since the amount means something else in another currency")
+      throw ProtocolError(
+        .args, "currency= goes with price=, since the amount means something else in another currency")
     }
     var changes = ProductChanges(name: options["name"], description: options["description"])
     if let text = options["price"] {

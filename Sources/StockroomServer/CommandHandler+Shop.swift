@@ -11,7 +11,9 @@ extension CommandHandler {
       let key = word.lowercased()
       if let exact = Category(rawValue: key) {
         self = exact
-      } else if let singular = Category.allCases.first(where: { $0.rawValue.dropLast() == key || $0.rawValue == key + "es" }) {
+      } else if let singular = Category.allCases.first(where: {
+        $0.rawValue.dropLast() == key || $0.rawValue == key + "es"
+      }) {
         self = singular
       } else {
         return nil
@@ -125,7 +127,8 @@ extension CommandHandler {
     let page = paging.slice(dishes)
     var shown: Set<String> = []
     for (dish, level) in page.items {
-      if shown.insert(dish.section).inserted, let (section, count) = sections.first(where: { $0.0.id == dish.section }) {
+      if shown.insert(dish.section).inserted, let (section, count) = sections.first(where: { $0.0.id == dish.section })
+      {
         out.sectionRow(section, count: count)
         out.endLine()
       }
@@ -199,7 +202,8 @@ extension CommandHandler {
       for dish in catalog.dishes { row(dish.id, "dish", dish.aliases) }
       for exhibit in catalog.exhibits { row(exhibit.id, "exhibit", exhibit.aliases) }
       for id in state.productIDs { row(id, "product", []) }
-      let count = catalog.fruits.count + catalog.juices.count + catalog.sections.count + catalog.dishes.count
+      let count =
+        catalog.fruits.count + catalog.juices.count + catalog.sections.count + catalog.dishes.count
         + catalog.exhibits.count + state.productIDs.count
       out.ok(fields: [("count", String(count)), ("generation", String(state.namesGeneration))])
       return out.bytes
@@ -228,7 +232,8 @@ extension CommandHandler {
       var out = ReplyEncoder()
       var refs: [ItemRef] = []
       if request.arguments.isEmpty {
-        refs = state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
+        refs =
+          state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
           + state.productIDs.map(ItemRef.product)
       } else {
         for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }
@@ -260,7 +265,8 @@ extension CommandHandler {
       if Self.looksNumeric(item) {
         throw ProtocolError(.args, "expected an item name, got '\(item.text)'; ADD takes pairs of <item> <n>")
       }
-      let count = try Self.integer(words[pair + 1].text, what: "stock change", range: -Catalog.maximumStock...Catalog.maximumStock)
+      let count = try Self.integer(
+        words[pair + 1].text, what: "stock change", range: -Catalog.maximumStock...Catalog.maximumStock)
       guard count != 0 else { throw ProtocolError(.invalid, "a stock change of 0 changes nothing") }
       changes.append(ItemCount(item.text, count))
     }

@@ -1,11 +1,12 @@
+import Dispatch
+import StockroomDomain
+import StockroomProtocol
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
-import StockroomDomain
-import StockroomProtocol
 
 /// One client: its socket, buffers, session and Dispatch sources.
 ///

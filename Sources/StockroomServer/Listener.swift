@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
 
 /// A listening TCP socket and the Dispatch source that accepts from it.
 final class Listener: @unchecked Sendable {
@@ -12,9 +13,12 @@ final class Listener: @unchecked Sendable {
   private let source: any DispatchSourceRead
 
   /// Binds and listens; `address.port` 0 lets the kernel choose, and `address` then has the real one.
-  init(address: SocketAddress, queue: DispatchQueue, accept: @escaping @Sendable (Int32, SocketAddress) -> Void) throws(Errno) {
+  init(address: SocketAddress, queue: DispatchQueue, accept: @escaping @Sendable (Int32, SocketAddress) -> Void)
+    throws(Errno)
+  {
     let fd = try Syscall.retrying {
-      socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      socket(
+        address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
     do {
       try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)

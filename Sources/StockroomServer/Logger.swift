@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Foundation
 
 /// One line per event on stderr: timestamp, level, message. Each line is a single write(2),
 /// so lines from different connections never interleave.

@@ -1,12 +1,13 @@
+import Dispatch
+import StockroomDomain
+import StockroomProtocol
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
-import StockroomDomain
-import StockroomProtocol
-import Synchronization
 
 /// The Stockroom server: a listener, its connections, and the one shared store.
 public final class Server: Sendable {
@@ -35,7 +36,8 @@ public final class Server: Sendable {
     }
     let listener = try Listener(address: address, queue: acceptQueue) { [self] fd, peer in accepted(fd, peer) }
     self.listener.withLock { $0 = listener }
-    logger.info("listening on \(listener.address) max_clients=\(configuration.maxClients) max_line=\(configuration.maxLine)")
+    logger.info(
+      "listening on \(listener.address) max_clients=\(configuration.maxClients) max_line=\(configuration.maxLine)")
     return listener.address.port
   }
 
@@ -82,7 +84,8 @@ public final class Server: Sendable {
         return
       }
       connections.withLock { $0[id] = connection }
-      connection.start(rejection: ProtocolError(.limit, "server full: \(configuration.maxClients) clients connected; try again later"))
+      connection.start(
+        rejection: ProtocolError(.limit, "server full: \(configuration.maxClients) clients connected; try again later"))
       return
     }
     stats.totalConnections.add(1, ordering: .relaxed)

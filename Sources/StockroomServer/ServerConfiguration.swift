@@ -59,7 +59,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     func integer(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
       let text = try value(flag)
       guard let number = Int(text), range.contains(number) else {
-        throw UsageError(message: "\(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        throw UsageError(
+          message: "\(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
       }
       return number
     }

@@ -1,11 +1,12 @@
+import Dispatch
+import StockroomDomain
+import StockroomProtocol
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
-import StockroomDomain
-import StockroomProtocol
 
 /// `stockroomd`'s whole life, kept in the library: Dispatch handlers written in `main.swift`
 /// would inherit main-actor isolation and trap when Dispatch runs them on another queue.

@@ -9,7 +9,8 @@ struct CatalogTests {
     let catalog = try ShippedCatalog.load()
     #expect(catalog.fruits.map(\.id) == ["strawberry", "banana", "pineapple", "kiwi", "mango"])
     #expect(catalog.initialStock == 10)
-    let recipes = Dictionary(uniqueKeysWithValues: catalog.juices.map { ($0.id, $0.recipe.map { "\($0.quantity) \($0.item)" }) })
+    let recipes = Dictionary(
+      uniqueKeysWithValues: catalog.juices.map { ($0.id, $0.recipe.map { "\($0.quantity) \($0.item)" }) })
     #expect(
       recipes == [
         "strawberry_juice": ["16 strawberry"], "banana_juice": ["2 banana"], "kiwi_juice": ["3 kiwi"],

@@ -31,7 +31,9 @@ struct ShopStateTests {
     let before = state.stock
     do {
       _ = try state.apply(
-        .order(user: "a", lines: [ItemCount("kiwi_juice", 3), ItemCount("mango_kiwi_juice", 2), ItemCount("banana_juice", 1)], at: now))
+        .order(
+          user: "a",
+          lines: [ItemCount("kiwi_juice", 3), ItemCount("mango_kiwi_juice", 2), ItemCount("banana_juice", 1)], at: now))
       Issue.record("order should have been short")
     } catch {
       #expect(error.kind == .shortage)
@@ -45,7 +47,8 @@ struct ShopStateTests {
   func linesSummed() throws {
     var state = try shop()
     #expect(throws: ShopError.self) {
-      try state.apply(.order(user: "a", lines: [ItemCount("strawberry_juice", 1), ItemCount("strawberry_banana_juice", 1)], at: now))
+      try state.apply(
+        .order(user: "a", lines: [ItemCount("strawberry_juice", 1), ItemCount("strawberry_banana_juice", 1)], at: now))
     }
     #expect(state.level(of: "strawberry")?.current == 10)
   }
@@ -57,7 +60,8 @@ struct ShopStateTests {
       name: "Teapot", price: try Money.parse("24.50", currency: .usd), discount: .percent(10), stock: 5)
     _ = try state.apply(.createProduct(seller: "s", draft: draft, at: now))
     let applied = try state.apply(
-      .order(user: "a", lines: [ItemCount("galbi_jjim", 2), ItemCount("kimchi_jjigae", 1), ItemCount("p1", 3)], at: now))
+      .order(
+        user: "a", lines: [ItemCount("galbi_jjim", 2), ItemCount("kimchi_jjigae", 1), ItemCount("p1", 3)], at: now))
     guard case .ordered(let order) = applied.outcome else {
       Issue.record("no order")
       return
@@ -71,7 +75,9 @@ struct ShopStateTests {
   func discounts() throws {
     let price = Money(minorUnits: 999, currency: .usd)
     #expect(Discount.percent(33).apply(to: price).minorUnits == 669)
-    #expect(throws: ShopError.self) { try Discount.salePrice(Money(minorUnits: 999, currency: .usd)).validate(against: price) }
+    #expect(throws: ShopError.self) {
+      try Discount.salePrice(Money(minorUnits: 999, currency: .usd)).validate(against: price)
+    }
     #expect(throws: ShopError.self) { try Discount.parse("100%", price: price) }
     #expect(try Discount.parse("none", price: price) == nil)
     #expect(try Discount.parse("9.50", price: price) == .salePrice(Money(minorUnits: 950, currency: .usd)))
@@ -93,13 +99,18 @@ struct ShopStateTests {
   func restockAndCorrect() throws {
     var state = try shop()
     _ = try state.apply(.restock(user: "staff", changes: [ItemCount("banana", 5), ItemCount("kiwi", -4)]))
-    #expect(state.level(of: "banana") == { var l = StockLevel(initial: 10); l.restocked = 5; l.current = 15; return l }())
+    var banana = StockLevel(initial: 10)
+    banana.restocked = 5
+    banana.current = 15
+    #expect(state.level(of: "banana") == banana)
     #expect(state.level(of: "kiwi")?.corrected == 4)
     #expect(throws: ShopError.self) {
       try state.apply(.restock(user: "staff", changes: [ItemCount("mango", 3), ItemCount("kiwi", -7)]))
     }
     #expect(state.level(of: "mango")?.current == 10, "all or nothing")
-    #expect(throws: ShopError.self) { try state.apply(.restock(user: "staff", changes: [ItemCount("banana_juice", 3)])) }
+    #expect(throws: ShopError.self) {
+      try state.apply(.restock(user: "staff", changes: [ItemCount("banana_juice", 3)]))
+    }
     #expect(balanced(state))
   }
 
@@ -118,7 +129,8 @@ struct ShopStateTests {
   func productOwnership() throws {
     var state = try shop()
     _ = try state.apply(
-      .createProduct(seller: "alice", draft: ProductDraft(name: "Pear", price: Money(minorUnits: 900, currency: .krw)), at: now))
+      .createProduct(
+        seller: "alice", draft: ProductDraft(name: "Pear", price: Money(minorUnits: 900, currency: .krw)), at: now))
     do {
       _ = try state.apply(.deleteProduct(id: "p1", user: "bob"))
       Issue.record("bob deleted alice's product")

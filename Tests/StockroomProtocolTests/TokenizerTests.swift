@@ -25,7 +25,8 @@ struct TokenizerTests {
 
   @Test("keeps a quoted word with spaces whole and undoes every escape")
   func quotedWordsAndEscapes() throws {
-    #expect(try texts(#"DIARY NEW "Market day" "a\"b\\c\nd\te\rf""#) == ["DIARY", "NEW", "Market day", "a\"b\\c\nd\te\rf"])
+    #expect(
+      try texts(#"DIARY NEW "Market day" "a\"b\\c\nd\te\rf""#) == ["DIARY", "NEW", "Market day", "a\"b\\c\nd\te\rf"])
     #expect(try texts(#""\u{48}\u{D55C}\u{1F34C}""#) == ["H한🍌"])
     #expect(try texts(#""""#) == [""])
   }

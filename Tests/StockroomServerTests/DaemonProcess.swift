@@ -4,7 +4,8 @@ import Testing
 /// `stockroomd` run as a real process, as a user or script would run it.
 final class DaemonProcess: @unchecked Sendable {
   static var binary: URL {
-    let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+    let executable = URL(
+      fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
     return executable.deletingLastPathComponent().appendingPathComponent("stockroomd")
   }
 

@@ -26,7 +26,9 @@ struct DaemonTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath))) as! [String: Any]
+    var json =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath)))
+      as! [String: Any]
     var dishes = json["dishes"] as! [[String: Any]]
     dishes[1]["section"] = "desserts"
     json["dishes"] = dishes
@@ -60,7 +62,8 @@ struct DaemonTests {
     for event in ["start", "connect", "disconnect", "stop"] {
       #expect(lines.contains { $0.contains(" INFO \(event) ") }, "no \(event) line in \(daemon.log)")
     }
-    #expect(lines.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (INFO|WARN|ERROR) .+/) != nil })
+    #expect(
+      lines.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (INFO|WARN|ERROR) .+/) != nil })
   }
 
   @Test("it stops on SIGINT too, closing open connections")

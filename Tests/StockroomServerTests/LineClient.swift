@@ -1,8 +1,9 @@
+import Foundation
+import StockroomProtocol
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Foundation
-import StockroomProtocol
 
 /// A plain blocking TCP client that speaks the protocol line by line, as a script would.
 final class LineClient: @unchecked Sendable {
@@ -30,7 +31,9 @@ final class LineClient: @unchecked Sendable {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard result == 0 else {
       close(fd)

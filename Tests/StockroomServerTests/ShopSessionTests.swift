@@ -30,7 +30,8 @@ struct ShopSessionTests {
     let order = try client.request("order 딸바쥬스")
     #expect(order.isOK)
     let orderID = try #require(order.statusFields["order"])
-    #expect(order.rows.filter { $0["kind"] == "taken" }.map { "\($0.id!)=\($0["stock"]!)" } == ["strawberry=0", "banana=9"])
+    #expect(
+      order.rows.filter { $0["kind"] == "taken" }.map { "\($0.id!)=\($0["stock"]!)" } == ["strawberry=0", "banana=9"])
 
     let short = try client.request("ORDER strawberry_juice banana_juice 2")
     #expect(short.errorCode == .shortage)
@@ -40,7 +41,8 @@ struct ShopSessionTests {
     #expect(short.message.contains("strawberry needs 16, has 0"))
 
     let stock = try client.request("STOCK banana 딸기 kiwi_juice")
-    #expect(stock.rows.map { "\($0.id!) \($0["stock"] ?? $0["can_make"]!)" } == ["banana 9", "strawberry 0", "kiwi_juice 3"])
+    #expect(
+      stock.rows.map { "\($0.id!) \($0["stock"] ?? $0["can_make"]!)" } == ["banana 9", "strawberry 0", "kiwi_juice 3"])
 
     let orders = try client.request("LIST orders")
     #expect(orders.rows.map(\.id) == [orderID])

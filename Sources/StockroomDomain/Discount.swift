@@ -24,7 +24,10 @@ public enum Discount: Sendable, Hashable {
   public static func parse(_ text: String, price: Money) throws(ShopError) -> Discount? {
     if text.lowercased() == "none" { return nil }
     if text.hasSuffix("%") {
-      guard let percent = Int(text.dropLast()), (1...99).contains(percent) else {
+      let digits = text.dropLast()
+      guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let percent = Int(digits),
+        (1...99).contains(percent)
+      else {
         throw ShopError(.invalid, "discount '\(text)' must be 1% to 99%")
       }
       return .percent(percent)

@@ -23,7 +23,7 @@ public enum ItemNames {
   public static func isValidAlias(_ alias: String) -> Bool {
     !alias.isEmpty && alias.count <= 64 && !alias.allSatisfy(\.isNumber)
       && !alias.unicodeScalars.contains {
-        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "="
+        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "=" || $0 == ","
       }
   }
 
@@ -34,22 +34,29 @@ public enum ItemNames {
     return utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 
-  /// The closest known name to `word`, for "did you mean".
+  /// The closest known name to `word`, for "did you mean": fewest edits, a name the word begins
+  /// counting as one edit; ties go to the shorter name, then the alphabetically first, so the
+  /// answer never depends on dictionary order.
   public static func suggestion(for word: String, among names: some Sequence<String>) -> String? {
     let target = Array(key(word))
     guard !target.isEmpty else { return nil }
-    var best: (name: String, distance: Int)? = nil
     let limit = max(1, min(3, target.count / 3))
+    var best: (name: String, distance: Int, length: Int)? = nil
     for name in names {
       let candidate = Array(key(name))
-      if target.count >= 3 && candidate.starts(with: target) && candidate.count > target.count {
-        let distance = limit
-        if best == nil || distance < best!.distance { best = (name, distance) }
-        continue
+      var distance: Int
+      if target.count >= 3 && candidate.count > target.count && candidate.starts(with: target) {
+        distance = 1
+      } else {
+        guard abs(candidate.count - target.count) <= limit else { continue }
+        distance = editDistance(target, candidate)
       }
-      guard abs(candidate.count - target.count) <= limit else { continue }
-      let distance = editDistance(target, candidate)
-      if distance <= limit && (best == nil || distance < best!.distance) { best = (name, distance) }
+      guard distance <= limit, distance > 0 || candidate != target else { continue }
+      let better =
+        best.map { current in
+          (distance, candidate.count, name) < (current.distance, current.length, current.name)
+        } ?? true
+      if better { best = (name, distance, candidate.count) }
     }
     return best?.name
   }

@@ -1,6 +1,6 @@
 /// What a mutation did, for the reply.
 public enum Outcome: Sendable, Equatable {
-  case restocked([ItemCount])
+  case restocked([StockChange])
   case ordered(Order)
   case productSaved(Product, stock: Int)
   case productDeleted(String)

@@ -66,9 +66,9 @@ public enum Tokenizer {
       return Word(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
     if let keyLength {
-      let key = String(decoding: text[..<keyLength], as: UTF8.self).lowercased()
+      let key = String(decoding: text[..<keyLength], as: UTF8.self)
       let value = String(decoding: text[(keyLength + 1)...], as: UTF8.self)
-      return Word(key: key, value: value)
+      return Word(key: key, value: value, text: String(decoding: text, as: UTF8.self))
     }
     return Word(String(decoding: text, as: UTF8.self))
   }

@@ -15,9 +15,11 @@ public struct Word: Sendable, Equatable, CustomStringConvertible {
     self.value = text
   }
 
-  public init(key: String, value: String) {
-    self.text = key + "=" + value
-    self.key = key
+  /// An option; `text` keeps the word as written (its key's case too), for commands that take
+  /// no options and read the word as plain text.
+  public init(key: String, value: String, text: String? = nil) {
+    self.text = text ?? key + "=" + value
+    self.key = key.lowercased()
     self.value = value
   }
 

@@ -28,10 +28,6 @@ extension CommandHandler {
 
   func productEdit(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
     let options = request.options
-    if options["stock"] != nil {
-      throw ProtocolError(
-        .args, "stock changes go through ADD, so the stock ledger stays whole: ADD \(request.arguments[0].text) 5")
-    }
     let id = request.arguments[0].text
     let current = try store.read { state throws(ProtocolError) in
       guard let product = state.products[ItemNames.key(id)] else {

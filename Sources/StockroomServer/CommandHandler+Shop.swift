@@ -11,12 +11,23 @@ extension CommandHandler {
       let key = word.lowercased()
       if let exact = Category(rawValue: key) {
         self = exact
-      } else if let singular = Category.allCases.first(where: {
-        $0.rawValue.dropLast() == key || $0.rawValue == key + "es"
-      }) {
+      } else if let singular = Category.allCases.first(where: { $0.singular == key }) {
         self = singular
       } else {
         return nil
+      }
+    }
+
+    var singular: String {
+      switch self {
+      case .fruits: "fruit"
+      case .juices: "juice"
+      case .sections: "section"
+      case .dishes: "dish"
+      case .products: "product"
+      case .exhibits: "exhibit"
+      case .diary: "diary"
+      case .orders: "order"
       }
     }
   }
@@ -263,7 +274,7 @@ extension CommandHandler {
     for pair in stride(from: 0, to: words.count, by: 2) {
       let item = words[pair]
       if Self.looksNumeric(item) {
-        throw ProtocolError(.args, "expected an item name, got '\(item.text)'; ADD takes pairs of <item> <n>")
+        throw ProtocolError(.invalid, "expected an item name, got '\(item.text)'; ADD takes pairs of <item> <n>")
       }
       let count = try Self.integer(
         words[pair + 1].text, what: "stock change", range: -Catalog.maximumStock...Catalog.maximumStock)
@@ -271,14 +282,15 @@ extension CommandHandler {
       changes.append(ItemCount(item.text, count))
     }
     let applied = try store.apply(.restock(user: session.user, changes: changes))
-    guard case .restocked(let levels) = applied.outcome else { preconditionFailure("restock answers restocked") }
-    for (level, event) in zip(levels, applied.events) {
-      out.beginRow(level.item)
-      out.field("stock", level.count)
-      out.field("change", event.change > 0 ? "+\(event.change)" : String(event.change))
+    guard case .restocked(let changes) = applied.outcome else { preconditionFailure("restock answers restocked") }
+    for change in changes {
+      out.beginRow(change.item)
+      out.field("kind", change.kind)
+      out.field("stock", change.level)
+      out.field("change", Self.signed(change.change))
       out.endLine()
     }
-    out.ok("restocked \(levels.count) item\(levels.count == 1 ? "" : "s")")
+    out.ok("restocked \(changes.count) item\(changes.count == 1 ? "" : "s")")
   }
 
   func order(_ request: Request, session: Session, out: inout ReplyEncoder) throws {

@@ -21,11 +21,25 @@ struct CommandHandler: Sendable {
       if words.isEmpty {
         throw ProtocolError(.syntax, "empty request; type HELP for the list of commands")
       }
-      let request = try CommandTable.parse(words)
+      let request = try parse(words)
       try dispatch(request, session: &session, out: &out)
     } catch {
       out.bytes.removeSubrange(mark...)
       fail(error, out: &out)
+    }
+  }
+
+  /// The table's checks, with a "did you mean" for a mistyped command word.
+  private func parse(_ words: [Word]) throws(ProtocolError) -> Request {
+    let result = Result { () throws(ProtocolError) in try CommandTable.parse(words) }
+    switch result {
+    case .success(let request): return request
+    case .failure(let error):
+      let word = words[0].text
+      guard error.code == .unknown, CommandTable.command(named: word) == nil,
+        let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name))
+      else { throw error }
+      throw ProtocolError(.unknown, "unknown command '\(word)'; did you mean \(guess)? Type HELP for the list")
     }
   }
 
@@ -95,6 +109,11 @@ struct CommandHandler: Sendable {
     date.formatted(Date.ISO8601FormatStyle())
   }
 
+  /// `+5`, `-3`, `0`: changes are always written with their sign.
+  static func signed(_ change: Int) -> String {
+    change > 0 ? "+\(change)" : String(change)
+  }
+
   /// A whole number written as a quantity: digits, optionally signed.
   static func looksNumeric(_ word: Word) -> Bool {
     guard !word.isOption, let first = word.text.utf8.first else { return false }
@@ -103,13 +122,18 @@ struct CommandHandler: Sendable {
   }
 
   static func integer(_ text: String, what: String, range: ClosedRange<Int>) throws(ProtocolError) -> Int {
-    let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
-    guard let value = Int(digits), range.contains(value) else {
+    // Int("+-3") would read a second sign, so the digits are checked by hand.
+    let unsigned = text.hasPrefix("+") || text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+    let digits = text.hasPrefix("+") ? unsigned : Substring(text)
+    guard !unsigned.isEmpty, unsigned.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      let value = Int(digits), range.contains(value)
+    else {
       throw ProtocolError(
         .invalid, "\(what) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
     return value
   }
+
 
   /// The page footer shared by every paged list.
   static func pageFooter<T>(_ page: Page<T>, out: inout ReplyEncoder) {

@@ -127,7 +127,9 @@ final class Connection: @unchecked Sendable {
       }
       guard let lf = input[scanFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
         scanFrom = input.count
-        if input.count - inputStart > maxLine { tooLong() }
+        // A CR may be waiting for its LF in the next read; it does not count toward the limit.
+        let pendingCR = input.last == UInt8(ascii: "\r") ? 1 : 0
+        if input.count - inputStart - pendingCR > maxLine { tooLong() }
         break
       }
       var end = lf
@@ -182,21 +184,21 @@ final class Connection: @unchecked Sendable {
   // MARK: Events
 
   private func watchChanged() {
-    if let old = mailbox {
-      // Changes made before this WATCH/UNWATCH are still owed to the client.
-      writeEvents(old.take().events)
-    }
-    guard let watching = session.watching else {
+    let old = mailbox
+    if let watching = session.watching {
+      let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
+        guard let self else { return }
+        queue.async { self.deliverEvents() }
+      }
+      self.mailbox = mailbox
+      // Replaces the old mailbox in one step, so every change lands in one or the other.
+      server.store.hub.subscribe(id, mailbox)
+    } else {
       server.store.hub.unsubscribe(id)
       mailbox = nil
-      return
     }
-    let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
-      guard let self else { return }
-      queue.async { self.deliverEvents() }
-    }
-    self.mailbox = mailbox
-    server.store.hub.subscribe(id, mailbox)
+    // Changes that reached the old mailbox came first and are still owed to the client.
+    if let old { writeEvents(old.take().events) }
   }
 
   private func deliverEvents() {
@@ -219,7 +221,7 @@ final class Connection: @unchecked Sendable {
       output.beginEvent("stock")
       output.field("item", event.item)
       output.field("level", event.level)
-      output.field("change", event.change > 0 ? "+\(event.change)" : String(event.change))
+      output.field("change", CommandHandler.signed(event.change))
       switch event.cause {
       case .order(let orderID, let user):
         output.field("cause", "order")

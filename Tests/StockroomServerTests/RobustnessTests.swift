@@ -37,6 +37,8 @@ struct RobustnessTests {
       ("LIST nothing", .notFound), ("LIST fruits page=0", .invalid), ("LIST fruits size=1000", .invalid),
       ("LIST fruits colour=red", .args), ("HELLO \"two words\"", .invalid), ("WATCH eiffel_tower", .invalid),
       ("ORDER banana_juice 99999999999999999999", .invalid), ("SHOW a\u{1}", .syntax),
+      ("ADD banana +-3", .invalid), ("ADD 3 banana", .invalid), ("PRODUCT EDIT p1 stock=3", .args),
+      ("PRODUCT NEW name=x price=1 discount=+10%", .invalid),
     ])
   func badRequests(line: String, code: ErrorCode) throws {
     let server = try TestServer()
@@ -59,10 +61,14 @@ struct RobustnessTests {
     #expect(try client.readReply().message == "PONG")
   }
 
-  @Test("an unknown item suggests the closest name")
+  @Test("an unknown item or command suggests the closest name, the same one every time")
   func didYouMean() throws {
     let server = try TestServer()
     let client = try server.client()
+    #expect(try client.request("SHOW banan").message.contains("did you mean 'banana'?"))
+    #expect(try client.request("ORDR banana_juice").message.contains("did you mean ORDER?"))
+    #expect(try client.request("LIST dishe").errorCode == .notFound, "no guessing at half-words")
+    #expect(try client.request("LIST dish").isOK)
     #expect(try client.request("ORDER 딸바쥬수").message.contains("did you mean '딸바쥬스'"))
     #expect(try client.request("SHOW galbijim").message.contains("did you mean"))
   }
@@ -80,6 +86,16 @@ struct RobustnessTests {
     let other = try server.client()
     #expect(try other.request("PING " + String(repeating: "y", count: 1019)).isOK)
     #expect(try other.request("PING " + String(repeating: "y", count: 1020)).errorCode == .tooLong)
+  }
+
+  @Test("a line exactly at the limit is fine even when its CR and LF arrive apart")
+  func limitWithSplitCRLF() throws {
+    let server = try TestServer { $0.maxLine = 64 }
+    let client = try server.client()
+    try client.send("PING " + String(repeating: "c", count: 59) + "\r")
+    usleep(50_000)
+    try client.send("\n")
+    #expect(try client.readReply().isOK)
   }
 
   @Test("a complete line over the limit in the same write as others is refused too")

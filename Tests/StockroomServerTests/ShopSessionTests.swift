@@ -49,6 +49,25 @@ struct ShopSessionTests {
     #expect(orders.rows[0]["items"] == "1 strawberry_banana_juice")
   }
 
+  @Test("ADD answers one row per item with its kind, change and level, even when changes cancel out")
+  func addRows() throws {
+    let server = try TestServer()
+    let client = try server.client()
+    let reply = try client.request("ADD banana 5 banana -5 kiwi 3 galbi_jjim -1")
+    #expect(
+      reply.rows.map { "\($0.id!) \($0["kind"]!) \($0["change"]!) \($0["stock"]!)" } == [
+        "banana fruit 0 10", "kiwi fruit +3 13", "galbi_jjim dish -1 7",
+      ])
+    #expect(reply.message == "restocked 3 items")
+  }
+
+  @Test("words that look like options keep their case in commands that take none")
+  func optionLikeText() throws {
+    let server = try TestServer()
+    let client = try server.client()
+    #expect(try client.request("PING Foo=Bar").message == "Foo=Bar")
+  }
+
   @Test("a fruit ordered by its Korean name takes that fruit")
   func fruitByAlias() throws {
     let server = try TestServer()

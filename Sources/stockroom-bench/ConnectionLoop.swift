@@ -1,0 +1,43 @@
+/// One connection's life: connect, line up, then send a batch and read its replies until the
+/// window closes.
+struct ConnectionLoop<D: Dialect>: Sendable {
+  let dialect: D
+  let options: BenchOptions
+  let control: RunControl
+
+  func run() -> WorkerTally {
+    var tally = WorkerTally()
+    let socket: BlockingSocket
+    do {
+      socket = try BlockingSocket(
+        host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds)
+      try dialect.greet(socket)
+    } catch {
+      control.withdraw()
+      tally.failures.append("before the start: \(error)")
+      return tally
+    }
+    let window = control.arrive()
+    let batch = [[UInt8]](repeating: dialect.request(options.benchCase), count: options.pipeline)
+      .flatMap { $0 }
+    do {
+      while true {
+        let sent = MonotonicClock.now()
+        if sent >= window.end { break }
+        try socket.send(batch)
+        for _ in 0..<options.pipeline {
+          let failed = try socket.nextReply(dialect).failed
+          let received = MonotonicClock.now()
+          // Warmup replies and those that straddle the end are read but not counted.
+          guard sent >= window.start, received <= window.end else { continue }
+          tally.requests += 1
+          if failed { tally.errors += 1 }
+          tally.latencies.record(received - sent)
+        }
+      }
+    } catch {
+      tally.failures.append("during the run: \(error)")
+    }
+    return tally
+  }
+}

@@ -239,30 +239,27 @@ extension CommandHandler {
   }
 
   func stock(_ request: Request, out: inout ReplyEncoder) throws {
-    let bytes = try store.read { state throws(ShopError) in
-      var out = ReplyEncoder()
+    // Only the numbers are read under the lock; the reply is written after it is released.
+    let levels = try store.read { state throws(ShopError) in
       var refs: [ItemRef] = []
       if request.arguments.isEmpty {
-        refs =
-          state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
+        refs = state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
           + state.productIDs.map(ItemRef.product)
       } else {
         for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }
       }
-      for ref in refs {
-        out.beginRow(ref.id)
-        out.field("kind", ref.kindName)
-        if case .juice(let juice) = ref {
-          out.field("can_make", state.canMake(juice))
-        } else {
-          out.field("stock", state.level(of: ref.id)?.current ?? 0)
-        }
-        out.endLine()
+      return refs.map { ref -> (id: String, kind: String, isJuice: Bool, count: Int) in
+        if case .juice(let juice) = ref { return (ref.id, ref.kindName, true, state.canMake(juice)) }
+        return (ref.id, ref.kindName, false, state.level(of: ref.id)?.current ?? 0)
       }
-      out.ok("\(refs.count) items")
-      return out.bytes
     }
-    out.bytes.append(contentsOf: bytes)
+    for level in levels {
+      out.beginRow(level.id)
+      out.field("kind", level.kind)
+      out.field(level.isJuice ? "can_make" : "stock", level.count)
+      out.endLine()
+    }
+    out.ok("\(levels.count) items")
   }
 
   func add(_ request: Request, session: Session, out: inout ReplyEncoder) throws {

@@ -47,12 +47,12 @@ final class Connection: @unchecked Sendable {
   private let readBuffer: UnsafeMutableRawBufferPointer
   private var closeReason = "client closed"
 
-  init(id: Int, fd: Int32, peer: String, server: ServerContext) {
+  init(id: Int, fd: Int32, peer: String, server: ServerContext, target: DispatchQueue) {
     self.id = id
     self.fd = fd
     self.peer = peer
     self.server = server
-    self.queue = DispatchQueue(label: "stockroom.connection.\(id)")
+    self.queue = DispatchQueue(label: "stockroom.connection.\(id)", target: target)
     self.session = Session(connectionID: id)
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
   }

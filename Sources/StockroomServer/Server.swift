@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import StockroomDomain
 import StockroomProtocol
 import Synchronization
@@ -20,11 +21,17 @@ public final class Server: Sendable {
   private let connections = Mutex<[Int: Connection]>([:])
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
+  /// One serial queue per core that every connection's queue runs on, the way an event-loop
+  /// group works: Dispatch's shared pool would start a thread for every connection waiting on
+  /// the store's lock, and those threads then spend their time waking each other.
+  private let loops: [DispatchQueue]
 
   public init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
     self.configuration = configuration
     self.store = Store(ShopState(catalog: catalog))
     self.logger = logger
+    let count = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    self.loops = (0..<count).map { DispatchQueue(label: "stockroom.loop.\($0)", qos: .userInitiated) }
   }
 
   /// Starts listening and returns the port, which is the kernel's choice when configured as 0.
@@ -67,7 +74,8 @@ public final class Server: Sendable {
   private func accepted(_ fd: Int32, _ peer: SocketAddress) {
     _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-    let connection = Connection(id: id, fd: fd, peer: peer.description, server: context)
+    let connection = Connection(
+      id: id, fd: fd, peer: peer.description, server: context, target: loops[id % loops.count])
     let admitted = connections.withLock { all -> Bool in
       guard stats.connectedClients.load(ordering: .relaxed) < configuration.maxClients else { return false }
       all[id] = connection

@@ -6,7 +6,8 @@ import Foundation
 public enum Mutation: Sendable, Equatable {
   /// Positive counts restock; negative ones correct downward after a stocktake.
   case restock(user: String, changes: [ItemCount])
-  case order(user: String, lines: [ItemCount], at: Date)
+  /// A `key` makes the order exactly-once: the same key again returns the first receipt.
+  case order(user: String, lines: [ItemCount], at: Date, key: String? = nil)
   case createProduct(seller: String, draft: ProductDraft, at: Date)
   case editProduct(id: String, user: String, changes: ProductChanges, at: Date)
   case deleteProduct(id: String, user: String)

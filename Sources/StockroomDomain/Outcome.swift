@@ -1,7 +1,8 @@
 /// What a mutation did, for the reply.
 public enum Outcome: Sendable, Equatable {
   case restocked([StockChange])
-  case ordered(Order)
+  /// `repeated` when a keyed order had already been placed and nothing new was taken.
+  case ordered(OrderReceipt, repeated: Bool)
   case productSaved(Product, stock: Int)
   case productDeleted(String)
   case diarySaved(DiaryEntry)

@@ -11,6 +11,10 @@ public struct ShopLimits: Sendable, Equatable {
   public var maximumBodyBytes = 16 * 1024
   public var maximumNameLength = 100
   public var maximumDescriptionLength = 1_000
+  /// Keyed orders remembered for retries; a key is kept at least `orderKeyRetention` seconds.
+  public var maximumOrderKeys = 100_000
+  public var orderKeyRetention: Double = 24 * 60 * 60
+  public var maximumKeyLength = 64
 
   public init() {}
 }

@@ -14,13 +14,16 @@ public struct ShopState: Sendable {
   public private(set) var diary: [Int: DiaryEntry] = [:]
   private var diaryByOwner: [String: [Int]] = [:]
   public private(set) var orders: OrderHistory
-  public private(set) var ordersMade = 0
+  public private(set) var counters = ShopCounters()
+  /// Keyed orders by key, and the keys oldest first so that expired ones leave cheaply.
+  public private(set) var receipts: [String: OrderReceipt] = [:]
+  private var receiptKeys: [String] = []
+  private var receiptKeysStart = 0
+
+  public var ordersMade: Int { counters.ordersMade }
   /// Grows whenever the set of names changes (a product listed or delisted), so clients know
   /// when their completion list is stale.
-  public private(set) var namesGeneration = 0
-  private var nextOrderID = 1
-  private var nextProductID = 1
-  private var nextDiaryID = 1
+  public var namesGeneration: Int { counters.namesGeneration }
   /// Catalogue ids and aliases by `ItemNames.key`.
   private let names: [String: ItemRef]
 
@@ -45,6 +48,33 @@ public struct ShopState: Sendable {
     }
     for exhibit in catalog.exhibits { index(.exhibit(exhibit), exhibit.id, exhibit.aliases) }
     self.names = names
+  }
+
+  /// The shop as a store saved it, on the catalogue as loaded now. Items the catalogue gained
+  /// since start at their catalogue stock; items it kept keep their saved levels.
+  public init(catalog: Catalog, limits: ShopLimits = ShopLimits(), restoring snapshot: ShopSnapshot) {
+    self.init(catalog: catalog, limits: limits)
+    for (item, level) in snapshot.stock { stock[item] = level }
+    for product in snapshot.products {
+      products[product.id] = product
+      productIDs.append(product.id)
+    }
+    for entry in snapshot.diary.sorted(by: { $0.id < $1.id }) {
+      diary[entry.id] = entry
+      diaryByOwner[entry.owner, default: []].append(entry.id)
+    }
+    for order in snapshot.recentOrders { orders.append(order) }
+    for receipt in snapshot.receipts {
+      guard let key = receipt.key else { continue }
+      receipts[key] = receipt
+      receiptKeys.append(key)
+    }
+    counters = snapshot.counters
+  }
+
+  /// Catalogue items that have no stock row in `snapshot`, for a store to add.
+  public static func newItems(in catalog: Catalog, comparedWith snapshot: ShopSnapshot) -> [String] {
+    (catalog.fruits.map(\.id) + catalog.dishes.map(\.id)).filter { snapshot.stock[$0] == nil }
   }
 
   // MARK: Reading
@@ -111,7 +141,7 @@ public struct ShopState: Sendable {
   public mutating func apply(_ mutation: Mutation) throws(ShopError) -> Applied {
     switch mutation {
     case .restock(let user, let changes): return try restock(user: user, changes: changes)
-    case .order(let user, let lines, let at): return try order(user: user, lines: lines, at: at)
+    case .order(let user, let lines, let at, let key): return try order(user: user, lines: lines, at: at, key: key)
     case .createProduct(let seller, let draft, let at): return try createProduct(seller: seller, draft: draft, at: at)
     case .editProduct(let id, let user, let changes, let at):
       return try editProduct(id: id, user: user, changes: changes, at: at)
@@ -165,8 +195,24 @@ public struct ShopState: Sendable {
     return Applied(outcome: .restocked(totals), events: events)
   }
 
-  private mutating func order(user: String, lines: [ItemCount], at: Date) throws(ShopError) -> Applied {
+  private mutating func order(user: String, lines: [ItemCount], at: Date, key: String?) throws(ShopError) -> Applied {
     guard !lines.isEmpty else { throw ShopError(.invalid, "an order needs at least one item") }
+    if let key {
+      guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
+        throw ShopError(.invalid, "an order key is 1 to \(limits.maximumKeyLength) bytes")
+      }
+      expireReceipts(now: at)
+      if let receipt = receipts[key] {
+        guard receipt.requested == lines, receipt.order.user == user else {
+          throw ShopError(.invalid, "key '\(key)' was already used for order \(receipt.order.id), a different order")
+        }
+        return Applied(outcome: .ordered(receipt, repeated: true), events: [])
+      }
+      guard receipts.count < limits.maximumOrderKeys else {
+        throw ShopError(
+          .limit, "\(limits.maximumOrderKeys) order keys are held for retries; keys expire after 24 hours")
+      }
+    }
     guard lines.count <= limits.maximumOrderLines else {
       throw ShopError(.limit, "an order has at most \(limits.maximumOrderLines) lines")
     }
@@ -216,9 +262,9 @@ public struct ShopState: Sendable {
       let detail = shortages.map { "\($0.item) needs \($0.needed), has \($0.available)" }.joined(separator: "; ")
       throw ShopError(.shortage, "not enough stock, nothing taken: \(detail)", shortages: shortages)
     }
-    let id = nextOrderID
-    nextOrderID += 1
-    ordersMade += 1
+    let id = counters.nextOrderID
+    counters.nextOrderID += 1
+    counters.ordersMade += 1
     var events: [StockEvent] = []
     events.reserveCapacity(needs.count)
     for need in needs {
@@ -230,7 +276,32 @@ public struct ShopState: Sendable {
     }
     let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
     orders.append(order)
-    return Applied(outcome: .ordered(order), events: events)
+    let receipt = OrderReceipt(
+      order: order, levels: needs.map { ItemCount($0.item, stock[$0.item]!.current) }, key: key, requested: lines)
+    if let key {
+      receipts[key] = receipt
+      receiptKeys.append(key)
+    }
+    return Applied(outcome: .ordered(receipt, repeated: false), events: events)
+  }
+
+  /// Forgets keys past their retention; they leave in the order they came.
+  private mutating func expireReceipts(now: Date) {
+    let cutoff = now.addingTimeInterval(-limits.orderKeyRetention)
+    while receiptKeysStart < receiptKeys.count {
+      let key = receiptKeys[receiptKeysStart]
+      guard let receipt = receipts[key] else {
+        receiptKeysStart += 1
+        continue
+      }
+      guard receipt.order.placed < cutoff else { break }
+      receipts[key] = nil
+      receiptKeysStart += 1
+    }
+    if receiptKeysStart > 1024 && receiptKeysStart * 2 > receiptKeys.count {
+      receiptKeys.removeFirst(receiptKeysStart)
+      receiptKeysStart = 0
+    }
   }
 
   private func validateProductText(name: String?, description: String?) throws(ShopError) {
@@ -255,14 +326,14 @@ public struct ShopState: Sendable {
     guard (0...Catalog.maximumStock).contains(draft.stock) else {
       throw ShopError(.invalid, "stock must be 0 to \(Catalog.maximumStock)")
     }
-    let id = "p\(nextProductID)"
-    nextProductID += 1
+    let id = "p\(counters.nextProductID)"
+    counters.nextProductID += 1
     let product = Product(
       id: id, name: draft.name, description: draft.description, price: draft.price, discount: draft.discount,
       seller: seller, created: at, updated: at)
     products[id] = product
     productIDs.append(id)
-    namesGeneration += 1
+    counters.namesGeneration += 1
     stock[id] = StockLevel(initial: draft.stock)
     let event = StockEvent(item: id, level: draft.stock, change: draft.stock, cause: .listed(user: seller))
     return Applied(outcome: .productSaved(product, stock: draft.stock), events: [event])
@@ -302,7 +373,7 @@ public struct ShopState: Sendable {
     let product = try ownedProduct(id, by: user)
     products[product.id] = nil
     productIDs.removeAll { $0 == product.id }
-    namesGeneration += 1
+    counters.namesGeneration += 1
     let level = stock.removeValue(forKey: product.id)?.current ?? 0
     let event = StockEvent(item: product.id, level: 0, change: -level, cause: .delisted(user: user))
     return Applied(outcome: .productDeleted(product.id), events: [event])
@@ -329,8 +400,8 @@ public struct ShopState: Sendable {
     guard (diaryByOwner[owner]?.count ?? 0) < limits.maximumDiaryEntriesPerUser else {
       throw ShopError(.limit, "a diary holds at most \(limits.maximumDiaryEntriesPerUser) entries; delete some first")
     }
-    let entry = DiaryEntry(id: nextDiaryID, owner: owner, title: title, body: body, created: at, updated: at)
-    nextDiaryID += 1
+    let entry = DiaryEntry(id: counters.nextDiaryID, owner: owner, title: title, body: body, created: at, updated: at)
+    counters.nextDiaryID += 1
     diary[entry.id] = entry
     diaryByOwner[owner, default: []].append(entry.id)
     return Applied(outcome: .diarySaved(entry), events: [])

@@ -57,8 +57,12 @@ public enum CommandTable {
     CommandSpec(
       .order, "ORDER", group: "shop", flags: [.write],
       arguments: [Argument("item", .item), Argument("n", .quantity, optional: true)], repeats: true,
+      options: [
+        OptionSpec(
+          "key", .text, "a client-chosen id: the same key again returns the first reply and takes nothing twice")
+      ],
       summary: "Order juices, dishes, fruits or products, all or nothing across every line.",
-      examples: ["ORDER banana_juice", "ORDER 딸바쥬스 2 galbi_jjim", "ORDER p3 2"]),
+      examples: ["ORDER banana_juice", "ORDER 딸바쥬스 2 galbi_jjim", "ORDER p3 2", "ORDER kiwi_juice key=7f3a-0001"]),
     CommandSpec(
       .diary, "DIARY", group: "diary", role: .user, flags: [.write],
       summary: "Your own diary: NEW, LIST, SHOW, EDIT, DELETE.",

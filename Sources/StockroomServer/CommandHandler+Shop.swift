@@ -308,8 +308,11 @@ extension CommandHandler {
       lines.append(ItemCount(item.text, quantity))
       index += 1
     }
-    let applied = try store.apply(.order(user: session.user, lines: lines, at: Date()))
-    guard case .ordered(let order) = applied.outcome else { preconditionFailure("order answers ordered") }
+    let applied = try store.apply(
+      .order(user: session.user, lines: lines, at: Date(), key: request.options["key"]))
+    guard case .ordered(let receipt, _) = applied.outcome else { preconditionFailure("order answers ordered") }
+    // Written from the receipt alone, so a retried keyed order answers exactly the same.
+    let order = receipt.order
     for line in order.lines {
       out.beginRow(line.item)
       out.field("kind", line.kind.rawValue)
@@ -321,11 +324,11 @@ extension CommandHandler {
       }
       out.endLine()
     }
-    for event in applied.events {
-      out.beginRow(event.item)
+    for (taken, level) in zip(order.taken, receipt.levels) {
+      out.beginRow(taken.item)
       out.field("kind", "taken")
-      out.field("quantity", -event.change)
-      out.field("stock", event.level)
+      out.field("quantity", taken.count)
+      out.field("stock", level.count)
       out.endLine()
     }
     out.ok(fields: [("order", String(order.id))] + ReplyEncoder.totalFields(order.totals))

@@ -62,13 +62,35 @@ struct ShopStateTests {
     let applied = try state.apply(
       .order(
         user: "a", lines: [ItemCount("galbi_jjim", 2), ItemCount("kimchi_jjigae", 1), ItemCount("p1", 3)], at: now))
-    guard case .ordered(let order) = applied.outcome else {
+    guard case .ordered(let receipt, _) = applied.outcome else {
       Issue.record("no order")
       return
     }
+    let order = receipt.order
     // 32,000 at 10% off is 28,800; kimchi jjigae has a sale price of 7,500; 24.50 at 10% off is 22.05.
     #expect(order.lines.map { $0.subtotal?.plain } == ["57600", "7500", "66.15"])
     #expect(order.totals.map(\.display) == ["₩65,100", "$66.15"])
+  }
+
+  @Test("a keyed order placed twice takes stock once and answers the same receipt")
+  func keyedOrder() throws {
+    var state = try shop()
+    let first = try state.apply(.order(user: "a", lines: [ItemCount("banana_juice", 2)], at: now, key: "k1"))
+    let again = try state.apply(.order(user: "a", lines: [ItemCount("banana_juice", 2)], at: now, key: "k1"))
+    #expect(state.level(of: "banana")?.current == 6)
+    #expect(again.events.isEmpty)
+    guard case .ordered(let one, false) = first.outcome, case .ordered(let two, true) = again.outcome else {
+      Issue.record("outcomes")
+      return
+    }
+    #expect(one == two)
+    #expect(throws: ShopError.self, "a different order under the same key") {
+      try state.apply(.order(user: "a", lines: [ItemCount("banana_juice", 1)], at: now, key: "k1"))
+    }
+    // Past the retention the key is forgotten and a new order is placed.
+    let later = now.addingTimeInterval(25 * 60 * 60)
+    _ = try state.apply(.order(user: "a", lines: [ItemCount("banana_juice", 2)], at: later, key: "k1"))
+    #expect(state.level(of: "banana")?.current == 2)
   }
 
   @Test("percent discounts round down to the minor unit and sale prices must be lower")

@@ -65,7 +65,7 @@ struct CommandTableTests {
 
   @Test("the synopsis is derived from the arguments")
   func synopsis() {
-    #expect(CommandTable.command(named: "ORDER")?.argumentSynopsis == "<item> [n] [<item> [n] ...]")
+    #expect(CommandTable.command(named: "ORDER")?.argumentSynopsis == "<item> [n] [<item> [n] ...] [key=<text>]")
     #expect(CommandTable.command(named: "ADD")?.argumentSynopsis == "<item> <n> [<item> <n> ...]")
     #expect(CommandTable.command(named: "DIARY")?.argumentSynopsis == "NEW|LIST|SHOW|EDIT|DELETE ...")
     #expect(CommandTable.command(named: "PING")?.argumentSynopsis == "[text]")

@@ -206,7 +206,7 @@ struct ShopSessionTests {
     let help = try client.request("HELP")
     #expect(help.rows.map(\.id) == CommandTable.commands.map(\.name))
     let order = try client.request("help order")
-    #expect(order.rows[0]["usage"] == "ORDER <item> [n] [<item> [n] ...]")
+    #expect(order.rows[0]["usage"] == "ORDER <item> [n] [<item> [n] ...] [key=<text>]")
     #expect(try client.request("HELP ORDR").message.contains("did you mean ORDER"))
     try client.request("ORDER banana_juice")
     let info = try client.request("INFO")

@@ -1,0 +1,14 @@
+/// Everything a durable store hands back to rebuild the shop after a restart.
+public struct ShopSnapshot: Sendable {
+  public var stock: [String: StockLevel] = [:]
+  /// Oldest first.
+  public var products: [Product] = []
+  public var diary: [DiaryEntry] = []
+  /// Oldest first; only the newest `orderHistory` are kept.
+  public var recentOrders: [Order] = []
+  /// Keyed orders still within their retention, oldest first.
+  public var receipts: [OrderReceipt] = []
+  public var counters = ShopCounters()
+
+  public init() {}
+}

@@ -13,10 +13,14 @@ let package = Package(
     .target(name: "StockroomDomain"),
     // The wire: tokenizer, quoting, command table, reply encoding. Shared by server and clients.
     .target(name: "StockroomProtocol"),
-    // Listener, connections, sessions, the shared store.
+    // System SQLite, from Debian's libsqlite3-dev.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.
+    .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "CSQLite"]),
+    // Listener, connections, sessions, the shared store and its committer.
     .target(
       name: "StockroomServer",
-      dependencies: ["StockroomDomain", "StockroomProtocol"],
+      dependencies: ["StockroomDomain", "StockroomProtocol", "StockroomStorage"],
       resources: [.copy("Resources/catalog.json")]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
@@ -25,7 +29,7 @@ let package = Package(
     .testTarget(name: "StockroomProtocolTests", dependencies: ["StockroomProtocol"]),
     .testTarget(
       name: "StockroomServerTests",
-      dependencies: ["StockroomServer", "StockroomProtocol", "StockroomDomain"]
+      dependencies: ["StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage"]
     ),
   ],
   swiftLanguageModes: [.v6]

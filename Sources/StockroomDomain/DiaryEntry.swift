@@ -9,6 +9,15 @@ public struct DiaryEntry: Sendable, Hashable {
   public var created: Date
   public var updated: Date
 
+  public init(id: Int, owner: String, title: String, body: String, created: Date, updated: Date) {
+    self.id = id
+    self.owner = owner
+    self.title = title
+    self.body = body
+    self.created = created
+    self.updated = updated
+  }
+
   /// The body's first line, cut to `limit` characters, for lists.
   public func preview(limit: Int = 40) -> String {
     let firstLine = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""

@@ -4,6 +4,12 @@ public struct Page<Item> {
   public var paging: Paging
   public var total: Int
 
+  public init(items: [Item], paging: Paging, total: Int) {
+    self.items = items
+    self.paging = paging
+    self.total = total
+  }
+
   public var pageCount: Int { max(1, (total + paging.size - 1) / paging.size) }
 }
 

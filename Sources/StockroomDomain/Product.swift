@@ -12,4 +12,18 @@ public struct Product: Sendable, Hashable {
   public var updated: Date
 
   public var finalPrice: Money { discount?.apply(to: price) ?? price }
+
+  public init(
+    id: String, name: String, description: String, price: Money, discount: Discount?, seller: String, created: Date,
+    updated: Date
+  ) {
+    self.id = id
+    self.name = name
+    self.description = description
+    self.price = price
+    self.discount = discount
+    self.seller = seller
+    self.created = created
+    self.updated = updated
+  }
 }

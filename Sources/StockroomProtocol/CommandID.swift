@@ -2,7 +2,7 @@
 /// so a command in the table without a handler does not compile.
 public enum CommandID: String, Sendable, CaseIterable, Hashable {
   case help, ping, quit, hello, info, names
-  case list, show, expo, stock, add, order
+  case list, show, expo, stock, add, order, stocktake
   case diary, diaryNew, diaryList, diaryShow, diaryEdit, diaryDelete
   case product, productNew, productEdit, productDelete
   case watch, unwatch

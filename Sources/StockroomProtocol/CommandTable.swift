@@ -55,6 +55,15 @@ public enum CommandTable {
       summary: "Restock (n > 0) or correct downward after a stocktake (n < 0), all or nothing; never below zero.",
       examples: ["ADD banana 5", "ADD strawberry 20 kiwi 4", "ADD mango -2"]),
     CommandSpec(
+      .stocktake, "STOCKTAKE", group: "shop", role: .staff, flags: [.read],
+      arguments: [Argument("item", .item)],
+      options: [
+        OptionSpec("page", .number, "page number, from 1"),
+        OptionSpec("size", .number, "ledger entries per page, 1 to 100"),
+      ],
+      summary: "One item's ledger: its totals, whether they balance, and every restock and order that moved it.",
+      examples: ["STOCKTAKE banana", "STOCKTAKE 딸기 page=2"]),
+    CommandSpec(
       .order, "ORDER", group: "shop", flags: [.write],
       arguments: [Argument("item", .item), Argument("n", .quantity, optional: true)], repeats: true,
       options: [

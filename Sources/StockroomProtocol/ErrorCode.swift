@@ -11,6 +11,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
   case denied = "DENIED"
   case tooLong = "TOOLONG"
   case limit = "LIMIT"
+  case readOnly = "READONLY"
   case `internal` = "INTERNAL"
 
   /// One line for Protocol.md and HELP.
@@ -24,7 +25,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .invalid: "a value is out of range or malformed: quantity, price, name, page"
     case .denied: "the item belongs to another user"
     case .tooLong: "the request line is longer than the server's limit; the connection is closed"
-    case .limit: "a server limit was reached: clients, products, diary entries"
+    case .limit: "a server limit was reached: clients, products, diary entries, order keys"
+    case .readOnly:
+      "the server cannot save changes (disk full, I/O error) and refuses writes until it can; reads still work"
     case .internal: "the server failed; the request was not applied"
     }
   }

@@ -35,6 +35,13 @@ public enum CatalogSource {
   }
 
   public static func load(path: String?, initialStock: Int?) throws(LoadError) -> Catalog {
+    try loadWithText(path: path, initialStock: initialStock).catalog
+  }
+
+  /// The catalogue and the JSON it came from, which a durable store keeps beside the shop.
+  public static func loadWithText(
+    path: String?, initialStock: Int?
+  ) throws(LoadError) -> (catalog: Catalog, text: String) {
     let file: String
     if let path {
       file = path
@@ -55,7 +62,7 @@ public enum CatalogSource {
     }
     do {
       let catalog = try Catalog.decode(from: data)
-      return initialStock.map(catalog.withInitialStock) ?? catalog
+      return (initialStock.map(catalog.withInitialStock) ?? catalog, String(decoding: data, as: UTF8.self))
     } catch {
       throw LoadError(description: "catalogue \(file): \(error)")
     }

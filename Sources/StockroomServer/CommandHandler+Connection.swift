@@ -76,6 +76,19 @@ extension CommandHandler {
     out.field("diary_entries", diaryEntries)
     out.field("watchers", store.hub.watcherCount)
     out.field("max_line", configuration.maxLine)
+    if let committer = store.committer {
+      out.field("storage", "sqlite")
+      out.field("data", committer.database.path)
+      out.field("fsync", configuration.fsync.description)
+      out.field("commits", committer.commits.load(ordering: .relaxed))
+      out.field("committed_changes", committer.committedMutations.load(ordering: .relaxed))
+      out.field("largest_commit", committer.largestBatch.load(ordering: .relaxed))
+    } else {
+      out.field("storage", "memory")
+    }
+    let readOnly = store.readOnlyReason
+    out.field("read_only", readOnly != nil)
+    if let readOnly { out.field("read_only_reason", readOnly) }
     out.field("user", session.user)
     out.endLine()
     out.ok()

@@ -7,9 +7,11 @@ extension CommandHandler {
     try integer(word.text, what: "diary id", range: 1...Int(Int32.max))
   }
 
-  func diaryNew(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
-    let applied = try store.apply(
-      .createDiary(owner: session.user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date()))
+  func diaryNew(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    let user = session.user
+    let applied = try apply(
+      &session,
+      .createDiary(owner: user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date()))
     guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
     out.diaryRow(entry, detail: false)
     out.endLine()
@@ -34,20 +36,23 @@ extension CommandHandler {
     out.ok(fields: [("diary", String(id))])
   }
 
-  func diaryEdit(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func diaryEdit(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let id = try Self.diaryID(request.arguments[0])
-    let applied = try store.apply(
+    let user = session.user
+    let applied = try apply(
+      &session,
       .editDiary(
-        id: id, owner: session.user, title: request.options["title"], body: request.options["body"], at: Date()))
+        id: id, owner: user, title: request.options["title"], body: request.options["body"], at: Date()))
     guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
     out.diaryRow(entry, detail: true)
     out.endLine()
     out.ok(fields: [("diary", String(id))])
   }
 
-  func diaryDelete(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func diaryDelete(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let id = try Self.diaryID(request.arguments[0])
-    _ = try store.apply(.deleteDiary(id: id, owner: session.user))
+    let user = session.user
+    _ = try apply(&session, .deleteDiary(id: id, owner: user))
     out.ok(fields: [("deleted", String(id))])
   }
 }

@@ -12,7 +12,7 @@ extension CommandHandler {
     return currency
   }
 
-  func productNew(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func productNew(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let options = request.options
     let price = try Money.parse(options["price"]!, currency: try Self.currency(options) ?? .krw)
     let discount = try options["discount"].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
@@ -22,11 +22,12 @@ extension CommandHandler {
       } ?? 0
     let draft = ProductDraft(
       name: options["name"]!, description: options["description"] ?? "", price: price, discount: discount, stock: stock)
-    let applied = try store.apply(.createProduct(seller: session.user, draft: draft, at: Date()))
+    let user = session.user
+    let applied = try apply(&session, .createProduct(seller: user, draft: draft, at: Date()))
     try savedProduct(applied, out: &out)
   }
 
-  func productEdit(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func productEdit(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let options = request.options
     let id = request.arguments[0].text
     let current = try store.read { state throws(ProtocolError) in
@@ -47,7 +48,8 @@ extension CommandHandler {
     if let text = options["discount"] {
       changes.discount = .some(try Discount.parse(text, price: changes.price ?? current.price))
     }
-    let applied = try store.apply(.editProduct(id: id, user: session.user, changes: changes, at: Date()))
+    let user = session.user
+    let applied = try apply(&session, .editProduct(id: id, user: user, changes: changes, at: Date()))
     try savedProduct(applied, out: &out)
   }
 
@@ -59,8 +61,9 @@ extension CommandHandler {
     out.ok(fields: [("product", product.id)])
   }
 
-  func productDelete(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
-    let applied = try store.apply(.deleteProduct(id: request.arguments[0].text, user: session.user))
+  func productDelete(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    let user = session.user
+    let applied = try apply(&session, .deleteProduct(id: request.arguments[0].text, user: user))
     guard case .productDeleted(let id) = applied.outcome else { preconditionFailure("delete answers deleted") }
     out.ok(fields: [("deleted", id)])
   }

@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomStorage
 
 extension CommandHandler {
   /// The categories LIST knows, with the words that name them.
@@ -262,7 +263,33 @@ extension CommandHandler {
     out.ok("\(levels.count) items")
   }
 
-  func add(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func stocktake(_ request: Request, out: inout ReplyEncoder) throws {
+    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let (ref, level) = try store.read { state throws(ShopError) in
+      let ref = try state.resolveStocked(request.arguments[0].text, allowJuice: false)
+      return (ref, state.level(of: ref.id)!)
+    }
+    let (entries, total) = try store.ledger(of: ref.id, paging: paging)
+    out.beginRow(ref.id)
+    out.field("kind", ref.kindName)
+    out.ledger(level)
+    out.field("balances", level.balances)
+    out.endLine()
+    for entry in entries {
+      out.beginRow(String(entry.sequence))
+      out.field("kind", "ledger")
+      out.field("item", entry.item)
+      out.field("change", Self.signed(entry.change))
+      out.field("cause", entry.cause)
+      if let order = entry.orderID { out.field("order", order) }
+      out.field("user", entry.user)
+      out.field("at", Self.timestamp(entry.at))
+      out.endLine()
+    }
+    Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
+  }
+
+  func add(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let words = request.arguments
     guard words.count.isMultiple(of: 2) else {
       throw ProtocolError(.args, "ADD takes pairs of <item> <n>, e.g. ADD banana 5 kiwi 2")
@@ -278,7 +305,8 @@ extension CommandHandler {
       guard count != 0 else { throw ProtocolError(.invalid, "a stock change of 0 changes nothing") }
       changes.append(ItemCount(item.text, count))
     }
-    let applied = try store.apply(.restock(user: session.user, changes: changes))
+    let user = session.user
+    let applied = try apply(&session, .restock(user: user, changes: changes))
     guard case .restocked(let changes) = applied.outcome else { preconditionFailure("restock answers restocked") }
     for change in changes {
       out.beginRow(change.item)
@@ -290,7 +318,7 @@ extension CommandHandler {
     out.ok("restocked \(changes.count) item\(changes.count == 1 ? "" : "s")")
   }
 
-  func order(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func order(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     var lines: [ItemCount] = []
     let words = request.arguments
     var index = 0
@@ -308,8 +336,10 @@ extension CommandHandler {
       lines.append(ItemCount(item.text, quantity))
       index += 1
     }
-    let applied = try store.apply(
-      .order(user: session.user, lines: lines, at: Date(), key: request.options["key"]))
+    let user = session.user
+    let applied = try apply(
+      &session,
+      .order(user: user, lines: lines, at: Date(), key: request.options["key"]))
     guard case .ordered(let receipt, _) = applied.outcome else { preconditionFailure("order answers ordered") }
     // Written from the receipt alone, so a retried keyed order answers exactly the same.
     let order = receipt.order

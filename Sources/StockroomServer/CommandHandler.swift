@@ -13,7 +13,9 @@ struct CommandHandler: Sendable {
 
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
-  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) {
+  /// Returns the commit the reply must wait for, when the command changed the shop and the shop
+  /// is saved to disk: the caller holds the reply until the ticket says the change is saved.
+  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> CommitTicket? {
     stats.commandsServed.add(1, ordering: .relaxed)
     let mark = out.bytes.count
     do {
@@ -27,6 +29,15 @@ struct CommandHandler: Sendable {
       out.bytes.removeSubrange(mark...)
       fail(error, out: &out)
     }
+    defer { session.commit = nil }
+    return session.commit
+  }
+
+  /// Applies a mutation and remembers the commit its reply must wait for.
+  func apply(_ session: inout Session, _ mutation: Mutation) throws(ShopError) -> Applied {
+    let (applied, ticket) = try store.apply(mutation)
+    session.commit = ticket
+    return applied
   }
 
   /// The table's checks, with a "did you mean" for a mistyped command word.
@@ -57,18 +68,19 @@ struct CommandHandler: Sendable {
     case .names: names(out: &out)
     case .expo: expo(out: &out)
     case .stock: try stock(request, out: &out)
-    case .add: try add(request, session: session, out: &out)
-    case .order: try order(request, session: session, out: &out)
+    case .add: try add(request, session: &session, out: &out)
+    case .order: try order(request, session: &session, out: &out)
+    case .stocktake: try stocktake(request, out: &out)
     case .diary, .product:
       preconditionFailure("CommandTable.parse always resolves a subcommand")
-    case .diaryNew: try diaryNew(request, session: session, out: &out)
+    case .diaryNew: try diaryNew(request, session: &session, out: &out)
     case .diaryList: try diaryList(request, session: session, out: &out)
     case .diaryShow: try diaryShow(request, session: session, out: &out)
-    case .diaryEdit: try diaryEdit(request, session: session, out: &out)
-    case .diaryDelete: try diaryDelete(request, session: session, out: &out)
-    case .productNew: try productNew(request, session: session, out: &out)
-    case .productEdit: try productEdit(request, session: session, out: &out)
-    case .productDelete: try productDelete(request, session: session, out: &out)
+    case .diaryEdit: try diaryEdit(request, session: &session, out: &out)
+    case .diaryDelete: try diaryDelete(request, session: &session, out: &out)
+    case .productNew: try productNew(request, session: &session, out: &out)
+    case .productEdit: try productEdit(request, session: &session, out: &out)
+    case .productDelete: try productDelete(request, session: &session, out: &out)
     case .watch: try watch(request, session: &session, out: &out)
     case .unwatch:
       session.watching = nil
@@ -102,6 +114,7 @@ struct CommandHandler: Sendable {
     case .invalid: .invalid
     case .denied: .denied
     case .limit: .limit
+    case .unavailable: .readOnly
     }
   }
 

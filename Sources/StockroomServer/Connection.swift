@@ -42,6 +42,11 @@ final class Connection: @unchecked Sendable {
   private var scanFrom = 0
   private var output = ReplyEncoder(capacity: 4096)
   private var outputStart = 0
+  /// Replies waiting for their commit, each with what was answered after it, in order.
+  private var held: [HeldReply] = []
+  private var heldBytes = 0
+  /// Where replies are written while earlier ones are held.
+  private var scratch = ReplyEncoder(capacity: 1024)
   private var session: Session
   private var mailbox: EventMailbox?
   private let readBuffer: UnsafeMutableRawBufferPointer
@@ -62,6 +67,13 @@ final class Connection: @unchecked Sendable {
   }
 
   private var pendingOutput: Int { output.bytes.count - outputStart }
+
+  private struct HeldReply {
+    let ticket: CommitTicket
+    var reply: [UInt8]
+    /// Replies and events that came after it, which must not overtake it.
+    var after: [UInt8] = []
+  }
 
   /// Greets the client and starts reading. `rejection` turns the connection away instead.
   func start(rejection: ProtocolError? = nil) {
@@ -120,7 +132,7 @@ final class Connection: @unchecked Sendable {
   private func processInput() {
     let maxLine = server.configuration.maxLine
     while state == .open {
-      if pendingOutput >= server.configuration.outputHighWater {
+      if pendingOutput + heldBytes >= server.configuration.outputHighWater {
         // Backpressure: answer no more until this client reads what it asked for.
         pauseReading()
         break
@@ -139,7 +151,7 @@ final class Connection: @unchecked Sendable {
         break
       }
       let watchingBefore = session.watching
-      server.handler.handle(input[inputStart..<end], session: &session, out: &output)
+      answer(input[inputStart..<end])
       inputStart = lf + 1
       scanFrom = inputStart
       if session.watching != watchingBefore { watchChanged() }
@@ -157,6 +169,54 @@ final class Connection: @unchecked Sendable {
       scanFrom -= inputStart
       inputStart = 0
     }
+  }
+
+  /// Answers one request line. A reply that waits for a commit is held back, and so is
+  /// everything after it, so replies leave in request order and only once they are true on disk.
+  private func answer(_ line: ArraySlice<UInt8>) {
+    if held.isEmpty {
+      let mark = output.bytes.count
+      guard let ticket = server.handler.handle(line, session: &session, out: &output) else { return }
+      hold(ticket, reply: Array(output.bytes[mark...]))
+      output.bytes.removeSubrange(mark...)
+    } else {
+      scratch.bytes.removeAll(keepingCapacity: true)
+      if let ticket = server.handler.handle(line, session: &session, out: &scratch) {
+        hold(ticket, reply: scratch.bytes)
+      } else {
+        held[held.count - 1].after += scratch.bytes
+        heldBytes += scratch.bytes.count
+      }
+    }
+  }
+
+  private func hold(_ ticket: CommitTicket, reply: [UInt8]) {
+    held.append(HeldReply(ticket: ticket, reply: reply))
+    heldBytes += reply.count
+    ticket.whenDone { [weak self] _ in
+      guard let self else { return }
+      queue.async { self.releaseHeld() }
+    }
+  }
+
+  /// Moves every reply whose commit has finished, in order, to the output: the reply itself when
+  /// the change is saved, an error in its place when it is not.
+  private func releaseHeld() {
+    guard state != .closed else { return }
+    var released = false
+    while let first = held.first, let outcome = first.ticket.outcome {
+      switch outcome {
+      case .committed:
+        output.bytes += first.reply
+      case .failed(let reason):
+        output.error(ProtocolError(.readOnly, "the change was not saved, so it was not made: \(reason)"))
+      }
+      output.bytes += first.after
+      heldBytes -= first.reply.count + first.after.count
+      held.removeFirst()
+      released = true
+    }
+    if released { flush() }
   }
 
   private func tooLong() {
@@ -209,7 +269,7 @@ final class Connection: @unchecked Sendable {
       return
     }
     writeEvents(events)
-    if pendingOutput > server.configuration.outputHardLimit {
+    if pendingOutput + heldBytes > server.configuration.outputHardLimit {
       closeNow("unsent output passed \(server.configuration.outputHardLimit) bytes; client is not reading")
       return
     }
@@ -217,6 +277,19 @@ final class Connection: @unchecked Sendable {
   }
 
   private func writeEvents(_ events: [StockEvent]) {
+    guard !events.isEmpty else { return }
+    if held.isEmpty {
+      Self.encode(events, into: &output)
+    } else {
+      // An event must not overtake a reply still waiting for its commit.
+      scratch.bytes.removeAll(keepingCapacity: true)
+      Self.encode(events, into: &scratch)
+      held[held.count - 1].after += scratch.bytes
+      heldBytes += scratch.bytes.count
+    }
+  }
+
+  private static func encode(_ events: [StockEvent], into output: inout ReplyEncoder) {
     for event in events {
       output.beginEvent("stock")
       output.field("item", event.item)
@@ -280,7 +353,7 @@ final class Connection: @unchecked Sendable {
         if pendingOutput > 0 { flush() }
       }
     case .closing:
-      finishWriting()
+      if held.isEmpty { finishWriting() }
     case .draining, .closed:
       break
     }
@@ -316,7 +389,7 @@ final class Connection: @unchecked Sendable {
       server.store.hub.unsubscribe(id)
       self.mailbox = nil
     }
-    if pendingOutput == 0 { finishWriting() }
+    if pendingOutput == 0 && held.isEmpty { finishWriting() }
   }
 
   /// The last reply is out: shut our side, and read and drop until the client closes, so the

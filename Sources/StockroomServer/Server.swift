@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomStorage
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,9 +27,35 @@ public final class Server: Sendable {
   /// the store's lock, and those threads then spend their time waking each other.
   private let loops: [DispatchQueue]
 
-  public init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
+  /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
+  public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
+    self.init(configuration: configuration, store: Store(ShopState(catalog: catalog)), logger: logger)
+  }
+
+  /// A server on the configured storage: the SQLite file in `dataDirectory`, loaded, checked and
+  /// migrated, or memory when there is none. Throws `StorageError` when the file cannot be used.
+  public static func open(
+    configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger = Logger()
+  ) throws -> Server {
+    guard let directory = configuration.dataDirectory else {
+      return Server(configuration: configuration, catalog: catalog, logger: logger)
+    }
+    let database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
+    let limits = ShopLimits()
+    let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits)
+    let committer = Committer(database: database, logger: logger)
+    let store = Store(state, committer: committer) {
+      try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
+    }
+    logger.info(
+      "storage sqlite path=\(database.path) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count)"
+    )
+    return Server(configuration: configuration, store: store, logger: logger)
+  }
+
+  init(configuration: ServerConfiguration, store: Store, logger: Logger) {
     self.configuration = configuration
-    self.store = Store(ShopState(catalog: catalog))
+    self.store = store
     self.logger = logger
     let count = max(1, ProcessInfo.processInfo.activeProcessorCount)
     self.loops = (0..<count).map { DispatchQueue(label: "stockroom.loop.\($0)", qos: .userInitiated) }
@@ -60,6 +87,7 @@ public final class Server: Sendable {
     }
     let open = connections.withLock { Array($0.values) }
     for connection in open { connection.shutdown(reason: "server stopping") }
+    store.committer?.stop()
   }
 
   private var context: ServerContext {

@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomStorage
 
 /// Everything `stockroomd` can be told on its command line.
 public struct ServerConfiguration: Sendable, Equatable {
@@ -14,6 +15,9 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// Unsent output past which a connection that does not read (a silent watcher) is closed.
   public var outputHardLimit = 8 * 1024 * 1024
   public var logging = true
+  /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
+  public var dataDirectory: String? = "data"
+  public var fsync = FsyncPolicy.always
 
   public init() {}
 
@@ -26,16 +30,28 @@ public struct ServerConfiguration: Sendable, Equatable {
       --catalog FILE       load this catalogue JSON instead of the shipped one
       --max-line BYTES     longest request line accepted (default 65536)
       --max-clients N      connections served at once; more get ERR LIMIT (default 1024)
+      --data DIR           keep the shop in DIR/stockroom.sqlite (default ./data, created if missing)
+      --memory             keep the shop in memory only: a restart starts from the catalogue
+      --fsync MODE         always (default): every acknowledged change is on disk, even after power loss
+                           batch: forced to disk every --fsync-interval ms; power loss can lose that window
+                           off: the OS writes when it likes; power loss can lose ~30 s
+                           (a crash of stockroomd itself loses nothing acknowledged in any mode)
+      --fsync-interval MS  for --fsync batch (default 1000)
       --quiet              no log lines on stderr
       --help               this text
 
     Connect with `nc 127.0.0.1 7878` and type HELP.
+
+    stockroomd backup DIR FILE
+      writes a consistent copy of DIR/stockroom.sqlite to FILE while the server runs; to restore,
+      put FILE in a directory as stockroom.sqlite and start with --data on that directory.
     """
 
   /// What the command line asked for.
   public enum Parsed: Equatable, Sendable {
     case run(ServerConfiguration)
     case help
+    case backup(directory: String, file: String)
   }
 
   public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -49,7 +65,13 @@ public struct ServerConfiguration: Sendable, Equatable {
       guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return [word] }
       return [String(word[..<equals]), String(word[word.index(after: equals)...])]
     }
+    if arguments.first == "backup" {
+      guard arguments.count == 3 else { throw UsageError(message: "usage: stockroomd backup DIR FILE") }
+      return .backup(directory: arguments[1], file: arguments[2])
+    }
     var config = ServerConfiguration()
+    var fsyncMode = "always"
+    var fsyncInterval = 1000
     var index = 0
     func value(_ flag: String) throws(UsageError) -> String {
       index += 1
@@ -75,9 +97,22 @@ public struct ServerConfiguration: Sendable, Equatable {
       case "--max-line": config.maxLine = try integer(argument, 64...(64 * 1024 * 1024))
       case "--max-clients": config.maxClients = try integer(argument, 1...1_000_000)
       case "--quiet": config.logging = false
+      case "--data": config.dataDirectory = try value(argument)
+      case "--memory": config.dataDirectory = nil
+      case "--fsync":
+        fsyncMode = try value(argument)
+        guard ["always", "batch", "off"].contains(fsyncMode) else {
+          throw UsageError(message: "--fsync takes always, batch or off, not '\(fsyncMode)'")
+        }
+      case "--fsync-interval": fsyncInterval = try integer(argument, 1...60_000)
       default: throw UsageError(message: "unknown option '\(argument)'; try --help")
       }
       index += 1
+    }
+    switch fsyncMode {
+    case "batch": config.fsync = .batch(milliseconds: fsyncInterval)
+    case "off": config.fsync = .off
+    default: config.fsync = .always
     }
     guard SocketAddress(host: config.host, port: config.port) != nil else {
       throw UsageError(message: "--host takes a numeric IPv4 or IPv6 address or localhost, not '\(config.host)'")

@@ -1,6 +1,7 @@
 import Dispatch
 import StockroomDomain
 import StockroomProtocol
+import StockroomStorage
 
 #if canImport(Glibc)
   import Glibc
@@ -19,6 +20,15 @@ public enum ServerMain {
         print(ServerConfiguration.usage)
         exit(0)
       case .run(let parsed): configuration = parsed
+      case .backup(let directory, let file):
+        do {
+          try ShopDatabase.backup(directory: directory, to: file)
+          print("backed up \(directory)/\(ShopDatabase.fileName) to \(file)")
+          exit(0)
+        } catch {
+          FileHandleWriter.standardError("stockroomd: \(error)\n")
+          exit(74)
+        }
       }
     } catch {
       FileHandleWriter.standardError("stockroomd: \(error)\n\(ServerConfiguration.usage)\n")
@@ -26,13 +36,22 @@ public enum ServerMain {
     }
     let logger = Logger(isEnabled: configuration.logging)
     let catalog: Catalog
+    let catalogText: String
     do {
-      catalog = try CatalogSource.load(path: configuration.catalogPath, initialStock: configuration.initialStock)
+      (catalog, catalogText) = try CatalogSource.loadWithText(
+        path: configuration.catalogPath, initialStock: configuration.initialStock)
     } catch {
       FileHandleWriter.standardError("stockroomd: \(error)\n")
       exit(66)
     }
-    let server = Server(configuration: configuration, catalog: catalog, logger: logger)
+    let server: Server
+    do {
+      server = try Server.open(
+        configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
+    } catch {
+      FileHandleWriter.standardError("stockroomd: refusing to start: \(error)\n")
+      exit(65)
+    }
     do {
       let port = try server.start()
       logger.info(

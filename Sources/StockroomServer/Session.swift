@@ -8,6 +8,8 @@ struct Session: Sendable {
   var watching: Set<String>? = nil
   /// Set by QUIT: close once the reply is out.
   var wantsClose = false
+  /// The commit the current request's reply waits for, if any.
+  var commit: CommitTicket? = nil
 
   init(connectionID: Int) {
     self.connectionID = connectionID

@@ -1,35 +1,144 @@
+import Foundation
 import StockroomDomain
+import StockroomStorage
 import Synchronization
 
 /// The one shared shop every connection reads and changes.
 ///
 /// A `Mutex` around the plain `ShopState` value makes every command atomic against every other
 /// at about the cost of an uncontended lock; an actor would cost a task hop per request. All
-/// changes arrive as `Mutation` values through `apply`, the narrow door a journal can stand at.
+/// changes arrive as `Mutation` values through `apply`, the narrow door the committer stands at.
 /// Nothing here does I/O while holding the lock.
 final class Store: Sendable {
-  private let state: Mutex<ShopState>
+  private struct Guarded {
+    var shop: ShopState
+    /// Why writes are refused, while they are.
+    var readOnly: String?
+    /// The recent ledger, for STOCKTAKE when there is no database.
+    var ledger = LedgerLog()
+  }
+
+  private let state: Mutex<Guarded>
   let hub = WatchHub()
   /// Fixed for the store's life, so readable without the lock.
   let limits: ShopLimits
+  /// nil when the shop lives in memory only.
+  let committer: Committer?
+  private let reload: (@Sendable () throws -> ShopState)?
 
-  init(_ state: ShopState) {
-    self.limits = state.limits
-    self.state = Mutex(state)
+  init(_ shop: ShopState, committer: Committer? = nil, reload: (@Sendable () throws -> ShopState)? = nil) {
+    self.limits = shop.limits
+    self.state = Mutex(Guarded(shop: shop))
+    self.committer = committer
+    self.reload = reload
+    guard let committer else { return }
+    committer.deliver = { [hub] events in
+      for mailbox in hub.deliver(events) { mailbox.notify() }
+    }
+    committer.onFailure = { [weak self] reason in self?.enterReadOnly(reason) }
+    committer.onRecovery = { [weak self] in self?.state.withLock { $0.readOnly = nil } }
+    committer.start()
   }
 
-  /// Applies one mutation atomically, then wakes the watchers it concerns.
-  func apply(_ mutation: Mutation) throws(ShopError) -> Applied {
-    let (applied, wake): (Applied, [EventMailbox]) = try state.withLock { state throws(ShopError) in
-      let applied = try state.apply(mutation)
-      return (applied, hub.deliver(applied.events))
+  /// Applies one mutation atomically. Without a database, its watchers are woken at once and
+  /// there is nothing to wait for; with one, the change is queued for the next group commit and
+  /// the ticket says when it is safe to acknowledge.
+  func apply(_ mutation: Mutation) throws(ShopError) -> (Applied, CommitTicket?) {
+    let now = Date()
+    let (applied, wake, ticket): (Applied, [EventMailbox], CommitTicket?) = try state.withLock {
+      state throws(ShopError) in
+      if let reason = state.readOnly {
+        throw ShopError(.unavailable, "writes are refused until the disk accepts them again: \(reason)")
+      }
+      let applied = try state.shop.apply(mutation)
+      guard let committer else {
+        for event in applied.events { state.ledger.append(Self.ledgerEntry(event, at: now)) }
+        return (applied, hub.deliver(applied.events), nil)
+      }
+      if case .ordered(_, repeated: true) = applied.outcome {
+        // The first attempt may still be on its way to the disk: answer when it is there.
+        return (applied, [], committer.enqueue(nil, events: []))
+      }
+      let batch = Self.journal(applied, state: state.shop, at: now)
+      return (applied, [], committer.enqueue(batch, events: applied.events))
     }
     for mailbox in wake { mailbox.notify() }
-    return applied
+    return (applied, ticket)
   }
 
   /// Runs `body` on a consistent view of the shop. Keep it short: the lock is held throughout.
   func read<T: Sendable, E: Error>(_ body: (borrowing ShopState) throws(E) -> T) throws(E) -> T {
-    try state.withLock { state throws(E) in try body(state) }
+    try state.withLock { state throws(E) in try body(state.shop) }
+  }
+
+  var readOnlyReason: String? { state.withLock { $0.readOnly } }
+
+  /// The ledger of one item, newest first, from the database or from memory.
+  func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
+    if let committer { return try committer.database.ledger(of: item, paging: paging) }
+    let all = state.withLock { $0.ledger.entries(of: item) }
+    let page = paging.slice(all)
+    return (page.items, page.total)
+  }
+
+  /// A commit failed: refuse writes, fail whatever was queued after it, and go back to what the
+  /// disk holds, so the shop in memory never runs ahead of the disk.
+  private func enterReadOnly(_ reason: String) {
+    let reloaded = Result { try reload?() }
+    state.withLock { state in
+      state.readOnly = reason
+      _ = committer?.failPending(reason)
+      switch reloaded {
+      case .success(let shop?): state.shop = shop
+      case .success(nil): break
+      case .failure(let error):
+        // Without a trustworthy copy of the disk the shop cannot go on.
+        FileHandleWriter.standardError("stockroomd: cannot reload the database after a failed commit: \(error)\n")
+        exit(70)
+      }
+    }
+  }
+
+  static func ledgerEntry(_ event: StockEvent, at: Date) -> LedgerEntry {
+    switch event.cause {
+    case .order(let id, let user):
+      LedgerEntry(item: event.item, change: event.change, cause: "order", orderID: id, user: user, at: at)
+    case .restock(let user):
+      LedgerEntry(item: event.item, change: event.change, cause: "restock", orderID: nil, user: user, at: at)
+    case .correction(let user):
+      LedgerEntry(item: event.item, change: event.change, cause: "stocktake", orderID: nil, user: user, at: at)
+    case .listed(let user):
+      LedgerEntry(item: event.item, change: event.change, cause: "listed", orderID: nil, user: user, at: at)
+    case .delisted(let user):
+      LedgerEntry(item: event.item, change: event.change, cause: "delisted", orderID: nil, user: user, at: at)
+    }
+  }
+
+  /// The rows one applied mutation changed, read from the state right after it.
+  static func journal(_ applied: Applied, state: ShopState, at: Date) -> JournalBatch {
+    var batch = JournalBatch()
+    batch.count = 1
+    for event in applied.events {
+      if let level = state.level(of: event.item) {
+        batch.stock[event.item] = level
+      } else {
+        batch.deletedStock.insert(event.item)
+      }
+      batch.ledger.append(ledgerEntry(event, at: at))
+    }
+    switch applied.outcome {
+    case .restocked: break
+    case .ordered(let receipt, let repeated):
+      if !repeated {
+        batch.orders.append(receipt.order)
+        if receipt.key != nil { batch.receipts.append(receipt) }
+      }
+    case .productSaved(let product, _): batch.products[product.id] = product
+    case .productDeleted(let id): batch.deletedProducts.insert(id)
+    case .diarySaved(let entry): batch.diary[entry.id] = entry
+    case .diaryDeleted(let id): batch.deletedDiary.insert(id)
+    }
+    batch.counters = state.counters
+    return batch
   }
 }

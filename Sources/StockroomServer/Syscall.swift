@@ -35,8 +35,11 @@ enum Syscall {
     try retrying { Glibc.write(fd, buffer.baseAddress, buffer.count) }
   }
 
-  /// Ignores SIGPIPE so a write to a closed peer fails with EPIPE instead of killing the server.
+  /// Ignores SIGPIPE so a write to a closed peer fails with EPIPE instead of killing the server,
+  /// and SIGXFSZ so a file-size limit makes SQLite's write fail (and the server refuse writes)
+  /// instead of killing it.
   static func ignoreSIGPIPE() {
     signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
   }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Foundation
 import Testing
 
@@ -14,9 +17,15 @@ final class DaemonProcess: @unchecked Sendable {
   private let output = Pipe()
   private let collected = LockedText()
 
-  init(_ arguments: [String]) throws {
-    process.executableURL = Self.binary
-    process.arguments = arguments
+  /// `prefix` runs the server under another program, such as `prlimit --fsize=...`.
+  init(_ arguments: [String], prefix: [String] = []) throws {
+    if let program = prefix.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = Array(prefix.dropFirst()) + [Self.binary.path] + arguments
+    } else {
+      process.executableURL = Self.binary
+      process.arguments = arguments
+    }
     process.standardError = errorPipe
     process.standardOutput = output
     let collected = self.collected
@@ -37,6 +46,12 @@ final class DaemonProcess: @unchecked Sendable {
     }
     guard let port else { throw LineClient.Failure(description: "no port in log: \(log)") }
     return port
+  }
+
+  /// Kills the server the hard way: no chance to flush, close or say goodbye.
+  func kill9() throws -> Int32 {
+    kill(process.processIdentifier, SIGKILL)
+    return try waitForExit()
   }
 
   func waitForExit() throws -> Int32 {

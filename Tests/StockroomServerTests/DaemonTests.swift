@@ -34,21 +34,21 @@ struct DaemonTests {
     json["dishes"] = dishes
     let file = directory.appendingPathComponent("bad.json")
     try JSONSerialization.data(withJSONObject: json).write(to: file)
-    let daemon = try DaemonProcess(["--port", "0", "--catalog", file.path])
+    let daemon = try DaemonProcess(["--port", "0", "--memory", "--catalog", file.path])
     #expect(try daemon.waitForExit() != 0)
     #expect(daemon.log.contains(file.path))
     #expect(daemon.log.contains("dishes[1].section"))
     #expect(daemon.log.contains("desserts"))
 
     try Data("{ \"format\": 1,\n  nope }".utf8).write(to: file)
-    let broken = try DaemonProcess(["--port", "0", "--catalog", file.path])
+    let broken = try DaemonProcess(["--port", "0", "--memory", "--catalog", file.path])
     #expect(try broken.waitForExit() != 0)
     #expect(broken.log.contains("line 2"), "\(broken.log)")
   }
 
   @Test("it logs start, connect, disconnect and errors with timestamps, and stops cleanly on SIGTERM")
   func logsAndSignals() throws {
-    let daemon = try DaemonProcess(["--port", "0", "--initial-stock", "42"])
+    let daemon = try DaemonProcess(["--port", "0", "--memory", "--initial-stock", "42"])
     let port = try daemon.port()
     let client = try LineClient(port: port)
     _ = try client.readReply()
@@ -68,7 +68,7 @@ struct DaemonTests {
 
   @Test("it stops on SIGINT too, closing open connections")
   func interrupt() throws {
-    let daemon = try DaemonProcess(["--port", "0"])
+    let daemon = try DaemonProcess(["--port", "0", "--memory"])
     let client = try LineClient(port: try daemon.port())
     _ = try client.readReply()
     daemon.process.interrupt()

@@ -1,0 +1,155 @@
+import Foundation
+import StockroomDomain
+import StockroomStorage
+import Synchronization
+
+/// Writes the store's changes to SQLite in group commits, on a thread of its own.
+///
+/// Mutations applied while one transaction is being written wait together for the next, so
+/// fifty clients ordering at once cost one fsync, not fifty. Nothing is acknowledged and no
+/// event is sent until the transaction holding it has committed.
+final class Committer: @unchecked Sendable {
+  private struct Pending {
+    var batch = JournalBatch()
+    var events: [StockEvent] = []
+    var ticket = CommitTicket()
+    /// Someone waits on `ticket` even if `batch` is empty (a retried keyed order).
+    var awaited = false
+    var stopping = false
+  }
+
+  let database: ShopDatabase
+  private let pending = Mutex(Pending())
+  private let wakeUp = DispatchSemaphore(value: 0)
+  private let logger: Logger
+  private let done = DispatchSemaphore(value: 0)
+  /// Set by the store: what to do when a commit fails (enter read-only mode and reload).
+  var onFailure: ((String) -> Void)?
+  /// Set by the store: what to do when writing works again.
+  var onRecovery: (() -> Void)?
+  var deliver: (([StockEvent]) -> Void)?
+
+  let commits = Atomic<Int>(0)
+  let committedMutations = Atomic<Int>(0)
+  let largestBatch = Atomic<Int>(0)
+  private let failing = Atomic<Bool>(false)
+  private var lastExpiry = Date()
+
+  init(database: ShopDatabase, logger: Logger) {
+    self.database = database
+    self.logger = logger
+  }
+
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = "stockroom.committer"
+    thread.qualityOfService = .userInitiated
+    thread.start()
+  }
+
+  /// Called under the store's lock, so batches keep the order the changes were made in.
+  func enqueue(_ batch: JournalBatch?, events: [StockEvent]) -> CommitTicket {
+    let ticket = pending.withLock { pending -> CommitTicket in
+      if let batch {
+        pending.batch.merge(batch)
+        pending.events += events
+      }
+      pending.awaited = true
+      return pending.ticket
+    }
+    wakeUp.signal()
+    return ticket
+  }
+
+  /// Fails everything waiting for a commit that will not happen; called under the store's lock.
+  func failPending(_ reason: String) -> CommitTicket? {
+    pending.withLock { pending -> CommitTicket? in
+      guard pending.awaited else { return nil }
+      let ticket = pending.ticket
+      pending = Pending(stopping: pending.stopping)
+      ticket.complete(.failed(reason))
+      return ticket
+    }
+  }
+
+  /// Commits what is pending, then stops the thread.
+  func stop() {
+    pending.withLock { $0.stopping = true }
+    wakeUp.signal()
+    _ = done.wait(timeout: .now() + 10)
+  }
+
+  private func run() {
+    while true {
+      _ = wakeUp.wait(timeout: .now() + .milliseconds(100))
+      let (work, stopping) = pending.withLock { pending -> (Pending?, Bool) in
+        guard pending.awaited else { return (nil, pending.stopping) }
+        let work = pending
+        pending = Pending(stopping: pending.stopping)
+        return (work, pending.stopping)
+      }
+      if let work {
+        commit(work)
+      } else if failing.load(ordering: .relaxed) {
+        probe()
+      }
+      housekeeping()
+      if stopping && work == nil {
+        try? database.checkpoint()
+        done.signal()
+        return
+      }
+    }
+  }
+
+  private func commit(_ work: Pending) {
+    guard !failing.load(ordering: .relaxed) else {
+      work.ticket.complete(.failed("the server is refusing writes until the disk accepts them"))
+      return
+    }
+    do {
+      if !work.batch.isEmpty { try database.write(work.batch) }
+    } catch {
+      let reason = "\(error)"
+      failing.store(true, ordering: .relaxed)
+      logger.error("commit of \(work.batch.count) changes failed: \(reason); refusing writes until the disk accepts them")
+      // The store reloads what is on disk and fails what came after; then this batch's waiters hear.
+      onFailure?(reason)
+      work.ticket.complete(.failed(reason))
+      return
+    }
+    commits.add(1, ordering: .relaxed)
+    committedMutations.add(work.batch.count, ordering: .relaxed)
+    if work.batch.count > largestBatch.load(ordering: .relaxed) {
+      largestBatch.store(work.batch.count, ordering: .relaxed)
+    }
+    if !work.events.isEmpty { deliver?(work.events) }
+    work.ticket.complete(.committed)
+  }
+
+  private func probe() {
+    do {
+      try database.probe()
+    } catch {
+      return
+    }
+    failing.store(false, ordering: .relaxed)
+    onRecovery?()
+    logger.info("writes accepted again: the database took a test write")
+  }
+
+  private func housekeeping() {
+    do {
+      try database.syncIfDue()
+      let now = Date()
+      if now.timeIntervalSince(lastExpiry) > 60 {
+        lastExpiry = now
+        try database.expireKeys(olderThan: now.addingTimeInterval(-ShopLimits().orderKeyRetention))
+      }
+    } catch {
+      logger.warning("background sync failed: \(error)")
+    }
+  }
+
+  var isFailing: Bool { failing.load(ordering: .relaxed) }
+}

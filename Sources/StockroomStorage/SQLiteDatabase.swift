@@ -1,0 +1,102 @@
+import CSQLite
+
+/// One SQLite connection: a thin, honest layer that turns result codes into `SQLiteError`.
+///
+/// A connection belongs to one thread at a time; the server gives the writer its own and the
+/// readers another.
+public final class SQLiteDatabase {
+  let handle: OpaquePointer
+  public let path: String
+
+  /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
+  static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+    flags |= SQLITE_OPEN_NOMUTEX
+    let result = sqlite3_open_v2(path, &handle, flags, nil)
+    guard result == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      if let handle { sqlite3_close_v2(handle) }
+      throw SQLiteError(code: result, message: message)
+    }
+    self.handle = handle
+    self.path = path
+    sqlite3_extended_result_codes(handle, 1)
+    // A writer holding the lock briefly (a checkpoint, a backup) should not fail readers at once.
+    sqlite3_busy_timeout(handle, 5_000)
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  func error(_ code: Int32) -> SQLiteError {
+    SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+  }
+
+  /// Runs one or more statements that return nothing.
+  public func execute(_ sql: String) throws(SQLiteError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let result = sqlite3_exec(handle, sql, nil, nil, &message)
+    guard result == SQLITE_OK else {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+      sqlite3_free(message)
+      throw SQLiteError(code: result, message: text)
+    }
+  }
+
+  public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    try SQLiteStatement(database: self, sql: sql)
+  }
+
+  /// The first column of the first row, as an integer.
+  public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int? {
+    let statement = try prepare(sql)
+    try statement.bind(values)
+    guard try statement.step() else { return nil }
+    defer { sqlite3_reset(statement.handle) }
+    return statement.isNull(0) ? nil : statement.int(0)
+  }
+
+  public var userVersion: Int {
+    get { (try? scalar("PRAGMA user_version")) ?? 0 }
+  }
+
+  /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+  public func transaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// The result of `PRAGMA quick_check`: "ok", or what is wrong.
+  public func quickCheck() throws(SQLiteError) -> String {
+    let statement = try prepare("PRAGMA quick_check")
+    var lines: [String] = []
+    while try statement.step() { lines.append(statement.text(0)) }
+    return lines.joined(separator: "; ")
+  }
+
+  /// Copies this database into a new file at `path` with SQLite's online backup, which reads a
+  /// consistent snapshot while others keep writing.
+  public func backup(to path: String) throws(SQLiteError) {
+    let target = try SQLiteDatabase(path: path)
+    guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+      throw target.error(sqlite3_errcode(target.handle))
+    }
+    var result: Int32
+    repeat {
+      result = sqlite3_backup_step(backup, 256)
+      if result == SQLITE_BUSY || result == SQLITE_LOCKED { sqlite3_sleep(10) }
+    } while result == SQLITE_OK || result == SQLITE_BUSY || result == SQLITE_LOCKED
+    sqlite3_backup_finish(backup)
+    guard result == SQLITE_DONE else { throw target.error(result) }
+  }
+}

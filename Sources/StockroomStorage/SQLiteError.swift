@@ -1,0 +1,26 @@
+import CSQLite
+
+/// A failed SQLite call: its result code and SQLite's own message.
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var code: Int32
+  public var message: String
+
+  public init(code: Int32, message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// The disk is full or refused the write: the caller may try again once space is back.
+  public var isOutOfSpace: Bool {
+    let primary = code & 0xFF
+    return primary == SQLITE_FULL || primary == SQLITE_IOERR
+  }
+
+  /// The file is not a database or is damaged.
+  public var isCorrupt: Bool {
+    let primary = code & 0xFF
+    return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
+  }
+
+  public var description: String { "\(message) (SQLite error \(code))" }
+}

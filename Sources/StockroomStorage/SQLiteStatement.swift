@@ -1,0 +1,75 @@
+import CSQLite
+
+/// A prepared statement. Not shareable between threads: each owner keeps its own.
+public final class SQLiteStatement {
+  let handle: OpaquePointer
+  private let database: SQLiteDatabase
+
+  init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+    var statement: OpaquePointer?
+    let result = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard result == SQLITE_OK, let statement else { throw database.error(result) }
+    self.handle = statement
+    self.database = database
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Binds `values` to ?1, ?2, … in order, after clearing earlier bindings.
+  @discardableResult
+  public func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> SQLiteStatement {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let result: Int32
+      switch value {
+      case .null: result = sqlite3_bind_null(handle, index)
+      case .integer(let number): result = sqlite3_bind_int64(handle, index, Int64(number))
+      case .text(let text): result = sqlite3_bind_text(handle, index, text, -1, SQLiteDatabase.transient)
+      case .real(let number): result = sqlite3_bind_double(handle, index, number)
+      }
+      guard result == SQLITE_OK else { throw database.error(result) }
+    }
+    return self
+  }
+
+  /// Runs a statement that returns no rows.
+  public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+    try bind(values)
+    let result = sqlite3_step(handle)
+    sqlite3_reset(handle)
+    guard result == SQLITE_DONE || result == SQLITE_ROW else { throw database.error(result) }
+  }
+
+  /// Steps to the next row; false at the end.
+  public func step() throws(SQLiteError) -> Bool {
+    let result = sqlite3_step(handle)
+    if result == SQLITE_ROW { return true }
+    sqlite3_reset(handle)
+    guard result == SQLITE_DONE else { throw database.error(result) }
+    return false
+  }
+
+  /// Every row as read by `row`.
+  public func rows<T>(_ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws -> T) throws -> [T] {
+    try bind(values)
+    var out: [T] = []
+    while try step() { out.append(try row(self)) }
+    return out
+  }
+
+  public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+  public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+  public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+  public func text(_ column: Int32) -> String {
+    guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}

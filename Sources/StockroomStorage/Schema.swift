@@ -1,0 +1,51 @@
+/// The database layout, as a list of forward migrations. `PRAGMA user_version` records how many
+/// have run; start-up runs the rest in one transaction.
+public enum Schema {
+  public static let migrations: [String] = [
+    // 1: the shop's tables.
+    """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    CREATE TABLE catalog(id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL, loaded_at REAL NOT NULL);
+    CREATE TABLE stock(
+      item TEXT PRIMARY KEY, initial INTEGER NOT NULL, restocked INTEGER NOT NULL,
+      corrected INTEGER NOT NULL, taken INTEGER NOT NULL, current INTEGER NOT NULL CHECK (current >= 0));
+    CREATE TABLE ledger(
+      seq INTEGER PRIMARY KEY, item TEXT NOT NULL, change INTEGER NOT NULL, cause TEXT NOT NULL,
+      order_id INTEGER, user TEXT NOT NULL, at REAL NOT NULL);
+    CREATE TABLE orders(
+      id INTEGER PRIMARY KEY, user TEXT NOT NULL, placed REAL NOT NULL, lines TEXT NOT NULL, taken TEXT NOT NULL);
+    CREATE TABLE products(
+      id TEXT PRIMARY KEY, seq INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
+      price INTEGER NOT NULL, currency TEXT NOT NULL, discount TEXT, seller TEXT NOT NULL,
+      created REAL NOT NULL, updated REAL NOT NULL);
+    CREATE TABLE diary(
+      id INTEGER PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
+      created REAL NOT NULL, updated REAL NOT NULL);
+    """,
+    // 2: exactly-once orders, and the per-item ledger index STOCKTAKE reads.
+    """
+    CREATE TABLE order_keys(
+      key TEXT PRIMARY KEY, order_id INTEGER NOT NULL, requested TEXT NOT NULL, levels TEXT NOT NULL,
+      placed REAL NOT NULL);
+    CREATE INDEX ledger_by_item ON ledger(item, seq);
+    """,
+  ]
+
+  public static var currentVersion: Int { migrations.count }
+
+  /// Brings `database` up to `version` (default: current). Refuses a database from a newer server.
+  public static func migrate(_ database: SQLiteDatabase, to version: Int = currentVersion) throws {
+    let found = database.userVersion
+    guard found <= currentVersion else {
+      throw StorageError(
+        "the database is at schema version \(found), newer than this server's \(currentVersion); use a newer stockroomd")
+    }
+    guard found < version else { return }
+    try database.transaction {
+      for index in found..<version {
+        try database.execute(migrations[index])
+      }
+      try database.execute("PRAGMA user_version = \(version)")
+    }
+  }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import StockroomDomain
+import Synchronization
+
+/// The shop's SQLite file: opening and checking it, loading the shop, and writing batches.
+///
+/// The writer connection is used by one thread only, the server's committer; that is what makes
+/// the unchecked `Sendable` sound. Reads for STOCKTAKE go through a second connection behind a
+/// lock, so they never wait for a commit (WAL lets readers and the writer run side by side).
+public final class ShopDatabase: @unchecked Sendable {
+  public static let fileName = "stockroom.sqlite"
+
+  public let path: String
+  public let fsync: FsyncPolicy
+  private let writer: SQLiteDatabase
+  private let reader: Mutex<SQLiteDatabase?>
+  private var statements: [String: SQLiteStatement] = [:]
+  private var lastCheckpoint = Date()
+
+  /// Opens (creating when missing) the database in `directory`, checks it and migrates it.
+  public init(directory: String, fsync: FsyncPolicy) throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    path = (directory as NSString).appendingPathComponent(Self.fileName)
+    self.fsync = fsync
+    do {
+      writer = try SQLiteDatabase(path: path)
+      try Self.checkIntegrity(writer, path: path)
+      try writer.execute("PRAGMA journal_mode = WAL")
+      try writer.execute("PRAGMA synchronous = \(fsync.synchronousPragma)")
+      // Checkpoints are the committer's to schedule in batch mode; elsewhere SQLite's default.
+      if case .batch = fsync { try writer.execute("PRAGMA wal_autocheckpoint = 0") }
+      try Schema.migrate(writer)
+    } catch let error as SQLiteError {
+      throw StorageError("\(path): \(error.isCorrupt ? "the file is damaged or not a database" : "cannot open it"): \(error)")
+    }
+    reader = Mutex(try? SQLiteDatabase(path: path, readOnly: true))
+  }
+
+  private static func checkIntegrity(_ database: SQLiteDatabase, path: String) throws {
+    let version = database.userVersion
+    let tables = try database.scalar("SELECT count(*) FROM sqlite_master") ?? 0
+    if version == 0 && tables > 0 {
+      throw StorageError("\(path): this SQLite file is not a Stockroom database (it has tables but no schema version)")
+    }
+    let check = try database.quickCheck()
+    guard check == "ok" else { throw StorageError("\(path): the database is damaged: \(check)") }
+  }
+
+  private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    if let cached = statements[sql] { return cached }
+    let prepared = try writer.prepare(sql)
+    statements[sql] = prepared
+    return prepared
+  }
+
+  // MARK: Loading
+
+  /// The saved shop, checked: every item's stock balances and agrees with its ledger.
+  /// Catalogue items the file does not know yet are added with their catalogue stock.
+  /// `persist` false reads only: after a failed commit the disk may refuse every write.
+  public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool = true) throws -> ShopState {
+    var snapshot = ShopSnapshot()
+    let stockRows = try writer.prepare("SELECT item, initial, restocked, corrected, taken, current FROM stock")
+    for (item, level) in try stockRows.rows([], { row in
+      var level = StockLevel(initial: row.int(1))
+      level.restocked = row.int(2)
+      level.corrected = row.int(3)
+      level.taken = row.int(4)
+      level.current = row.int(5)
+      return (row.text(0), level)
+    }) {
+      snapshot.stock[item] = level
+    }
+    try verifyLedger(snapshot.stock)
+    snapshot.products = try writer.prepare(
+      "SELECT id, name, description, price, currency, discount, seller, created, updated FROM products ORDER BY seq"
+    ).rows { row in
+      guard let currency = Currency(rawValue: row.text(4)) else {
+        throw StorageError("product \(row.text(0)) has an unknown currency '\(row.text(4))'")
+      }
+      return Product(
+        id: row.text(0), name: row.text(1), description: row.text(2),
+        price: Money(minorUnits: row.int(3), currency: currency),
+        discount: try RowText.discount(from: row.optionalText(5), currency: currency), seller: row.text(6),
+        created: Date(timeIntervalSince1970: row.double(7)), updated: Date(timeIntervalSince1970: row.double(8)))
+    }
+    snapshot.diary = try writer.prepare("SELECT id, owner, title, body, created, updated FROM diary").rows { row in
+      DiaryEntry(
+        id: row.int(0), owner: row.text(1), title: row.text(2), body: row.text(3),
+        created: Date(timeIntervalSince1970: row.double(4)), updated: Date(timeIntervalSince1970: row.double(5)))
+    }
+    snapshot.recentOrders = try writer.prepare(
+      "SELECT id, user, placed, lines, taken FROM orders ORDER BY id DESC LIMIT ?"
+    ).rows([.integer(limits.orderHistory)], Self.order).reversed()
+    let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970
+    snapshot.receipts = try writer.prepare(
+      """
+      SELECT o.id, o.user, o.placed, o.lines, o.taken, k.key, k.requested, k.levels FROM order_keys k
+      JOIN orders o ON o.id = k.order_id WHERE k.placed >= ? ORDER BY k.placed, o.id
+      """
+    ).rows([.real(cutoff)]) { row in
+      OrderReceipt(
+        order: try Self.order(row), levels: try RowText.counts(from: row.text(7)), key: row.text(5),
+        requested: try RowText.counts(from: row.text(6)))
+    }
+    var counters = ShopCounters()
+    let meta = try writer.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.int(1)) }
+    for (key, value) in meta {
+      switch key {
+      case "next_order_id": counters.nextOrderID = value
+      case "next_product_id": counters.nextProductID = value
+      case "next_diary_id": counters.nextDiaryID = value
+      case "names_generation": counters.namesGeneration = value
+      case "orders_made": counters.ordersMade = value
+      default: continue
+      }
+    }
+    snapshot.counters = counters
+    let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
+    let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
+    guard persist else { return state }
+    try writer.transaction {
+      for item in added {
+        try statement(Self.upsertStock).run(Self.stockValues(item, state.level(of: item)!))
+      }
+      try statement("INSERT OR REPLACE INTO catalog(id, json, loaded_at) VALUES (1, ?, ?)").run([
+        .text(catalogJSON), .real(Date().timeIntervalSince1970),
+      ])
+    }
+    return state
+  }
+
+  private static func order(_ row: SQLiteStatement) throws -> Order {
+    Order(
+      id: row.int(0), user: row.text(1), placed: Date(timeIntervalSince1970: row.double(2)),
+      lines: try RowText.lines(from: row.text(3)), taken: try RowText.counts(from: row.text(4)))
+  }
+
+  /// Refuses a store whose stock does not add up, naming the first item that does not.
+  private func verifyLedger(_ stock: [String: StockLevel]) throws {
+    let sums = try writer.prepare(
+      """
+      SELECT item,
+        total(CASE cause WHEN 'restock' THEN change ELSE 0 END),
+        total(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END),
+        total(CASE cause WHEN 'order' THEN -change ELSE 0 END)
+      FROM ledger GROUP BY item
+      """
+    ).rows { row in (row.text(0), Int(row.double(1)), Int(row.double(2)), Int(row.double(3))) }
+    var ledger: [String: (restocked: Int, corrected: Int, taken: Int)] = [:]
+    for (item, restocked, corrected, taken) in sums { ledger[item] = (restocked, corrected, taken) }
+    for (item, level) in stock.sorted(by: { $0.key < $1.key }) {
+      guard level.balances, level.current >= 0 else {
+        throw StorageError(
+          "stock of \(item) does not balance: initial \(level.initial) + restocked \(level.restocked) - corrected "
+            + "\(level.corrected) - taken \(level.taken) is not the current \(level.current)")
+      }
+      let recorded = ledger[item] ?? (0, 0, 0)
+      guard recorded == (level.restocked, level.corrected, level.taken) else {
+        throw StorageError(
+          "stock of \(item) disagrees with its ledger: the stock row says restocked \(level.restocked), corrected "
+            + "\(level.corrected), taken \(level.taken); the ledger says \(recorded.restocked), \(recorded.corrected), "
+            + "\(recorded.taken)")
+      }
+    }
+  }
+
+  // MARK: Writing
+
+  private static let upsertStock = """
+    INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT(item) DO UPDATE SET initial = excluded.initial, restocked = excluded.restocked,
+      corrected = excluded.corrected, taken = excluded.taken, current = excluded.current
+    """
+
+  private static func stockValues(_ item: String, _ level: StockLevel) -> [SQLiteValue] {
+    [
+      .text(item), .integer(level.initial), .integer(level.restocked), .integer(level.corrected),
+      .integer(level.taken), .integer(level.current),
+    ]
+  }
+
+  /// Writes `batch` in one transaction. On failure nothing of it is in the file.
+  public func write(_ batch: JournalBatch) throws {
+    try writer.transaction {
+      for (item, level) in batch.stock { try statement(Self.upsertStock).run(Self.stockValues(item, level)) }
+      for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
+      let ledger = try statement(
+        "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
+      for entry in batch.ledger {
+        try ledger.run([
+          .text(entry.item), .integer(entry.change), .text(entry.cause), SQLiteValue(entry.orderID), .text(entry.user),
+          .real(entry.at.timeIntervalSince1970),
+        ])
+      }
+      let orders = try statement("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
+      for order in batch.orders {
+        try orders.run([
+          .integer(order.id), .text(order.user), .real(order.placed.timeIntervalSince1970),
+          .text(RowText.lines(order.lines)), .text(RowText.counts(order.taken)),
+        ])
+      }
+      let keys = try statement(
+        "INSERT OR REPLACE INTO order_keys(key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?)")
+      for receipt in batch.receipts {
+        guard let key = receipt.key else { continue }
+        try keys.run([
+          .text(key), .integer(receipt.order.id), .text(RowText.counts(receipt.requested)),
+          .text(RowText.counts(receipt.levels)), .real(receipt.order.placed.timeIntervalSince1970),
+        ])
+      }
+      let product = try statement(
+        """
+        INSERT INTO products(id, seq, name, description, price, currency, discount, seller, created, updated)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
+          price = excluded.price, currency = excluded.currency, discount = excluded.discount,
+          updated = excluded.updated
+        """)
+      for item in batch.products.values {
+        try product.run([
+          .text(item.id), .integer(Int(item.id.dropFirst()) ?? 0), .text(item.name), .text(item.description),
+          .integer(item.price.minorUnits), .text(item.price.currency.rawValue), SQLiteValue(RowText.discount(item.discount)),
+          .text(item.seller), .real(item.created.timeIntervalSince1970), .real(item.updated.timeIntervalSince1970),
+        ])
+      }
+      for id in batch.deletedProducts { try statement("DELETE FROM products WHERE id = ?").run([.text(id)]) }
+      let diary = try statement(
+        "INSERT OR REPLACE INTO diary(id, owner, title, body, created, updated) VALUES (?, ?, ?, ?, ?, ?)")
+      for entry in batch.diary.values {
+        try diary.run([
+          .integer(entry.id), .text(entry.owner), .text(entry.title), .text(entry.body),
+          .real(entry.created.timeIntervalSince1970), .real(entry.updated.timeIntervalSince1970),
+        ])
+      }
+      for id in batch.deletedDiary { try statement("DELETE FROM diary WHERE id = ?").run([.integer(id)]) }
+      if let counters = batch.counters {
+        let meta = try statement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+        for (key, value) in [
+          ("next_order_id", counters.nextOrderID), ("next_product_id", counters.nextProductID),
+          ("next_diary_id", counters.nextDiaryID), ("names_generation", counters.namesGeneration),
+          ("orders_made", counters.ordersMade),
+        ] {
+          try meta.run([.text(key), .integer(value)])
+        }
+      }
+    }
+  }
+
+  /// Folds the log into the database file, as a clean stop should leave it.
+  public func checkpoint() throws {
+    try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+  }
+
+  /// A tiny write, to learn whether writing works again after a failure.
+  public func probe() throws {
+    try writer.transaction {
+      try statement("INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', ?)").run([
+        .integer(Int(Date().timeIntervalSince1970))
+      ])
+    }
+  }
+
+  /// In batch mode, forces the log to the disk when the interval has passed.
+  public func syncIfDue(now: Date = Date()) throws {
+    guard case .batch(let milliseconds) = fsync,
+      now.timeIntervalSince(lastCheckpoint) * 1000 >= Double(milliseconds)
+    else { return }
+    lastCheckpoint = now
+    // In WAL mode a checkpoint fsyncs the log before copying it into the database.
+    try writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+  }
+
+  /// Drops order keys past their retention.
+  public func expireKeys(olderThan cutoff: Date) throws {
+    try statement("DELETE FROM order_keys WHERE placed < ?").run([.real(cutoff.timeIntervalSince1970)])
+  }
+
+  // MARK: Reading for commands
+
+  /// One item's ledger, newest first, and how many entries it has in all.
+  public func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
+    try reader.withLock { reader in
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
+      guard let reader else { return ([], 0) }
+      let total = try reader.scalar("SELECT count(*) FROM ledger WHERE item = ?", [.text(item)]) ?? 0
+      let entries = try reader.prepare(
+        "SELECT seq, item, change, cause, order_id, user, at FROM ledger WHERE item = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
+      ).rows([.text(item), .integer(paging.size), .integer((paging.page - 1) * paging.size)]) { row in
+        LedgerEntry(
+          item: row.text(1), change: row.int(2), cause: row.text(3), orderID: row.isNull(4) ? nil : row.int(4),
+          user: row.text(5), at: Date(timeIntervalSince1970: row.double(6)), sequence: row.int(0))
+      }
+      return (entries, total)
+    }
+  }
+
+  /// Writes a consistent copy of the database to `file` with SQLite's online backup.
+  public static func backup(directory: String, to file: String) throws {
+    let source = (directory as NSString).appendingPathComponent(fileName)
+    guard FileManager.default.fileExists(atPath: source) else {
+      throw StorageError("no Stockroom database at \(source)")
+    }
+    guard !FileManager.default.fileExists(atPath: file) else {
+      throw StorageError("\(file) already exists; a backup never overwrites")
+    }
+    do {
+      let database = try SQLiteDatabase(path: source, readOnly: true)
+      try database.backup(to: file)
+    } catch let error as SQLiteError {
+      throw StorageError("backup of \(source) to \(file) failed: \(error)")
+    }
+  }
+}

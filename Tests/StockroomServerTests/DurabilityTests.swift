@@ -1,0 +1,188 @@
+import Foundation
+import StockroomProtocol
+import StockroomStorage
+import Testing
+
+@Suite("Durable shop on SQLite")
+struct DurabilityTests {
+  private func connect(_ port: UInt16, as user: String? = nil) throws -> LineClient {
+    let client = try LineClient(port: port)
+    _ = try client.readReply()
+    if let user { try client.request("HELLO \(user)") }
+    return client
+  }
+
+  @Test("orders, restocks, products and diary entries made before a clean stop are all there after start")
+  func restart() throws {
+    let data = try DataDirectory()
+    var (daemon, port) = try data.start()
+    var alice = try connect(port, as: "alice")
+    #expect(try alice.request("ORDER 딸바쥬스 banana_juice 2").statusFields["order"] == "1")
+    try alice.request("ADD kiwi 7 mango -3")
+    #expect(try alice.request("PRODUCT NEW name=\"Red apple\" price=1200 stock=4 discount=10%").isOK)
+    try alice.request("PRODUCT NEW name=Pear price=2.50 currency=USD")
+    try alice.request("PRODUCT DELETE p2")
+    try alice.request(#"DIARY NEW "첫 일기" "딸기를 샀다\n비싸다""#)
+    try alice.request("ORDER p1 2")
+    let stockBefore = try alice.request("STOCK").lines
+    let ordersBefore = try alice.request("LIST orders").lines
+    daemon.process.terminate()
+    #expect(try daemon.waitForExit() == 0)
+
+    (daemon, port) = try data.start()
+    alice = try connect(port, as: "alice")
+    #expect(try alice.request("STOCK").lines == stockBefore)
+    #expect(try alice.request("LIST orders").lines == ordersBefore)
+    let products = try alice.request("LIST products")
+    #expect(products.rows.map(\.id) == ["p1"])
+    #expect(products.rows[0]["discount"] == "10%")
+    #expect(products.rows[0]["stock"] == "2")
+    let diary = try alice.request("DIARY SHOW 1")
+    #expect(diary.rows[0]["body"] == "딸기를 샀다\n비싸다")
+    // Counters carry on rather than restart: no id is handed out twice.
+    #expect(try alice.request("ORDER kiwi_juice").statusFields["order"] == "3")
+    #expect(try alice.request("PRODUCT NEW name=Plum price=900").statusFields["product"] == "p3")
+    let ledger = try alice.request("STOCKTAKE kiwi")
+    #expect(ledger.rows[0]["balances"] == "yes")
+    #expect(ledger.rows.dropFirst().map { $0["cause"] } == ["order", "restock"])
+    let info = try alice.request("INFO").rows[0]
+    #expect(info["storage"] == "sqlite")
+    #expect(info["orders"] == "3")
+    #expect(info["read_only"] == "no")
+  }
+
+  @Test("the same keyed order sent twice, and again after a restart, takes stock once")
+  func keyedOrders() throws {
+    let data = try DataDirectory()
+    var (daemon, port) = try data.start()
+    var client = try connect(port, as: "bob")
+    let first = try client.request("ORDER mango_juice 2 key=retry-1")
+    let second = try client.request("ORDER mango_juice 2 key=retry-1")
+    #expect(first.lines == second.lines)
+    #expect(try client.request("STOCK mango").rows[0]["stock"] == "4")
+    #expect(try client.request("ORDER mango_juice 1 key=retry-1").errorCode == .invalid)
+    _ = try daemon.kill9()
+
+    (daemon, port) = try data.start()
+    client = try connect(port, as: "bob")
+    #expect(try client.request("ORDER mango_juice 2 key=retry-1").lines == first.lines)
+    #expect(try client.request("STOCK mango").rows[0]["stock"] == "4")
+    #expect(try client.request("ORDER mango_juice 1 key=retry-2").isOK)
+  }
+
+  @Test("a truncated or garbage database is refused at start-up with a clear message, never a crash or a reset")
+  func corruption() throws {
+    let data = try DataDirectory()
+    var (daemon, port) = try data.start()
+    let client = try connect(port)
+    for index in 0..<200 { try client.send("DIARY NEW \"entry \(index)\" \"\(String(repeating: "x", count: 500))\"\n") }
+    for _ in 0..<200 { _ = try client.readReply() }
+    daemon.process.terminate()
+    _ = try daemon.waitForExit()
+
+    // Everything in the main file, so that cutting it loses real pages.
+    try SQLiteDatabase(path: data.database).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    let handle = try #require(FileHandle(forUpdatingAtPath: data.database))
+    let size = try handle.seekToEnd()
+    try handle.truncate(atOffset: size / 2)
+    try handle.close()
+    (daemon, _) = (try DaemonProcess(["--port", "0", "--data", data.path]), 0)
+    let truncated = try daemon.waitForExit()
+    #expect(truncated == 65, "refused with its own exit code, not a signal")
+    #expect(daemon.log.contains("refusing to start"))
+    #expect(daemon.log.contains(data.database))
+
+    try Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }).write(
+      to: URL(fileURLWithPath: data.database))
+    try? FileManager.default.removeItem(atPath: data.database + "-wal")
+    daemon = try DaemonProcess(["--port", "0", "--data", data.path])
+    #expect(try daemon.waitForExit() == 65)
+    #expect(daemon.log.contains("damaged or not a database") || daemon.log.contains("not a Stockroom database"))
+    _ = port
+  }
+
+  @Test("a store whose stock does not add up is refused, naming the item")
+  func equationChecked() throws {
+    let data = try DataDirectory()
+    var (daemon, port) = try data.start()
+    try connect(port).request("ORDER banana_juice")
+    daemon.process.terminate()
+    _ = try daemon.waitForExit()
+    let database = try SQLiteDatabase(path: data.database)
+    try database.execute("UPDATE stock SET current = current + 1 WHERE item = 'banana'")
+    (daemon, port) = (try DaemonProcess(["--port", "0", "--data", data.path]), 0)
+    #expect(try daemon.waitForExit() == 65)
+    #expect(daemon.log.contains("stock of banana does not balance"))
+    _ = port
+  }
+
+  @Test("a database written by the previous schema version opens and upgrades")
+  func migration() throws {
+    let data = try DataDirectory()
+    do {
+      let old = try SQLiteDatabase(path: data.database)
+      try Schema.migrate(old, to: Schema.currentVersion - 1)
+      try old.execute(
+        """
+        INSERT INTO stock VALUES ('banana', 10, 5, 0, 2, 13);
+        INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES ('banana', 5, 'restock', NULL, 'old', 0);
+        INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES ('banana', -2, 'order', 1, 'old', 0);
+        INSERT INTO orders VALUES (1, 'old', 0, 'banana_juice\u{1F}Banana Juice\u{1F}juice\u{1F}1\u{1F}\u{1F}', 'banana\u{1F}2');
+        INSERT INTO diary VALUES (1, 'old', 'v1 entry', 'written before order keys', 0, 0);
+        INSERT INTO meta VALUES ('next_order_id', 2), ('next_diary_id', 2), ('orders_made', 1);
+        """)
+      #expect(old.userVersion == Schema.currentVersion - 1)
+    }
+    let (daemon, port) = try data.start()
+    let client = try connect(port, as: "old")
+    #expect(try client.request("STOCK banana").rows[0]["stock"] == "13")
+    #expect(try client.request("DIARY SHOW 1").rows[0]["title"] == "v1 entry")
+    #expect(try client.request("ORDER banana_juice key=after-upgrade").statusFields["order"] == "2")
+    #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "10", "items the old file lacked are added")
+    daemon.process.terminate()
+    _ = try daemon.waitForExit()
+    #expect(try SQLiteDatabase(path: data.database).userVersion == Schema.currentVersion)
+  }
+
+  @Test("a catalogue that changes between runs adds new items and never resets existing stock")
+  func catalogueChanges() throws {
+    let data = try DataDirectory()
+    var (daemon, port) = try data.start()
+    try connect(port).request("ORDER kiwi_juice 2")
+    daemon.process.terminate()
+    _ = try daemon.waitForExit()
+
+    var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath)))
+      as! [String: Any]
+    var fruits = json["fruits"] as! [[String: Any]]
+    fruits.append(["id": "lychee", "name": "Lychee", "aliases": ["리치"]])
+    json["fruits"] = fruits
+    let file = data.path + "/catalog-v2.json"
+    try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: file))
+    (daemon, port) = try data.start(["--catalog", file, "--initial-stock", "99"])
+    let client = try connect(port)
+    #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "4")
+    #expect(try client.request("STOCK 리치").rows[0]["stock"] == "99")
+  }
+
+  @Test("stockroomd backup writes a consistent copy while the server runs, and the copy starts")
+  func backup() throws {
+    let data = try DataDirectory()
+    let (daemon, port) = try data.start()
+    let client = try connect(port, as: "carol")
+    try client.request("ORDER pineapple_juice 3")
+    try client.request("DIARY NEW backed \"up\"")
+    let restore = try DataDirectory()
+    let backup = try DaemonProcess(["backup", data.path, restore.database])
+    #expect(try backup.waitForExit() == 0)
+    let again = try DaemonProcess(["backup", data.path, restore.database])
+    #expect(try again.waitForExit() != 0, "a backup never overwrites")
+    daemon.process.terminate()
+    _ = try daemon.waitForExit()
+    let (restored, restoredPort) = try restore.start()
+    let check = try connect(restoredPort, as: "carol")
+    #expect(try check.request("STOCK pineapple").rows[0]["stock"] == "4")
+    #expect(try check.request("DIARY LIST").rows.count == 1)
+    restored.process.terminate()
+  }
+}

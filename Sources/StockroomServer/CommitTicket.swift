@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The promise that one group commit makes to every request in it: saved, or not saved and why.
@@ -7,9 +8,14 @@ final class CommitTicket: Sendable {
     case failed(String)
   }
 
+  private struct Waiter {
+    let queue: DispatchQueue
+    let body: @Sendable () -> Void
+  }
+
   private struct State {
     var outcome: Outcome?
-    var waiters: [@Sendable (Outcome) -> Void] = []
+    var waiters: [Waiter] = []
   }
 
   private let state = Mutex(State())
@@ -17,23 +23,30 @@ final class CommitTicket: Sendable {
   /// nil while the commit is still running.
   var outcome: Outcome? { state.withLock { $0.outcome } }
 
-  /// Runs `body` once the commit has finished (at once if it has).
-  func whenDone(_ body: @escaping @Sendable (Outcome) -> Void) {
-    let done: Outcome? = state.withLock { state in
-      if let outcome = state.outcome { return outcome }
-      state.waiters.append(body)
-      return nil
+  /// Runs `body` on `queue` once the commit has finished. Waiters on the same queue are run in
+  /// one block, so a commit of fifty replies costs a hand-off per loop, not per connection.
+  func whenDone(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+    let done = state.withLock { state -> Bool in
+      if state.outcome != nil { return true }
+      state.waiters.append(Waiter(queue: queue, body: body))
+      return false
     }
-    if let done { body(done) }
+    if done { queue.async(execute: body) }
   }
 
   func complete(_ outcome: Outcome) {
-    let waiters = state.withLock { state -> [@Sendable (Outcome) -> Void] in
+    let waiters = state.withLock { state -> [Waiter] in
       guard state.outcome == nil else { return [] }
       state.outcome = outcome
       defer { state.waiters = [] }
       return state.waiters
     }
-    for waiter in waiters { waiter(outcome) }
+    var byQueue: [ObjectIdentifier: (DispatchQueue, [@Sendable () -> Void])] = [:]
+    for waiter in waiters {
+      byQueue[ObjectIdentifier(waiter.queue), default: (waiter.queue, [])].1.append(waiter.body)
+    }
+    for (queue, bodies) in byQueue.values {
+      queue.async { for body in bodies { body() } }
+    }
   }
 }

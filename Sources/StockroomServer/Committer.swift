@@ -16,6 +16,8 @@ final class Committer: @unchecked Sendable {
     /// Someone waits on `ticket` even if `batch` is empty (a retried keyed order).
     var awaited = false
     var stopping = false
+    /// The committer thread is asleep and needs a signal; while it works it looks again by itself.
+    var sleeping = false
   }
 
   let database: ShopDatabase
@@ -48,16 +50,17 @@ final class Committer: @unchecked Sendable {
   }
 
   /// Called under the store's lock, so batches keep the order the changes were made in.
-  func enqueue(_ batch: JournalBatch?, events: [StockEvent]) -> CommitTicket {
-    let ticket = pending.withLock { pending -> CommitTicket in
-      if let batch {
-        pending.batch.merge(batch)
-        pending.events += events
-      }
+  /// `record` writes the change's rows straight into the batch being gathered.
+  func enqueue(events: [StockEvent], _ record: (inout JournalBatch) -> Void) -> CommitTicket {
+    let (ticket, wake) = pending.withLock { pending -> (CommitTicket, Bool) in
+      record(&pending.batch)
+      pending.events += events
       pending.awaited = true
-      return pending.ticket
+      defer { pending.sleeping = false }
+      return (pending.ticket, pending.sleeping)
     }
-    wakeUp.signal()
+    // One signal per sleep, not per change: a busy committer picks up the next batch by itself.
+    if wake { wakeUp.signal() }
     return ticket
   }
 
@@ -74,20 +77,28 @@ final class Committer: @unchecked Sendable {
 
   /// Commits what is pending, then stops the thread.
   func stop() {
-    pending.withLock { $0.stopping = true }
+    pending.withLock {
+      $0.stopping = true
+      $0.sleeping = false
+    }
     wakeUp.signal()
     _ = done.wait(timeout: .now() + 10)
   }
 
   private func run() {
+    var idle = false
     while true {
-      _ = wakeUp.wait(timeout: .now() + .milliseconds(100))
+      if idle { _ = wakeUp.wait(timeout: .now() + .milliseconds(100)) }
       let (work, stopping) = pending.withLock { pending -> (Pending?, Bool) in
-        guard pending.awaited else { return (nil, pending.stopping) }
+        guard pending.awaited else {
+          pending.sleeping = true
+          return (nil, pending.stopping)
+        }
         let work = pending
         pending = Pending(stopping: pending.stopping)
         return (work, pending.stopping)
       }
+      idle = work == nil
       if let work {
         commit(work)
       } else if failing.load(ordering: .relaxed) {

@@ -10,8 +10,8 @@ import StockroomProtocol
 
 /// One client: its socket, buffers, session and Dispatch sources.
 ///
-/// Every mutable property is touched only on `queue`, which is what makes the unchecked
-/// `Sendable` sound. The descriptor is closed only after every source on it has been cancelled,
+/// Every mutable property is touched only on `queue` (the serial queue of the loop the
+/// connection belongs to), which is what makes the unchecked `Sendable` sound. The descriptor is closed only after every source on it has been cancelled,
 /// from the last cancel handler, so Dispatch never watches a number the kernel has reused.
 final class Connection: @unchecked Sendable {
   private enum State {
@@ -57,7 +57,9 @@ final class Connection: @unchecked Sendable {
     self.fd = fd
     self.peer = peer
     self.server = server
-    self.queue = DispatchQueue(label: "stockroom.connection.\(id)", target: target)
+    // The loop's own serial queue: every connection on a loop shares it, so one hand-off can
+    // release the replies of all of them at once.
+    self.queue = target
     self.session = Session(connectionID: id)
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
   }
@@ -193,10 +195,7 @@ final class Connection: @unchecked Sendable {
   private func hold(_ ticket: CommitTicket, reply: [UInt8]) {
     held.append(HeldReply(ticket: ticket, reply: reply))
     heldBytes += reply.count
-    ticket.whenDone { [weak self] _ in
-      guard let self else { return }
-      queue.async { self.releaseHeld() }
-    }
+    ticket.whenDone(on: queue) { [weak self] in self?.releaseHeld() }
   }
 
   /// Moves every reply whose commit has finished, in order, to the output: the reply itself when

@@ -57,10 +57,14 @@ final class Store: Sendable {
       }
       if case .ordered(_, repeated: true) = applied.outcome {
         // The first attempt may still be on its way to the disk: answer when it is there.
-        return (applied, [], committer.enqueue(nil, events: []))
+        return (applied, [], committer.enqueue(events: []) { _ in })
       }
-      let batch = Self.journal(applied, state: state.shop, at: now)
-      return (applied, [], committer.enqueue(batch, events: applied.events))
+      let levels = applied.events.map { state.shop.level(of: $0.item) }
+      let counters = state.shop.counters
+      let ticket = committer.enqueue(events: applied.events) { batch in
+        Self.record(applied, levels: levels, counters: counters, at: now, into: &batch)
+      }
+      return (applied, [], ticket)
     }
     for mailbox in wake { mailbox.notify() }
     return (applied, ticket)
@@ -114,14 +118,18 @@ final class Store: Sendable {
     }
   }
 
-  /// The rows one applied mutation changed, read from the state right after it.
-  static func journal(_ applied: Applied, state: ShopState, at: Date) -> JournalBatch {
-    var batch = JournalBatch()
-    batch.count = 1
-    for event in applied.events {
-      if let level = state.level(of: event.item) {
+  /// Adds the rows one applied mutation changed: `levels` are its events' items right after it
+  /// (nil for an item that is gone).
+  static func record(
+    _ applied: Applied, levels: [StockLevel?], counters: ShopCounters, at: Date, into batch: inout JournalBatch
+  ) {
+    batch.count += 1
+    for (event, level) in zip(applied.events, levels) {
+      if let level {
         batch.stock[event.item] = level
+        batch.deletedStock.remove(event.item)
       } else {
+        batch.stock[event.item] = nil
         batch.deletedStock.insert(event.item)
       }
       batch.ledger.append(ledgerEntry(event, at: at))
@@ -134,11 +142,14 @@ final class Store: Sendable {
         if receipt.key != nil { batch.receipts.append(receipt) }
       }
     case .productSaved(let product, _): batch.products[product.id] = product
-    case .productDeleted(let id): batch.deletedProducts.insert(id)
+    case .productDeleted(let id):
+      batch.products[id] = nil
+      batch.deletedProducts.insert(id)
     case .diarySaved(let entry): batch.diary[entry.id] = entry
-    case .diaryDeleted(let id): batch.deletedDiary.insert(id)
+    case .diaryDeleted(let id):
+      batch.diary[id] = nil
+      batch.deletedDiary.insert(id)
     }
-    batch.counters = state.counters
-    return batch
+    batch.counters = counters
   }
 }

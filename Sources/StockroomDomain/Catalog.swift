@@ -65,6 +65,9 @@ public struct Catalog: Sendable {
     func claimAll(_ id: String, _ name: String, _ aliases: [String], at path: String) throws(CatalogError) {
       try claim(id, at: "\(path).id", isID: true)
       guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw CatalogError("\(path).name", "is empty") }
+      guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        throw CatalogError("\(path).name", "contains a control character")
+      }
       for (index, alias) in aliases.enumerated() { try claim(alias, at: "\(path).aliases[\(index)]", isID: false) }
     }
     for (index, fruit) in fruits.enumerated() {

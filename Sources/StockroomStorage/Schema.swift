@@ -22,12 +22,14 @@ public enum Schema {
       id INTEGER PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
       created REAL NOT NULL, updated REAL NOT NULL);
     """,
-    // 2: exactly-once orders, and the per-item ledger index STOCKTAKE reads.
+    // 2: exactly-once orders, the per-item ledger index STOCKTAKE reads, and the table the
+    // committer writes to learn whether the disk takes writes again.
     """
     CREATE TABLE order_keys(
       key TEXT PRIMARY KEY, order_id INTEGER NOT NULL, requested TEXT NOT NULL, levels TEXT NOT NULL,
       placed REAL NOT NULL);
     CREATE INDEX ledger_by_item ON ledger(item, seq);
+    CREATE TABLE probe(id INTEGER PRIMARY KEY CHECK (id = 1), payload BLOB NOT NULL);
     """,
   ]
 

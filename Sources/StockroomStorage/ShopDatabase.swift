@@ -252,12 +252,11 @@ public final class ShopDatabase: @unchecked Sendable {
     try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
   }
 
-  /// A tiny write, to learn whether writing works again after a failure.
+  /// A 64 KiB write, to learn whether writing works again after a failure: room for one tiny
+  /// row is not room for the next batch of orders.
   public func probe() throws {
     try writer.transaction {
-      try statement("INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', ?)").run([
-        .integer(Int(Date().timeIntervalSince1970))
-      ])
+      try statement("INSERT OR REPLACE INTO probe(id, payload) VALUES (1, zeroblob(65536))").run()
     }
   }
 

@@ -307,10 +307,12 @@ public struct ShopState: Sendable {
   private func validateProductText(name: String?, description: String?) throws(ShopError) {
     if let name {
       guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= limits.maximumNameLength,
-        !name.contains(where: \.isNewline), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        !name.contains(where: \.isNewline),
+        !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
       else {
         throw ShopError(
-          .invalid, "a product name is 1 to \(limits.maximumNameLength) characters on one line, without control characters")
+          .invalid,
+          "a product name is 1 to \(limits.maximumNameLength) characters on one line, without control characters")
       }
     }
     if let description, description.count > limits.maximumDescriptionLength {

@@ -136,7 +136,8 @@ public enum CommandTable {
 
   private static func productOptions(required: Bool) -> [OptionSpec] {
     // Stock is set once at listing; after that it moves only through ADD and ORDER, so the ledger stays whole.
-    let stock = required ? [OptionSpec("stock", .number, "starting stock (default 0); later changes go through ADD")] : []
+    let stock =
+      required ? [OptionSpec("stock", .number, "starting stock (default 0); later changes go through ADD")] : []
     return [
       OptionSpec("name", .text, required: required, "display name"),
       OptionSpec("price", .money, required: required, "price: whole won for KRW, 12.50 for USD"),
@@ -145,7 +146,6 @@ public enum CommandTable {
       OptionSpec("discount", .discount, "10% off, a sale price, or none"),
     ] + stock
   }
-
 
   private static let byName: [String: CommandSpec] = Dictionary(
     uniqueKeysWithValues: commands.map { ($0.name, $0) })

@@ -51,7 +51,8 @@ extension CommandHandler {
   func hello(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let name = request.arguments[0].text
     guard name.count <= 32, ItemNames.isValidAlias(name) else {
-      throw ProtocolError(.invalid, "a user name is 1 to 32 characters without spaces, quotes, = or commas, and not only digits")
+      throw ProtocolError(
+        .invalid, "a user name is 1 to 32 characters without spaces, quotes, = or commas, and not only digits")
     }
     session.user = name
     out.ok("hello \(name)")

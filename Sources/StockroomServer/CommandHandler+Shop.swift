@@ -112,7 +112,7 @@ extension CommandHandler {
       }
       Self.pageFooter(page, out: &out)
     case .orders:
-      let page = store.read { state in state.orders.page(paging) }
+      let page = try store.orders(paging)
       for order in page.items {
         out.orderRow(order)
         out.endLine()
@@ -244,7 +244,8 @@ extension CommandHandler {
     let levels = try store.read { state throws(ShopError) in
       var refs: [ItemRef] = []
       if request.arguments.isEmpty {
-        refs = state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
+        refs =
+          state.catalog.fruits.map(ItemRef.fruit) + state.catalog.dishes.map(ItemRef.dish)
           + state.productIDs.map(ItemRef.product)
       } else {
         for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }

@@ -147,7 +147,6 @@ struct CommandHandler: Sendable {
     return value
   }
 
-
   /// The page footer shared by every paged list.
   static func pageFooter<T>(_ page: Page<T>, out: inout ReplyEncoder) {
     out.ok(fields: [

@@ -123,7 +123,8 @@ final class Committer: @unchecked Sendable {
     } catch {
       let reason = "\(error)"
       failing.store(true, ordering: .relaxed)
-      logger.error("commit of \(work.batch.count) changes failed: \(reason); refusing writes until the disk accepts them")
+      logger.error(
+        "commit of \(work.batch.count) changes failed: \(reason); refusing writes until the disk accepts them")
       // The store reloads what is on disk and fails what came after; then this batch's waiters hear.
       onFailure?(reason)
       work.ticket.complete(.failed(reason))

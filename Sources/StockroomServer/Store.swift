@@ -85,6 +85,26 @@ final class Store: Sendable {
     return (page.items, page.total)
   }
 
+  /// A page of the order history, newest first. The newest orders come from memory, which also
+  /// holds those still being committed, so a client always sees its own order; with a database,
+  /// pages past them come from the file, where older orders certainly are.
+  func orders(_ paging: Paging) throws -> Page<Order> {
+    let (page, kept, newest, made) = state.withLock { state in
+      (
+        state.shop.orders.page(paging), state.shop.orders.count, state.shop.counters.nextOrderID - 1,
+        state.shop.ordersMade
+      )
+    }
+    guard let committer else { return page }
+    let first = (paging.page - 1) * paging.size
+    guard first + paging.size > kept else { return Page(items: page.items, paging: paging, total: made) }
+    // Ids count up without gaps, so the n-th newest order is `newest - n`.
+    let high = newest - first
+    let low = max(1, high - paging.size + 1)
+    guard high >= 1 else { return Page(items: [], paging: paging, total: made) }
+    return Page(items: try committer.database.orders(from: low, through: high), paging: paging, total: made)
+  }
+
   /// A commit failed: refuse writes, fail whatever was queued after it, and go back to what the
   /// disk holds, so the shop in memory never runs ahead of the disk.
   private func enterReadOnly(_ reason: String) {

@@ -60,7 +60,7 @@ public final class SQLiteDatabase {
   }
 
   public var userVersion: Int {
-    get { (try? scalar("PRAGMA user_version")) ?? 0 }
+    (try? scalar("PRAGMA user_version")) ?? 0
   }
 
   /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.

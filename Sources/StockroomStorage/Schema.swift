@@ -40,7 +40,8 @@ public enum Schema {
     let found = database.userVersion
     guard found <= currentVersion else {
       throw StorageError(
-        "the database is at schema version \(found), newer than this server's \(currentVersion); use a newer stockroomd")
+        "the database is at schema version \(found), newer than this server's \(currentVersion); use a newer stockroomd"
+      )
     }
     guard found < version else { return }
     try database.transaction {

@@ -31,7 +31,8 @@ public final class ShopDatabase: @unchecked Sendable {
       if case .batch = fsync { try writer.execute("PRAGMA wal_autocheckpoint = 0") }
       try Schema.migrate(writer)
     } catch let error as SQLiteError {
-      throw StorageError("\(path): \(error.isCorrupt ? "the file is damaged or not a database" : "cannot open it"): \(error)")
+      throw StorageError(
+        "\(path): \(error.isCorrupt ? "the file is damaged or not a database" : "cannot open it"): \(error)")
     }
     reader = Mutex(try? SQLiteDatabase(path: path, readOnly: true))
   }
@@ -58,17 +59,21 @@ public final class ShopDatabase: @unchecked Sendable {
   /// The saved shop, checked: every item's stock balances and agrees with its ledger.
   /// Catalogue items the file does not know yet are added with their catalogue stock.
   /// `persist` false reads only: after a failed commit the disk may refuse every write.
-  public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool = true) throws -> ShopState {
+  public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool = true) throws -> ShopState
+  {
     var snapshot = ShopSnapshot()
     let stockRows = try writer.prepare("SELECT item, initial, restocked, corrected, taken, current FROM stock")
-    for (item, level) in try stockRows.rows([], { row in
-      var level = StockLevel(initial: row.int(1))
-      level.restocked = row.int(2)
-      level.corrected = row.int(3)
-      level.taken = row.int(4)
-      level.current = row.int(5)
-      return (row.text(0), level)
-    }) {
+    for (item, level) in try stockRows.rows(
+      [],
+      { row in
+        var level = StockLevel(initial: row.int(1))
+        level.restocked = row.int(2)
+        level.corrected = row.int(3)
+        level.taken = row.int(4)
+        level.current = row.int(5)
+        return (row.text(0), level)
+      })
+    {
       snapshot.stock[item] = level
     }
     try verifyLedger(snapshot.stock)
@@ -220,7 +225,8 @@ public final class ShopDatabase: @unchecked Sendable {
       for item in batch.products.values {
         try product.run([
           .text(item.id), .integer(Int(item.id.dropFirst()) ?? 0), .text(item.name), .text(item.description),
-          .integer(item.price.minorUnits), .text(item.price.currency.rawValue), SQLiteValue(RowText.discount(item.discount)),
+          .integer(item.price.minorUnits), .text(item.price.currency.rawValue),
+          SQLiteValue(RowText.discount(item.discount)),
           .text(item.seller), .real(item.created.timeIntervalSince1970), .real(item.updated.timeIntervalSince1970),
         ])
       }
@@ -291,6 +297,17 @@ public final class ShopDatabase: @unchecked Sendable {
           user: row.text(5), at: Date(timeIntervalSince1970: row.double(6)), sequence: row.int(0))
       }
       return (entries, total)
+    }
+  }
+
+  /// Orders with ids from `low` through `high`, newest first.
+  public func orders(from low: Int, through high: Int) throws -> [Order] {
+    try reader.withLock { reader in
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
+      guard let reader else { return [] }
+      return try reader.prepare(
+        "SELECT id, user, placed, lines, taken FROM orders WHERE id BETWEEN ? AND ? ORDER BY id DESC"
+      ).rows([.integer(low), .integer(high)], Self.order)
     }
   }
 

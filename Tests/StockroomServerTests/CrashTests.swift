@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import Foundation
 import StockroomProtocol
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @Suite("kill -9 in the middle of a rush")
 struct CrashTests {
@@ -64,7 +65,8 @@ struct CrashTests {
             do {
               if choice < 6 {
                 let key = "r\(round)-c\(connection)-\(counter)"
-                let request = "ORDER \(Self.juices.randomElement(using: &random)!) \(Int.random(in: 1...3, using: &random))"
+                let request =
+                  "ORDER \(Self.juices.randomElement(using: &random)!) \(Int.random(in: 1...3, using: &random))"
                 tally.inFlightOrder = (key, request)
                 let reply = try client.request("\(request) key=\(key)")
                 guard reply.isOK else { throw UnexpectedReply(lines: reply.lines) }
@@ -81,7 +83,9 @@ struct CrashTests {
               } else {
                 let title = "round \(round) note \(counter)"
                 let reply = try client.request("DIARY NEW \"\(title)\" \"결과 \(counter)\"")
-                guard reply.isOK, let id = reply.statusFields["diary"] else { throw UnexpectedReply(lines: reply.lines) }
+                guard reply.isOK, let id = reply.statusFields["diary"] else {
+                  throw UnexpectedReply(lines: reply.lines)
+                }
                 tally.diary.append((id, title))
               }
             } catch let error as UnexpectedReply {

@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Foundation
-import Testing
 
 /// `stockroomd` run as a real process, as a user or script would run it.
 final class DaemonProcess: @unchecked Sendable {

@@ -152,7 +152,8 @@ struct DurabilityTests {
     daemon.process.terminate()
     _ = try daemon.waitForExit()
 
-    var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath)))
+    var json =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath)))
       as! [String: Any]
     var fruits = json["fruits"] as! [[String: Any]]
     fruits.append(["id": "lychee", "name": "Lychee", "aliases": ["리치"]])
@@ -163,6 +164,24 @@ struct DurabilityTests {
     let client = try connect(port)
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "4")
     #expect(try client.request("STOCK 리치").rows[0]["stock"] == "99")
+  }
+
+  @Test("LIST orders pages through the whole history, past the newest 10,000 kept in memory")
+  func orderHistory() throws {
+    let data = try DataDirectory()
+    let (daemon, port) = try data.start(["--initial-stock", "1000000"])
+    let client = try connect(port, as: "dana")
+    let count = 10_005
+    try client.send(String(repeating: "ORDER banana_juice\n", count: count))
+    for _ in 0..<count { #expect(try client.readReply().isOK) }
+    let newest = try client.request("LIST orders size=3")
+    #expect(newest.rows.map(\.id) == ["10005", "10004", "10003"])
+    #expect(newest.statusFields["total"] == String(count))
+    let oldest = try client.request("LIST orders page=101 size=100")
+    #expect(oldest.rows.map(\.id) == ["5", "4", "3", "2", "1"])
+    #expect(oldest.rows.first?["items"] == "1 banana_juice")
+    #expect(oldest.statusFields["pages"] == "101")
+    daemon.process.terminate()
   }
 
   @Test("stockroomd backup writes a consistent copy while the server runs, and the copy starts")

@@ -11,8 +11,9 @@ import StockroomProtocol
 /// One client: its socket, buffers, session and Dispatch sources.
 ///
 /// Every mutable property is touched only on `queue` (the serial queue of the loop the
-/// connection belongs to), which is what makes the unchecked `Sendable` sound. The descriptor is closed only after every source on it has been cancelled,
-/// from the last cancel handler, so Dispatch never watches a number the kernel has reused.
+/// connection belongs to), which is what makes the unchecked `Sendable` sound. The descriptor is
+/// closed only after every source on it has been cancelled, from the last cancel handler, so
+/// Dispatch never watches a number the kernel has reused.
 final class Connection: @unchecked Sendable {
   private enum State {
     /// Reading and answering requests.

@@ -323,7 +323,7 @@ public final class ShopDatabase: @unchecked Sendable {
     do {
       let database = try SQLiteDatabase(path: source, readOnly: true)
       try database.backup(to: file)
-    } catch let error as SQLiteError {
+    } catch {
       throw StorageError("backup of \(source) to \(file) failed: \(error)")
     }
   }

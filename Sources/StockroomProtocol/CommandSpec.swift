@@ -1,6 +1,9 @@
 /// One row of the command table: everything dispatch, HELP, argument checks and client
 /// completion need to know about a command, as data.
-public struct CommandSpec: Sendable {
+///
+/// A class, not a struct: every request carries its spec, and passing one reference is cheaper
+/// than copying a dozen fields with arrays in them.
+public final class CommandSpec: Sendable {
   public enum Flag: String, Sendable, Hashable, CaseIterable {
     /// Changes shared state.
     case write
@@ -10,19 +13,19 @@ public struct CommandSpec: Sendable {
     case connection
   }
 
-  public var id: CommandID
+  public let id: CommandID
   /// Upper-case name as written in HELP; a subcommand's is its own word (`NEW`).
-  public var name: String
-  public var group: String
-  public var summary: String
-  public var arguments: [Argument]
+  public let name: String
+  public let group: String
+  public let summary: String
+  public let arguments: [Argument]
   /// True when the whole argument pattern may repeat (`ORDER a 1 b 2`).
-  public var repeats: Bool
-  public var options: [OptionSpec]
-  public var role: Role
-  public var flags: Set<Flag>
-  public var examples: [String]
-  public var subcommands: [CommandSpec]
+  public let repeats: Bool
+  public let options: [OptionSpec]
+  public let role: Role
+  public let flags: Set<Flag>
+  public let examples: [String]
+  public let subcommands: [CommandSpec]
 
   public init(
     _ id: CommandID, _ name: String, group: String, role: Role = .guest, flags: Set<Flag>,

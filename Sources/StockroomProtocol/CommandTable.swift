@@ -197,7 +197,8 @@ public enum CommandTable {
         positionals.append(word)
       }
     }
-    let usage = "usage: \(path) \(spec.argumentSynopsis)".trimmingTrailingSpace()
+    // Built only for an error: this runs for every request.
+    var usage: String { "usage: \(path) \(spec.argumentSynopsis)".trimmingTrailingSpace() }
     if positionals.count < spec.minimumArguments {
       throw ProtocolError(.args, "too few arguments; \(usage)")
     }

@@ -7,6 +7,8 @@ let package = Package(
     .executable(name: "stockroomd", targets: ["stockroomd"]),
     .executable(name: "stockroom-bench", targets: ["stockroom-bench"]),
     .library(name: "StockroomProtocol", targets: ["StockroomProtocol"]),
+    .executable(name: "stockroom", targets: ["stockroom"]),
+    .library(name: "StockroomClient", targets: ["StockroomClient"]),
   ],
   targets: [
     // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
@@ -25,6 +27,15 @@ let package = Package(
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
     .executableTarget(name: "stockroom-bench", dependencies: ["StockroomProtocol"]),
+    // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
+    .systemLibrary(name: "CLibedit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+    .target(name: "CStockroomShims", dependencies: ["CLibedit"]),
+    .target(name: "StockroomClient", dependencies: ["StockroomProtocol", "CStockroomShims", "CLibedit"]),
+    .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
+    .testTarget(
+      name: "StockroomClientTests",
+      dependencies: ["StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain"]
+    ),
     .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain"]),
     .testTarget(name: "StockroomProtocolTests", dependencies: ["StockroomProtocol"]),
     .testTarget(

@@ -1,0 +1,130 @@
+import StockroomProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The modes scripts use: one command from the command line, or every line of stdin sent
+/// pipelined, replies printed in order.
+public struct BatchSession {
+  public var options: ClientOptions
+  public var renderer: Renderer
+
+  public init(options: ClientOptions, renderer: Renderer) {
+    self.options = options
+    self.renderer = renderer
+  }
+
+  /// Exit codes: 0 OK, 1 ERR (or a connection lost midway), 2 server unreachable.
+  public func runOnce(_ line: String) -> Int32 {
+    let connection: Connection
+    do {
+      connection = try open()
+      try connection.send(line)
+      while true {
+        switch try connection.nextItem() {
+        case .event(let row, let text): TerminalOutput.write(renderer.render(event: row, line: text))
+        case .reply(let reply):
+          TerminalOutput.write(renderer.render(reply))
+          return reply.isOK ? 0 : 1
+        }
+      }
+    } catch {
+      TerminalOutput.writeError("stockroom: \(error.message)\n")
+      return error.kind == .closed ? 1 : 2
+    }
+  }
+
+  /// Reads stdin line by line, sending each as soon as it is read without waiting for
+  /// replies; poll(2) keeps reading replies while writing so a long script cannot deadlock.
+  public func runPiped(input: Int32 = 0) -> Int32 {
+    let connection: Connection
+    do {
+      connection = try open()
+    } catch {
+      TerminalOutput.writeError("stockroom: \(error.message)\n")
+      return 2
+    }
+    var pendingOutput: [UInt8] = []
+    var inputBuffer: [UInt8] = []
+    var inputOpen = true
+    var sent = 0
+    var answered = 0
+    var sawError = false
+    var quitSent = false
+    while inputOpen || answered < sent {
+      var fds = [pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)]
+      if !pendingOutput.isEmpty { fds[0].events |= Int16(POLLOUT) }
+      if inputOpen && !quitSent { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+      if poll(&fds, nfds_t(fds.count), -1) < 0 {
+        if errno == EINTR { continue }
+        break
+      }
+      do {
+        if fds.count > 1, fds[1].revents != 0 {
+          var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+          let count = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+          if count <= 0 {
+            if count < 0 && errno == EINTR { continue }
+            inputOpen = false
+            if !inputBuffer.isEmpty { inputBuffer.append(UInt8(ascii: "\n")) }
+          } else {
+            inputBuffer += chunk[..<count]
+          }
+          while let newline = inputBuffer.firstIndex(of: UInt8(ascii: "\n")), !quitSent {
+            var line = String(decoding: inputBuffer[..<newline], as: UTF8.self)
+            inputBuffer.removeFirst(newline + 1)
+            if line.hasSuffix("\r") { line.removeLast() }
+            line = line.trimmingSpaces()
+            guard !line.isEmpty else { continue }
+            pendingOutput += Array((line + "\n").utf8)
+            sent += 1
+            // The server closes after QUIT; lines after it would never be answered.
+            if line.uppercased() == "QUIT" { quitSent = true }
+          }
+          if quitSent { inputOpen = false }
+        }
+        if fds[0].revents & Int16(POLLOUT) != 0, !pendingOutput.isEmpty {
+          let written = try connection.sendSome(pendingOutput[...], blocking: false)
+          pendingOutput.removeFirst(written)
+        }
+        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+          try connection.readOnce()
+          for item in connection.takeQueued() {
+            switch item {
+            case .event(let row, let text): TerminalOutput.write(renderer.render(event: row, line: text))
+            case .reply(let reply):
+              answered += 1
+              if !reply.isOK { sawError = true }
+              TerminalOutput.write(renderer.render(reply))
+            }
+          }
+        } else if fds[0].revents & Int16(POLLOUT) == 0, fds[0].revents != 0 {
+          try connection.readOnce()
+        }
+      } catch {
+        if quitSent && answered == sent { break }
+        TerminalOutput.writeError(
+          "stockroom: \(error.message); \(sent - answered) of \(sent) commands unanswered\n")
+        return 1
+      }
+    }
+    return options.exitOnError && sawError ? 1 : 0
+  }
+
+  private func open() throws(ClientError) -> Connection {
+    let connection = try Connection.open(host: options.host, port: options.port)
+    if let user = options.user {
+      try connection.send("HELLO " + Quoting.quote(user))
+      while true {
+        if case .reply(let reply) = try connection.nextItem() {
+          if !reply.isOK { TerminalOutput.write(renderer.render(reply)) }
+          break
+        }
+      }
+    }
+    return connection
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// `stockroom`'s whole life, kept in the library so `main.swift` stays two lines.
+public enum ClientMain {
+  public static func run(arguments: [String]) -> Never {
+    signal(SIGPIPE, SIG_IGN)
+    useUTF8Characters()
+    let environment = ProcessInfo.processInfo.environment
+    let options: ClientOptions
+    do {
+      switch try ClientOptions.parse(arguments, environment: environment) {
+      case .help:
+        TerminalOutput.write(ClientOptions.usage + "\n")
+        exit(0)
+      case .run(let parsed): options = parsed
+      }
+    } catch {
+      TerminalOutput.writeError("stockroom: \(error)\n\(ClientOptions.usage)\n")
+      exit(64)
+    }
+    let inputIsTerminal = isatty(0) == 1
+    let outputIsTerminal = isatty(1) == 1
+    let mode = options.mode ?? (outputIsTerminal ? .human : .raw)
+    let colour = Palette.wanted(
+      environment: environment, isTerminal: outputIsTerminal, noColorFlag: options.noColor)
+    let renderer = Renderer(
+      mode: mode, palette: Palette(isEnabled: colour), dates: DateStyle.from(environment: environment))
+    if !options.command.isEmpty {
+      let line = ClientOptions.requestLine(options.command)
+      exit(BatchSession(options: options, renderer: renderer).runOnce(line))
+    }
+    if !inputIsTerminal {
+      exit(BatchSession(options: options, renderer: renderer).runPiped())
+    }
+    let historyFile = HistoryPolicy.file(environment: environment)
+    guard
+      let session = InteractiveSession(options: options, renderer: renderer, historyFile: historyFile)
+    else {
+      TerminalOutput.writeError("stockroom: cannot start the line editor\n")
+      exit(70)
+    }
+    exit(session.run())
+  }
+
+  /// libedit decodes and measures characters with the C library, which needs a UTF-8
+  /// LC_CTYPE; the protocol is UTF-8 whatever the user's locale says.
+  private static func useUTF8Characters() {
+    if let name = setlocale(LC_CTYPE, ""), String(cString: name).lowercased().contains("utf") {
+      return
+    }
+    _ = setlocale(LC_CTYPE, "C.UTF-8")
+  }
+}

@@ -1,0 +1,111 @@
+import StockroomProtocol
+
+/// Everything `stockroom` can be told on its command line and in its environment.
+public struct ClientOptions: Sendable, Equatable {
+  public var host = "127.0.0.1"
+  public var port: UInt16 = ProtocolVersion.defaultPort
+  /// Sent as HELLO after connecting, so the session starts signed in.
+  public var user: String? = nil
+  /// Nil until `--raw`, `--json` or `--human` says; the default then depends on stdout.
+  public var mode: OutputMode? = nil
+  public var noColor = false
+  /// In piped mode, exit 1 when any reply was an error.
+  public var exitOnError = false
+  /// The command to run once; empty for the REPL or piped mode.
+  public var command: [String] = []
+
+  public init() {}
+
+  public enum Parsed: Sendable, Equatable {
+    case run(ClientOptions)
+    case help
+  }
+
+  public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+  }
+
+  public static let usage = """
+    usage: stockroom [options] [command ...]
+
+      -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
+      -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
+      -u, --user NAME      say HELLO NAME after connecting (or $STOCKROOM_USER)
+      -e                   piped mode: exit 1 when any reply was an error
+      --raw                print protocol lines as they came (default when stdout is not a terminal)
+      --json               print one JSON object per reply
+      --human              print tables and colours even when stdout is not a terminal
+      --no-color           no colours (NO_COLOR=1 does the same)
+      --help               this text
+
+    With a command, run it once and exit 0 on OK, 1 on ERR, 2 when the server cannot be reached.
+    With stdin not a terminal, run each line of it, pipelined:  printf 'STOCK\\n' | stockroom -e
+    Otherwise start the REPL; history is kept in ~/.stockroom_history ($STOCKROOM_HISTFILE).
+    """
+
+  public static func parse(
+    _ arguments: [String], environment: [String: String] = [:]
+  ) throws(UsageError) -> Parsed {
+    var options = ClientOptions()
+    if let host = environment["STOCKROOM_HOST"], !host.isEmpty { options.host = host }
+    if let text = environment["STOCKROOM_PORT"], !text.isEmpty {
+      options.port = try port(text, source: "STOCKROOM_PORT")
+    }
+    if let user = environment["STOCKROOM_USER"], !user.isEmpty { options.user = user }
+    var index = 0
+    func value(_ flag: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--help": return .help
+      case "-h", "--host": options.host = try value(argument)
+      case "-p", "--port": options.port = try port(try value(argument), source: argument)
+      case "-u", "--user": options.user = try value(argument)
+      case "-e": options.exitOnError = true
+      case "--raw": options.mode = .raw
+      case "--json": options.mode = .json
+      case "--human": options.mode = .human
+      case "--no-color", "--no-colour": options.noColor = true
+      case "--":
+        options.command = Array(arguments[(index + 1)...])
+        return .run(options)
+      default:
+        if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
+          throw UsageError(message: "unknown option '\(argument)'; try --help")
+        }
+        options.command = Array(arguments[index...])
+        return .run(options)
+      }
+      index += 1
+    }
+    return .run(options)
+  }
+
+  private static func port(_ text: String, source: String) throws(UsageError) -> UInt16 {
+    guard let number = UInt16(text), number > 0 else {
+      throw UsageError(message: "\(source) takes a port from 1 to 65535, not '\(text)'")
+    }
+    return number
+  }
+
+  /// The command words as one request line: words with spaces are quoted again, and a
+  /// `key=value` word keeps its key bare so the server still reads it as an option.
+  public static func requestLine(_ words: [String]) -> String {
+    words.map { word in
+      if let equals = word.firstIndex(of: "="), word.startIndex != equals {
+        let key = String(word[..<equals])
+        if key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+          key.first.map({ !$0.isNumber }) == true
+        {
+          return key + "=" + Quoting.quote(String(word[word.index(after: equals)...]), isValue: true)
+        }
+      }
+      return Quoting.quote(word)
+    }.joined(separator: " ")
+  }
+}

@@ -1,0 +1,145 @@
+import StockroomProtocol
+
+/// Completion candidates and argument hints for a partly typed line, from the command table
+/// and the names the server gave.
+public struct Completer: Sendable {
+  public var names: CatalogNames
+  /// Commands the client answers itself, offered alongside the server's.
+  public var localCommands: [String]
+
+  public init(names: CatalogNames, localCommands: [String] = LocalCommand.words) {
+    self.names = names
+    self.localCommands = localCommands
+  }
+
+  public struct Completion: Sendable, Equatable {
+    /// The partial word before the cursor that candidates replace.
+    public var partial: String
+    public var candidates: [String]
+  }
+
+  /// The line so far split at spaces; the last element is the word being typed ("" after a
+  /// space). Nil inside an open quote, where words cannot be told apart.
+  static func words(_ line: String) -> [String]? {
+    if line.filter({ $0 == "\"" }).count % 2 == 1 { return nil }
+    var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    if line.isEmpty || line.last == " " { words.append("") }
+    return words
+  }
+
+  public func complete(_ line: String) -> Completion {
+    guard let words = Self.words(line), let partial = words.last else {
+      return Completion(partial: "", candidates: [])
+    }
+    let pool = candidatePool(before: Array(words.dropLast()), partial: partial)
+    let lowered = partial.lowercased()
+    var seen: Set<String> = []
+    let matches = pool.filter { candidate in
+      candidate.lowercased().hasPrefix(lowered) && seen.insert(candidate).inserted
+    }
+    return Completion(partial: partial, candidates: matches)
+  }
+
+  private func candidatePool(before: [String], partial: String) -> [String] {
+    guard let first = before.first else {
+      let commands = CommandTable.commands.map(\.name) + localCommands
+      // Whoever types in lower case gets lower case back.
+      let lower = partial.contains { $0.isLowercase }
+      return commands.map { lower ? $0.lowercased() : $0 }
+    }
+    guard var spec = CommandTable.command(named: first) else { return [] }
+    var rest = before.dropFirst()
+    if !spec.subcommands.isEmpty {
+      guard let word = rest.first else {
+        let lower = partial.contains { $0.isLowercase }
+        return spec.subcommands.map { lower ? $0.name.lowercased() : $0.name }
+      }
+      guard let sub = spec.subcommand(named: word) else { return [] }
+      spec = sub
+      rest = rest.dropFirst()
+    }
+    let positional = rest.filter { !isOption($0) }.count
+    var pool: [String] = []
+    let expected = argument(of: spec, at: positional)
+    if let expected { pool += values(for: expected.kind) }
+    // While a required argument is missing, options would only crowd its candidates.
+    let needsArgument = expected.map { !$0.isOptional && positional < spec.arguments.count } ?? false
+    if !partial.contains("="), !needsArgument {
+      let given = Set(rest.compactMap { optionKey($0) })
+      pool += spec.options.filter { !given.contains($0.key) }.map { $0.key + "=" }
+    }
+    return pool
+  }
+
+  private func argument(of spec: CommandSpec, at index: Int) -> Argument? {
+    guard !spec.arguments.isEmpty else { return nil }
+    if index < spec.arguments.count { return spec.arguments[index] }
+    return spec.repeats ? spec.arguments[index % spec.arguments.count] : nil
+  }
+
+  private func values(for kind: ArgumentKind) -> [String] {
+    switch kind {
+    case .item: return names.names { ["fruit", "juice", "dish", "product"].contains($0) }
+    case .anything: return names.names { _ in true }
+    case .section: return names.names { $0 == "section" }
+    case .productID: return names.names { $0 == "product" }
+    case .category: return names.categories
+    case .diaryID: return names.diaryIDs
+    case .command: return CommandTable.commands.map(\.name)
+    default: return []
+    }
+  }
+
+  private func isOption(_ word: String) -> Bool { optionKey(word) != nil }
+
+  private func optionKey(_ word: String) -> String? {
+    guard let equals = word.firstIndex(of: "="), !word.hasPrefix("\"") else { return nil }
+    let key = word[..<equals]
+    guard let head = key.first, head.isLetter || head == "_" else { return nil }
+    return key.lowercased()
+  }
+
+  /// What is still to type after `line`, e.g. `<item> [n] [<item> [n] ...]` after `ORDER `;
+  /// nil when nothing is missing or the command is unknown.
+  public func hint(_ line: String) -> String? {
+    guard var words = Self.words(line), words.count >= 2 else { return nil }
+    let typing = words.removeLast()
+    guard typing.isEmpty, var spec = CommandTable.command(named: words[0]) else { return nil }
+    var rest = words.dropFirst()
+    if !spec.subcommands.isEmpty {
+      guard let word = rest.first else { return spec.argumentSynopsis }
+      guard let sub = spec.subcommand(named: word) else { return nil }
+      spec = sub
+      rest = rest.dropFirst()
+    }
+    let positional = rest.filter { !isOption($0) }.count
+    let given = Set(rest.compactMap { optionKey($0) })
+    var parts: [String] = []
+    func show(_ argument: Argument) -> String {
+      argument.isOptional ? "[\(argument.name)]" : "<\(argument.name)>"
+    }
+    if positional < spec.arguments.count {
+      parts += spec.arguments[positional...].map(show)
+    } else if spec.repeats, !spec.arguments.isEmpty {
+      let start = positional % spec.arguments.count
+      parts += spec.arguments[start...].map(show)
+    }
+    if spec.repeats, !spec.arguments.isEmpty {
+      parts.append("[" + spec.arguments.map(show).joined(separator: " ") + " ...]")
+    }
+    for option in spec.options where !given.contains(option.key) {
+      let text = "\(option.key)=<\(option.kind.rawValue)>"
+      parts.append(option.isRequired ? text : "[\(text)]")
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: " ")
+  }
+
+  /// The longest start all candidates share, by characters.
+  public static func commonPrefix(_ candidates: [String]) -> String {
+    guard var prefix = candidates.first else { return "" }
+    for candidate in candidates.dropFirst() {
+      while !candidate.hasPrefix(prefix) { prefix.removeLast() }
+    }
+    return prefix
+  }
+}

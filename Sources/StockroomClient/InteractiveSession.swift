@@ -1,0 +1,249 @@
+import StockroomProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The REPL: one person, one terminal, one server that may come and go.
+///
+/// The session remembers what it told the server (HELLO, WATCH) so a reconnect can say it
+/// again, and keeps the names completion offers up to date.
+public final class InteractiveSession {
+  private let options: ClientOptions
+  private var renderer: Renderer
+  private let defaultMode: OutputMode
+  private let editor: LineEditor
+  private var connection: Connection? = nil
+  private var user: String?
+  /// The WATCH arguments in force; nil when not watching, empty for everything.
+  private var watching: [String]? = nil
+  private var names = CatalogNames()
+  private var namesFetched: Double = 0
+  private var namesStale = true
+  private var lossAnnounced = false
+
+  public init?(options: ClientOptions, renderer: Renderer, historyFile: String?) {
+    guard
+      let editor = LineEditor(program: "stockroom", historyFile: historyFile, palette: renderer.palette)
+    else { return nil }
+    self.options = options
+    self.renderer = renderer
+    self.defaultMode = renderer.mode
+    self.editor = editor
+    self.user = options.user
+    editor.complete = { [unowned self] line in completion(for: line) }
+    editor.hint = { [unowned self] line in Completer(names: names).hint(line) }
+    editor.onReadable = { [unowned self] in serveIdleSocket() }
+  }
+
+  public var prompt: String {
+    guard let connection else { return "not connected> " }
+    let who = user.map { $0 + "@" } ?? ""
+    return "stockroom \(who)\(connection.host):\(connection.port)> "
+  }
+
+  public func run() -> Int32 {
+    do {
+      try connect()
+    } catch {
+      say(renderer.palette.error("could not connect: \(error.message)") + "\n")
+    }
+    while true {
+      editor.prompt = prompt
+      editor.watched = connection?.fd
+      guard case .line(let raw) = editor.readLine() else {
+        TerminalOutput.write("\n")
+        return 0
+      }
+      let line = raw.trimmingSpaces()
+      guard !line.isEmpty else { continue }
+      editor.remember(line)
+      if let local = LocalCommand.parse(line) {
+        if perform(local) { return 0 }
+        continue
+      }
+      execute(line)
+    }
+  }
+
+  // MARK: - Local commands
+
+  /// True when the session should end.
+  private func perform(_ command: LocalCommand) -> Bool {
+    switch command {
+    case .help(let words):
+      say(HelpText.render(words, palette: renderer.palette))
+    case .clear:
+      say("\u{1B}[H\u{1B}[2J")
+    case .history:
+      let entries = editor.entries
+      let width = String(entries.count).count
+      for (index, entry) in entries.enumerated() {
+        say(DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n")
+      }
+    case .json(let on):
+      let wanted = on ?? (renderer.mode != .json)
+      renderer.mode = wanted ? .json : (defaultMode == .json ? .human : defaultMode)
+      say("json output \(wanted ? "on" : "off")\n")
+    case .quit:
+      if let connection {
+        try? connection.send("QUIT")
+        if let reply = try? waitForReply(on: connection) {
+          say(renderer.render(reply))
+        }
+      }
+      return true
+    }
+    return false
+  }
+
+  // MARK: - Server commands
+
+  private func execute(_ line: String) {
+    if let connection, connection.isReadable() {
+      // The socket may have been closed while we were not looking; find out before sending.
+      serveIdleSocket()
+    }
+    if connection == nil {
+      do {
+        try connect()
+        say(renderer.palette.dim("reconnected to \(options.host):\(options.port)") + "\n")
+      } catch {
+        say(renderer.palette.error("ERR not connected: \(error.message)") + "\n")
+        return
+      }
+    }
+    guard let connection else { return }
+    do {
+      try connection.send(line)
+      let reply = try waitForReply(on: connection)
+      say(renderer.render(reply))
+      if reply.isOK { remember(after: line) }
+    } catch {
+      lost(error)
+    }
+  }
+
+  /// Waits for the next reply, printing the events that arrive before it.
+  private func waitForReply(on connection: Connection) throws(ClientError) -> Reply {
+    while true {
+      switch try connection.nextItem() {
+      case .reply(let reply): return reply
+      case .event(let row, let line): showEvent(row, line: line, above: false)
+      }
+    }
+  }
+
+  /// Keeps what the server must be told again after a reconnect, and what completion needs.
+  private func remember(after line: String) {
+    guard let words = try? Tokenizer.words(in: line), let first = words.first else { return }
+    switch first.text.uppercased() {
+    case "HELLO": user = words.dropFirst().first?.value
+    case "WATCH": watching = words.dropFirst().map(\.text)
+    case "UNWATCH": watching = nil
+    case "PRODUCT", "DIARY": namesStale = true
+    default: break
+    }
+  }
+
+  private func connect() throws(ClientError) {
+    let connection = try Connection.open(host: options.host, port: options.port)
+    self.connection = connection
+    lossAnnounced = false
+    if let user {
+      try connection.send("HELLO " + Quoting.quote(user))
+      let reply = try waitForReply(on: connection)
+      if !reply.isOK { say(renderer.render(reply)) }
+    }
+    if let watching {
+      try connection.send((["WATCH"] + watching).joined(separator: " "))
+      let reply = try waitForReply(on: connection)
+      if !reply.isOK { say(renderer.render(reply)) }
+    }
+    namesStale = true
+    refreshNamesIfNeeded()
+  }
+
+  private func lost(_ error: ClientError) {
+    connection?.close()
+    connection = nil
+    editor.watched = nil
+    editor.prompt = prompt
+    guard !lossAnnounced else { return }
+    lossAnnounced = true
+    let text = "\(error.message); will reconnect on the next command"
+    editor.printAbove(renderer.palette.error(text) + "\n")
+  }
+
+  /// Runs inside the line editor's read when the socket has data: events go above the
+  /// prompt, and the end of the connection is said once.
+  private func serveIdleSocket() {
+    guard let connection else { return }
+    do {
+      try connection.readOnce()
+    } catch {
+      for case .event(let row, let line) in connection.takeQueued() {
+        showEvent(row, line: line, above: true)
+      }
+      lost(error)
+      return
+    }
+    for item in connection.takeQueued() {
+      if case .event(let row, let line) = item { showEvent(row, line: line, above: true) }
+    }
+  }
+
+  private func showEvent(_ row: Row, line: String, above: Bool) {
+    if let cause = row["cause"], cause == "listed" || cause == "delisted" { namesStale = true }
+    let text = renderer.render(event: row, line: line)
+    if above { editor.printAbove(text) } else { say(text) }
+  }
+
+  private func say(_ text: String) { editor.printAbove(text) }
+
+  // MARK: - Completion
+
+  private func completion(for line: String) -> Completer.Completion {
+    refreshNamesIfNeeded()
+    return Completer(names: names).complete(line)
+  }
+
+  /// Fetches NAMES, the categories and the diary ids when something may have changed them:
+  /// a product or diary command, a listed/delisted event, or simply time passing, since
+  /// other users change the catalogue without this session watching.
+  private func refreshNamesIfNeeded() {
+    let now = Self.seconds()
+    guard namesStale || now - namesFetched > 10, let connection else { return }
+    do {
+      var fresh = names
+      fresh.update(names: try request("NAMES", on: connection))
+      fresh.update(categories: try request("LIST", on: connection))
+      if user != nil {
+        fresh.update(diary: try request("LIST diary size=100", on: connection))
+      }
+      names = fresh
+      namesFetched = now
+      namesStale = false
+    } catch {
+      lost(error)
+    }
+  }
+
+  private func request(_ line: String, on connection: Connection) throws(ClientError) -> Reply {
+    try connection.send(line)
+    while true {
+      switch try connection.nextItem() {
+      case .reply(let reply): return reply
+      case .event(let row, let line): showEvent(row, line: line, above: true)
+      }
+    }
+  }
+
+  private static func seconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+}

@@ -1,0 +1,288 @@
+import CLibedit
+import CStockroomShims
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// libedit, wrapped: prompt, right-prompt hints, history, Tab completion, Ctrl-C, and a read
+/// loop that also watches the server socket so events print while the prompt waits.
+///
+/// libedit's callbacks are C function pointers without a context argument; each one finds
+/// this object again through EL_CLIENTDATA, the way LLDB's Editline wrapper does.
+public final class LineEditor {
+  public enum Input: Equatable {
+    case line(String)
+    case end
+  }
+
+  private let editLine: OpaquePointer
+  private let history: OpaquePointer?
+  private let historyFile: String?
+  public var prompt = "> "
+  public var palette: Palette
+  /// Candidates for the line up to the cursor.
+  public var complete: (String) -> Completer.Completion = { _ in .init(partial: "", candidates: []) }
+  /// The dimmed hint for the whole line, or nil.
+  public var hint: (String) -> String? = { _ in nil }
+  /// Read alongside stdin while the prompt waits; `onReadable` runs when it has data.
+  public var watched: Int32? = nil
+  public var onReadable: () -> Void = {}
+  private var isReading = false
+  /// Set while a finished line is redrawn, so the hint does not stay behind in scrollback.
+  private var hintHidden = false
+  /// Set when Enter ended the read, which tells an empty line from end of input.
+  private var accepted = false
+  private var promptBuffer: UnsafeMutablePointer<CChar>? = nil
+  private var hintBuffer: UnsafeMutablePointer<CChar>? = nil
+
+  private static let escape: CChar = 1
+
+  public init?(program: String, historyFile: String?, palette: Palette) {
+    guard let editLine = sr_el_init(program) else { return nil }
+    self.editLine = editLine
+    self.palette = palette
+    self.historyFile = historyFile
+    history = sr_history_open(Int32(HistoryPolicy.maximumEntries))
+    if let history {
+      if let historyFile { _ = sr_history_load(history, historyFile) }
+      _ = sr_el_set_history(editLine, history)
+    }
+    _ = sr_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
+    _ = sr_el_set_editor(editLine, "emacs")
+    _ = sr_el_set_signal(editLine, 1)
+    // Ctrl-C reaches the editor as a key, so it can clear the line instead of killing us.
+    _ = sr_el_setty(editLine, "-isig")
+    _ = sr_el_set_prompt(editLine, { el in LineEditor.from(el)?.promptCString() }, Self.escape)
+    _ = sr_el_set_rprompt(editLine, { el in LineEditor.from(el)?.hintCString() }, Self.escape)
+    _ = sr_el_set_getcfn(editLine) { el, out in LineEditor.from(el)?.readCharacter(into: out) ?? -1 }
+    _ = sr_el_add_function(editLine, "stockroom-complete", "Complete the word") { el, _ in
+      LineEditor.from(el)?.completeWord() ?? UInt8(CC_ERROR)
+    }
+    _ = sr_el_add_function(editLine, "stockroom-interrupt", "Clear the line") { el, _ in
+      LineEditor.from(el)?.interrupt() ?? UInt8(CC_ERROR)
+    }
+    _ = sr_el_add_function(editLine, "stockroom-accept", "Accept the line") { el, _ in
+      LineEditor.from(el)?.accept() ?? UInt8(CC_ERROR)
+    }
+    // With -isig Ctrl-Z is a key too; raising SIGTSTP lets libedit's signal handling
+    // restore the terminal before stopping and redraw after `fg`.
+    _ = sr_el_add_function(editLine, "stockroom-suspend", "Suspend") { _, _ in
+      raise(SIGTSTP)
+      return UInt8(CC_NORM)
+    }
+    _ = sr_el_bind(editLine, "^Z", "stockroom-suspend")
+    _ = sr_el_bind(editLine, "^I", "stockroom-complete")
+    _ = sr_el_bind(editLine, "^M", "stockroom-accept")
+    _ = sr_el_bind(editLine, "^J", "stockroom-accept")
+    _ = sr_el_bind(editLine, "^C", "stockroom-interrupt")
+    _ = sr_el_bind(editLine, "^R", "em-inc-search-prev")
+  }
+
+  deinit {
+    el_end(editLine)
+    if let history { history_end(history) }
+    free(promptBuffer)
+    free(hintBuffer)
+  }
+
+  private static func from(_ el: OpaquePointer?) -> LineEditor? {
+    guard let el, let data = sr_el_get_clientdata(el) else { return nil }
+    return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  /// Shows the prompt and reads one line; `.end` on Ctrl-D at an empty line or end of input.
+  public func readLine() -> Input {
+    isReading = true
+    hintHidden = false
+    accepted = false
+    var count: Int32 = 0
+    let text = el_gets(editLine, &count)
+    isReading = false
+    if accepted { TerminalOutput.write("\n") }
+    guard let text, count > 0 else { return accepted ? .line("") : .end }
+    // libedit's own newline would have ended the buffer with NUL; ours did not, so what
+    // follows the last character may be left from a longer earlier line.
+    var line = accepted ? currentLine() : String(cString: text)
+    while line.last == "\n" || line.last == "\r" { line.removeLast() }
+    return .line(line)
+  }
+
+  /// Adds the line to history and the file, unless it is blank or carries a secret.
+  public func remember(_ line: String) {
+    guard let history, HistoryPolicy.shouldRemember(line) else { return }
+    _ = sr_history_enter(history, line)
+    if let historyFile { _ = sr_history_save(history, historyFile) }
+  }
+
+  /// History, oldest first.
+  public var entries: [String] {
+    guard let history else { return [] }
+    var out: [String] = []
+    var next = sr_history_walk(history, 1)
+    while let text = next {
+      out.append(String(cString: text))
+      next = sr_history_walk(history, 0)
+    }
+    return out
+  }
+
+  /// Prints whole lines above the prompt while the user types, then redraws the prompt and
+  /// the half-typed line where they were; outside a read it just prints. With no text it
+  /// only redraws.
+  public func printAbove(_ text: String) {
+    guard isReading else {
+      TerminalOutput.write(text)
+      return
+    }
+    let columns = max(Int(sr_el_columns(editLine)), 1)
+    let before = DisplayWidth.of(prompt) + DisplayWidth.of(lineBeforeCursor())
+    let row = before / columns
+    let up = row > 0 ? "\u{1B}[\(row)A" : ""
+    TerminalOutput.write("\r" + up + "\u{1B}[J" + text)
+    _ = sr_el_refresh(editLine)
+  }
+
+  // MARK: - Callbacks
+
+  private func promptCString() -> UnsafeMutablePointer<CChar>? {
+    free(promptBuffer)
+    // libedit drops an escape sequence at the very end of the right prompt, so the reset
+    // after the dimmed hint comes with a space there and again before the prompt.
+    let esc = String(UnicodeScalar(UInt8(Self.escape)))
+    promptBuffer = strdup(palette.isEnabled ? esc + "\u{1B}[0m" + esc + prompt : prompt)
+    return promptBuffer
+  }
+
+  // libedit only redraws the whole line on each key while the right prompt is non-empty,
+  // so a space stands in when there is no hint.
+  private func hintCString() -> UnsafeMutablePointer<CChar>? {
+    free(hintBuffer)
+    var text = " "
+    let line = currentLine()
+    // libedit leaves out a right prompt that does not fit, so a long hint is cut to fit.
+    let room = Int(sr_el_columns(editLine)) - DisplayWidth.of(prompt) - DisplayWidth.of(line) - 4
+    if !hintHidden, room > 4, let full = hint(line) {
+      let hint = DisplayWidth.truncate(full, to: room)
+      let esc = String(UnicodeScalar(UInt8(Self.escape)))
+      text =
+        palette.isEnabled ? esc + "\u{1B}[2m" + esc + hint + esc + "\u{1B}[0m" + esc + " " : hint
+    }
+    hintBuffer = strdup(text)
+    return hintBuffer
+  }
+
+  private func currentLine() -> String {
+    guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let last = info.lastchar
+    else { return "" }
+    return text(from: buffer, count: last - buffer)
+  }
+
+  private func lineBeforeCursor() -> String {
+    guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor
+    else { return "" }
+    return text(from: buffer, count: cursor - buffer)
+  }
+
+  private func text(from buffer: UnsafePointer<CChar>, count: Int) -> String {
+    guard count > 0 else { return "" }
+    let bytes = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// Waits for a key on stdin while serving the watched socket; decodes UTF-8 into the wide
+  /// character libedit expects. 1 for a character, 0 at end of input, -1 on error.
+  private func readCharacter(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+    while true {
+      var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+      if let watched { fds.append(pollfd(fd: watched, events: Int16(POLLIN), revents: 0)) }
+      let ready = poll(&fds, nfds_t(fds.count), -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return -1
+      }
+      if fds.count > 1, fds[1].revents != 0 {
+        onReadable()
+      }
+      guard fds[0].revents != 0 else { continue }
+      guard let lead = readByte() else { return 0 }
+      let length =
+        lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+      var bytes = [lead]
+      while bytes.count < length, let next = readByte() { bytes.append(next) }
+      let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+      out?.pointee = wchar_t(bitPattern: scalar.value)
+      return 1
+    }
+  }
+
+  private func readByte() -> UInt8? {
+    var byte: UInt8 = 0
+    while true {
+      let count = Glibc.read(0, &byte, 1)
+      if count == 1 { return byte }
+      if count < 0 && errno == EINTR { continue }
+      return nil
+    }
+  }
+
+  private func completeWord() -> UInt8 {
+    let completion = complete(lineBeforeCursor())
+    let candidates = completion.candidates
+    guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+    let partialLength = Int32(completion.partial.unicodeScalars.count)
+    if candidates.count == 1 {
+      let word = candidates[0]
+      el_deletestr(editLine, partialLength)
+      _ = el_insertstr(editLine, word.hasSuffix("=") ? word : word + " ")
+      return UInt8(CC_REFRESH)
+    }
+    let common = Completer.commonPrefix(candidates)
+    if common.unicodeScalars.count > completion.partial.unicodeScalars.count {
+      el_deletestr(editLine, partialLength)
+      _ = el_insertstr(editLine, common)
+      return UInt8(CC_REFRESH)
+    }
+    TerminalOutput.write("\n" + columns(candidates))
+    return UInt8(CC_REDISPLAY)
+  }
+
+  private func columns(_ words: [String]) -> String {
+    let width = (words.map { DisplayWidth.of($0) }.max() ?? 0) + 2
+    let perLine = max(1, Int(sr_el_columns(editLine)) / max(width, 1))
+    var out = ""
+    for (index, word) in words.enumerated() {
+      let last = index % perLine == perLine - 1 || index == words.count - 1
+      out += last ? word + "\n" : DisplayWidth.padRight(word, to: width)
+    }
+    return out
+  }
+
+  // Redraws the line without its hint, so scrollback does not keep it, and ends the read.
+  private func accept() -> UInt8 {
+    guard let info = el_line(editLine)?.pointee, let cursor = info.cursor, let last = info.lastchar
+    else { return UInt8(CC_ERROR) }
+    _ = el_cursor(editLine, Int32(text(from: cursor, count: last - cursor).unicodeScalars.count))
+    hintHidden = true
+    printAbove("")
+    accepted = true
+    return UInt8(CC_NEWLINE)
+  }
+
+  private func interrupt() -> UInt8 {
+    guard let info = el_line(editLine)?.pointee, let buffer = info.buffer,
+      let cursor = info.cursor, let last = info.lastchar
+    else { return UInt8(CC_ERROR) }
+    let after = text(from: cursor, count: last - cursor).unicodeScalars.count
+    let all = text(from: buffer, count: last - buffer).unicodeScalars.count
+    _ = el_cursor(editLine, Int32(after))
+    hintHidden = true
+    printAbove("")
+    el_deletestr(editLine, Int32(all))
+    hintHidden = false
+    TerminalOutput.write("^C\n")
+    return UInt8(CC_REDISPLAY)
+  }
+}

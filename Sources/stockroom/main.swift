@@ -1,0 +1,3 @@
+import StockroomClient
+
+ClientMain.run(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@Suite("One-shot and piped modes against a real server")
+struct BatchModeTests {
+  @Test("one command: its reply as raw lines, exit 0 on OK")
+  func oneShotOK() throws {
+    let server = try ShopServer()
+    let result = try ClientProcess.run(["-p", "\(server.port)", "STOCK", "banana"])
+    #expect(result.status == 0)
+    #expect(result.lines == ["* banana kind=fruit stock=10", "OK 1 items"])
+    #expect(result.error.isEmpty)
+  }
+
+  @Test("one command that fails: the ERR line and exit 1")
+  func oneShotError() throws {
+    let server = try ShopServer()
+    let result = try ClientProcess.run(["-p", "\(server.port)", "ORDER", "no_such_thing"])
+    #expect(result.status == 1)
+    #expect(result.lines.count == 1)
+    #expect(result.lines.first?.hasPrefix("ERR NOTFOUND ") == true)
+  }
+
+  @Test("no server: a message on stderr and exit 2")
+  func oneShotUnreachable() throws {
+    let port: UInt16
+    do {
+      let server = try ShopServer()
+      port = server.port
+      server.server.stop()
+    }
+    let result = try ClientProcess.run(["-p", "\(port)", "PING"])
+    #expect(result.status == 2)
+    #expect(result.output.isEmpty)
+    #expect(result.error.contains("cannot connect to 127.0.0.1:\(port)"))
+  }
+
+  @Test("STOCKROOM_HOST and STOCKROOM_PORT choose the server; words with spaces are quoted")
+  func environmentAndQuoting() throws {
+    let server = try ShopServer()
+    let result = try ClientProcess.run(
+      ["-u", "alice", "DIARY", "NEW", "Market day", "Sold 딸기"],
+      environment: ["STOCKROOM_HOST": "127.0.0.1", "STOCKROOM_PORT": "\(server.port)"])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.lines.last == "OK diary=1")
+    let list = try ClientProcess.run(["-p", "\(server.port)", "-u", "alice", "DIARY", "LIST"])
+    #expect(list.output.contains("title=\"Market day\" preview=\"Sold 딸기\""))
+  }
+
+  @Test("piped lines are all answered, in order; an ERR among them exits 1 only with -e")
+  func pipedWithAndWithoutE() throws {
+    let server = try ShopServer()
+    let script = "STOCK banana\nORDER banana_juice\n\nORDER nothing_here\nSTOCK banana\n"
+    let plain = try ClientProcess.run(["-p", "\(server.port)"], input: script)
+    #expect(plain.status == 0)
+    let statuses = plain.lines.filter { !$0.hasPrefix("* ") }
+    #expect(statuses.count == 4)
+    #expect(statuses[0] == "OK 1 items")
+    #expect(statuses[1].hasPrefix("OK order="))
+    #expect(statuses[2].hasPrefix("ERR NOTFOUND"))
+    #expect(plain.lines.first == "* banana kind=fruit stock=10")
+    #expect(plain.lines.contains("* banana kind=fruit stock=8"))
+
+    let strict = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: script)
+    #expect(strict.status == 1)
+    let clean = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: "PING\nSTOCK kiwi\n")
+    #expect(clean.status == 0)
+    #expect(clean.lines == ["OK PONG", "* kiwi kind=fruit stock=10", "OK 1 items"])
+  }
+
+  @Test("many pipelined lines are answered without waiting for each reply")
+  func manyPipelined() throws {
+    let server = try ShopServer()
+    let count = 2000
+    let script = (1...count).map { "PING n\($0)" }.joined(separator: "\n") + "\n"
+    let result = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: script)
+    #expect(result.status == 0)
+    #expect(result.lines.count == count)
+    #expect(result.lines.first == "OK n1")
+    #expect(result.lines.last == "OK n\(count)")
+  }
+
+  @Test("--json prints one parsable object per reply")
+  func jsonMode() throws {
+    let server = try ShopServer()
+    let result = try ClientProcess.run(
+      ["-p", "\(server.port)", "--json"], input: "LIST fruits\nSHOW nope\n")
+    #expect(result.lines.count == 2)
+    let objects = try result.lines.map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(objects[0]["status"] as? String == "OK")
+    let rows = try #require(objects[0]["rows"] as? [[String: Any]])
+    #expect(rows.count == 5)
+    #expect(rows.first?["aliases"] as? String == "딸기")
+    #expect(rows.first?["stock"] as? Int == 10)
+    #expect(objects[1]["code"] as? String == "NOTFOUND")
+  }
+
+  @Test("--human tables without colour under NO_COLOR, and --help")
+  func humanAndHelp() throws {
+    let server = try ShopServer()
+    let human = try ClientProcess.run(
+      ["-p", "\(server.port)", "--human", "LIST", "fruits"], environment: ["NO_COLOR": "1"])
+    #expect(human.status == 0)
+    #expect(human.lines.first?.hasPrefix("id ") == true)
+    #expect(human.output.contains("██████████"))
+    #expect(!human.output.contains("\u{1B}["))
+    let help = try ClientProcess.run(["--help"])
+    #expect(help.status == 0)
+    #expect(help.output.hasPrefix("usage: stockroom"))
+    let bad = try ClientProcess.run(["--bogus"])
+    #expect(bad.status == 64)
+  }
+}

@@ -1,0 +1,143 @@
+import StockroomClient
+import StockroomProtocol
+import Testing
+
+@Suite("Completion and hints come from the command table and the server's names")
+struct CompletionTests {
+  private static func names() -> CatalogNames {
+    var names = CatalogNames()
+    var reader = ReplyReader()
+    for line in [
+      "* banana kind=fruit aliases=바나나", "* strawberry_banana_juice kind=juice aliases=딸바쥬스",
+      "* strawberry kind=fruit aliases=딸기", "* soup kind=section aliases=국찌개",
+      "* p1 kind=product aliases=", "* eiffel_tower kind=exhibit aliases=에펠탑",
+      "OK count=6 generation=3",
+    ] {
+      if case .reply(let reply)? = reader.feed(line) { names.update(names: reply) }
+    }
+    for line in ["* fruits kind=category count=5", "* diary kind=category count=0", "OK 2 categories"] {
+      if case .reply(let reply)? = reader.feed(line) { names.update(categories: reply) }
+    }
+    for line in ["* 3 kind=diary title=x", "* 7 kind=diary title=y", "OK total=2"] {
+      if case .reply(let reply)? = reader.feed(line) { names.update(diary: reply) }
+    }
+    return names
+  }
+
+  private let completer = Completer(names: CompletionTests.names())
+
+  @Test("NAMES fills ids, aliases, kinds and the generation")
+  func namesParsed() {
+    let names = Self.names()
+    #expect(names.generation == 3)
+    #expect(names.entries.count == 6)
+    #expect(names.entries[0] == .init(id: "banana", kind: "fruit", aliases: ["바나나"]))
+    #expect(names.categories == ["fruits", "diary"])
+    #expect(names.diaryIDs == ["3", "7"])
+  }
+
+  @Test("command words complete from the table, in the case typed")
+  func commands() {
+    #expect(completer.complete("OR").candidates == ["ORDER"])
+    #expect(completer.complete("or").candidates == ["order"])
+    #expect(Set(completer.complete("UN").candidates) == ["UNWATCH"])
+    #expect(completer.complete(":h").candidates == [":history"])
+    let all = Set(completer.complete("").candidates)
+    #expect(all.isSuperset(of: CommandTable.commands.map(\.name)))
+  }
+
+  @Test("subcommands complete after DIARY and PRODUCT")
+  func subcommands() {
+    #expect(completer.complete("DIARY ").candidates == ["NEW", "LIST", "SHOW", "EDIT", "DELETE"])
+    #expect(completer.complete("DIARY S").candidates == ["SHOW"])
+    #expect(completer.complete("product d").candidates == ["delete"])
+  }
+
+  @Test("arguments complete by kind: items with Korean aliases, products, diary ids, categories")
+  func argumentsByKind() {
+    #expect(completer.complete("ORDER 딸").candidates == ["딸바쥬스", "딸기"])
+    #expect(completer.complete("ORDER 바").candidates == ["바나나"])
+    #expect(completer.complete("ORDER banana_juice 2 straw").candidates.contains("strawberry"))
+    #expect(!completer.complete("ORDER ").candidates.contains("soup"))
+    #expect(completer.complete("SHOW 에").candidates == ["에펠탑"])
+    #expect(completer.complete("PRODUCT EDIT ").candidates == ["p1"])
+    #expect(completer.complete("PRODUCT EDIT p1 pr").candidates == ["price="])
+    #expect(completer.complete("DIARY SHOW ").candidates == ["3", "7"])
+    #expect(completer.complete("LIST f").candidates == ["fruits"])
+    #expect(completer.complete("LIST fruits ").candidates.contains("soup"))
+    #expect(completer.complete("LIST fruits p").candidates == ["page="])
+    #expect(completer.complete("HELP DI").candidates == ["DIARY"])
+    #expect(completer.complete("NOSUCH ").candidates.isEmpty)
+  }
+
+  @Test("hints show what is left to type, from the table")
+  func hints() {
+    #expect(completer.hint("ORDER ")?.hasPrefix("<item> [n] [<item> [n] ...]") == true)
+    #expect(completer.hint("ADD banana ") == "<n> [<item> <n> ...]")
+    #expect(completer.hint("DIARY ") == "NEW|LIST|SHOW|EDIT|DELETE ...")
+    #expect(completer.hint("DIARY SHOW ") == "<id>")
+    #expect(completer.hint("DIARY SHOW 3 ") == nil)
+    #expect(completer.hint("LIST fruits page=2 ") == "[section] [size=<number>]")
+    #expect(completer.hint("ORDER") == nil)
+    #expect(completer.hint("PING hello ") == nil)
+  }
+
+  @Test("LOGIN lines and password= arguments are never remembered; blank lines neither")
+  func secretsStayOutOfHistory() {
+    #expect(HistoryPolicy.shouldRemember("STOCK banana"))
+    #expect(!HistoryPolicy.shouldRemember("LOGIN alice hunter2"))
+    #expect(!HistoryPolicy.shouldRemember("login alice"))
+    #expect(!HistoryPolicy.shouldRemember("AUTH s3cret"))
+    #expect(!HistoryPolicy.shouldRemember("HELLO alice password=hunter2"))
+    #expect(!HistoryPolicy.shouldRemember("HELLO alice PASSWORD=\"a b\""))
+    #expect(!HistoryPolicy.shouldRemember("   "))
+  }
+
+  @Test("the history file is STOCKROOM_HISTFILE, else ~/.stockroom_history; /dev/null turns it off")
+  func historyFile() {
+    #expect(HistoryPolicy.file(environment: ["HOME": "/home/a"]) == "/home/a/.stockroom_history")
+    #expect(HistoryPolicy.file(environment: ["HOME": "/h", "STOCKROOM_HISTFILE": "/tmp/x"]) == "/tmp/x")
+    #expect(HistoryPolicy.file(environment: ["HOME": "/h", "STOCKROOM_HISTFILE": "/dev/null"]) == nil)
+  }
+
+  @Test("command-line options, environment and the one-shot request line")
+  func options() throws {
+    let parsed = try ClientOptions.parse(
+      ["-h", "::1", "-p", "9000", "--json", "ORDER", "banana_juice", "2"],
+      environment: ["STOCKROOM_PORT": "1234", "STOCKROOM_HOST": "10.0.0.1"])
+    guard case .run(let options) = parsed else {
+      Issue.record("expected run, got \(parsed)")
+      return
+    }
+    #expect(options.host == "::1")
+    #expect(options.port == 9000)
+    #expect(options.mode == .json)
+    #expect(options.command == ["ORDER", "banana_juice", "2"])
+    let fromEnvironment = try ClientOptions.parse([], environment: ["STOCKROOM_PORT": "1234"])
+    var expected = ClientOptions()
+    expected.port = 1234
+    #expect(fromEnvironment == .run(expected))
+    #expect(try ClientOptions.parse(["--help"]) == .help)
+    #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["-p", "x"]) }
+    #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["--bogus"]) }
+    #expect(
+      ClientOptions.requestLine(["DIARY", "NEW", "Market day", "Sold 딸기"])
+        == "DIARY NEW \"Market day\" \"Sold 딸기\"")
+    #expect(
+      ClientOptions.requestLine(["PRODUCT", "NEW", "name=Red apple", "price=1200"])
+        == "PRODUCT NEW name=\"Red apple\" price=1200")
+  }
+
+  @Test("local commands are recognised without a round trip")
+  func localCommands() {
+    #expect(LocalCommand.parse("HELP ORDER") == .help(["ORDER"]))
+    #expect(LocalCommand.parse(":json on") == .json(true))
+    #expect(LocalCommand.parse(":json off") == .json(false))
+    #expect(LocalCommand.parse(":clear") == .clear)
+    #expect(LocalCommand.parse("quit") == .quit)
+    #expect(LocalCommand.parse("STOCK") == nil)
+    #expect(HelpText.render(["ORDER"], palette: Palette(isEnabled: false)).contains("ORDER 딸바쥬스 2 galbi_jjim"))
+    #expect(
+      HelpText.render(["DIARY", "NEW"], palette: Palette(isEnabled: false)).hasPrefix("DIARY NEW <title> <body>"))
+  }
+}

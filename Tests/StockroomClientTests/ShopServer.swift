@@ -1,0 +1,27 @@
+import Foundation
+import StockroomDomain
+import StockroomServer
+
+/// A real server on a kernel-chosen loopback port, in this process, for clients to talk to.
+final class ShopServer: Sendable {
+  let server: Server
+  let port: UInt16
+
+  static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
+
+  /// Port 0 lets the kernel choose; a test that restarts a server passes the old port.
+  init(port requested: UInt16 = 0) throws {
+    var configuration = ServerConfiguration()
+    configuration.port = requested
+    configuration.logging = false
+    let catalog = try CatalogSource.load(path: ShopServer.catalogPath, initialStock: nil)
+    server = Server(configuration: configuration, catalog: catalog, logger: Logger(isEnabled: false))
+    port = try server.start()
+  }
+
+  deinit {
+    server.stop()
+  }
+}

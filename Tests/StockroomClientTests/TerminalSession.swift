@@ -1,0 +1,120 @@
+import Foundation
+
+/// `stockroom` in a real terminal: a tmux server of its own (own socket, fixed size), keys
+/// typed with send-keys, the screen read with capture-pane.
+final class TerminalSession {
+  struct Timeout: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  let socket = "stockroom-test-\(UUID().uuidString.prefix(8))"
+  let folder: URL
+  let historyFile: String
+
+  /// `historyFile` lets two sessions in a row share one history.
+  init(historyFile: String? = nil) throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stockroom-tmux-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    self.historyFile = historyFile ?? folder.appendingPathComponent("history").path
+  }
+
+  /// Starts `stockroom` with these arguments in a 120x40 window; the pane stays after it
+  /// exits so its last screen, and the status line the shell adds, can still be read.
+  func start(_ arguments: [String], environment: [String: String] = [:]) throws {
+    var env = [
+      "LANG": "C.UTF-8", "TERM": "xterm-256color", "HOME": folder.path,
+      "STOCKROOM_HISTFILE": historyFile,
+    ]
+    env.merge(environment) { $1 }
+    let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuote($0.value))" }
+    let command =
+      "env -i PATH=/usr/bin:/bin " + assignments.joined(separator: " ") + " "
+      + ([try ClientProcess.binary()] + arguments).map(shellQuote).joined(separator: " ")
+    // The shell reports the exit status itself: tmux notices a dead pane only once it has
+    // reaped the child, which under load can take longer than any deadline here.
+    let reported = command + "; echo \"[stockroom exited with status $?]\""
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", reported])
+    try tmux(["set-option", "-g", "remain-on-exit", "on"])
+  }
+
+  func send(_ keys: String...) throws {
+    try tmux(["send-keys"] + keys)
+  }
+
+  /// Types text literally (no key names), e.g. Korean.
+  func type(_ text: String) throws {
+    try tmux(["send-keys", "-l", text])
+  }
+
+  func screen() throws -> String {
+    try tmux(["capture-pane", "-p"])
+  }
+
+  /// Polls the screen until `condition` holds; fails with the last screen after the deadline.
+  @discardableResult
+  func waitFor(
+    _ what: String, timeout: Double = 20, _ condition: (String) -> Bool
+  ) async throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = ""
+    while Date() < deadline {
+      last = try screen()
+      if condition(last) { return last }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw Timeout(description: "timed out waiting for \(what); screen was:\n\(last)")
+  }
+
+  @discardableResult
+  func waitFor(text: String, timeout: Double = 20) async throws -> String {
+    try await waitFor("'\(text)' on screen", timeout: timeout) { $0.contains(text) }
+  }
+
+  /// Waits for `text` and then an empty prompt below it. Keys sent before the prompt is back
+  /// meet the terminal in cooked mode, where Ctrl-D and Tab do not reach the line editor.
+  @discardableResult
+  func waitForPrompt(after text: String, timeout: Double = 20) async throws -> String {
+    try await waitFor("'\(text)' and then a fresh prompt", timeout: timeout) { screen in
+      let lines = Self.lines(screen)
+      guard let last = lines.last, last.hasSuffix(">"),
+        let index = lines.lastIndex(where: { $0.contains(text) })
+      else { return false }
+      return index < lines.count - 1
+    }
+  }
+
+  /// The screen's lines without trailing blank ones.
+  static func lines(_ screen: String) -> [String] {
+    var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String($0.reversed().drop { $0 == " " }.reversed())
+    }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+
+  func stop() {
+    _ = try? tmux(["kill-server"])
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  @discardableResult
+  private func tmux(_ arguments: [String]) throws -> String {
+    // Output goes to a file: the first command forks the tmux server, which would hold a
+    // pipe open for as long as it lives.
+    let output = folder.appendingPathComponent("tmux-output-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let status = try Subprocess.run(
+      "/usr/bin/tmux", ["-u", "-L", socket] + arguments,
+      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TMUX_TMPDIR": folder.path],
+      stdout: output)
+    guard status == 0 || arguments.first == "kill-server" else {
+      throw Subprocess.Failure(description: "tmux \(arguments.first ?? "") exited \(status)")
+    }
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+  }
+
+  private func shellQuote(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

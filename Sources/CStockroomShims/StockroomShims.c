@@ -1,3 +1,4 @@
+#include <sys/ioctl.h>
 #include "StockroomShims.h"
 
 #include <stdio.h>
@@ -44,6 +45,12 @@ int sr_el_columns(EditLine *el) {
   int columns = 0;
   if (el_get(el, EL_GETTC, "co", &columns) != 0) return 80;
   return columns;
+}
+
+int sr_terminal_columns(int fd) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
 }
 
 History *sr_history_open(int size) {

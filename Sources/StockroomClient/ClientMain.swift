@@ -1,3 +1,4 @@
+import CStockroomShims
 import Foundation
 
 #if canImport(Glibc)
@@ -29,8 +30,12 @@ public enum ClientMain {
     let mode = options.mode ?? (outputIsTerminal ? .human : .raw)
     let colour = Palette.wanted(
       environment: environment, isTerminal: outputIsTerminal, noColorFlag: options.noColor)
-    let renderer = Renderer(
+    var renderer = Renderer(
       mode: mode, palette: Palette(isEnabled: colour), dates: DateStyle.from(environment: environment))
+    if outputIsTerminal {
+      // Read at every table, so a resized window gets tables that fit it.
+      renderer.terminalWidth = { Int(sr_terminal_columns(1)) }
+    }
     if !options.command.isEmpty {
       let line = ClientOptions.requestLine(options.command)
       exit(BatchSession(options: options, renderer: renderer).runOnce(line))

@@ -7,6 +7,16 @@ public struct Renderer: Sendable {
   public var dates: DateStyle
   /// The widest a table cell may be before it is cut with `…`.
   public var maximumCellWidth = 40
+  /// The terminal's width, read before each table; nil (or 0) means no limit, as for a file.
+  public var terminalWidth: @Sendable () -> Int? = { nil }
+
+  /// Columns given up first when a table is wider than the terminal: the ones a person can get
+  /// from SHOW when they want them. Ids, kinds, names, stock and prices people pay stay.
+  static let dropOrder = [
+    "description", "summary", "regular_price_text", "aliases", "price", "currency", "sale_price", "discount",
+    "final_price", "unit_price", "section", "initial", "restocked", "corrected", "taken", "created", "updated",
+    "preview", "recipe", "seller", "used_in",
+  ]
   public static let barWidth = 10
 
   public init(mode: OutputMode, palette: Palette, dates: DateStyle = .english) {
@@ -75,6 +85,17 @@ public struct Renderer: Sendable {
       for field in row.fields where !keys.contains(field.key) { keys.append(field.key) }
     }
     let hasID = rows.contains { $0.id != nil }
+    if let limit = terminalWidth(), limit > 0 {
+      for key in Self.dropOrder where keys.contains(key) && width(of: rows, keys: keys, hasID: hasID) > limit {
+        keys.removeAll { $0 == key }
+      }
+      // Still too wide: give up columns from the right, but never the stock or what names a row.
+      while width(of: rows, keys: keys, hasID: hasID) > limit,
+        let last = keys.lastIndex(where: { !isStockKey($0) && $0 != "kind" && $0 != "name" })
+      {
+        keys.remove(at: last)
+      }
+    }
     let headers = (hasID ? ["id"] : []) + keys.map { $0.isEmpty ? "-" : $0 }
     var cells: [[String]] = rows.map { row in
       (hasID ? [row.id ?? ""] : []) + keys.map { key in display(row[key] ?? "") }
@@ -107,6 +128,18 @@ public struct Renderer: Sendable {
       let filled = padded.filter { $0 == "█" }.count
       return palette.bar(padded, fraction: Double(filled) / Double(Self.barWidth))
     }
+  }
+
+  /// How wide `table` would draw these columns, bars included.
+  private func width(of rows: [Row], keys: [String], hasID: Bool) -> Int {
+    var widths: [Int] = []
+    if hasID { widths.append(rows.map { DisplayWidth.of($0.id ?? "") }.max() ?? 0) }
+    for key in keys {
+      let widest = rows.map { min(maximumCellWidth, DisplayWidth.of(display($0[key] ?? ""))) }.max() ?? 0
+      widths.append(max(DisplayWidth.of(key), widest))
+      if isStockKey(key) { widths.append(Self.barWidth) }
+    }
+    return widths.reduce(0, +) + 2 * max(0, widths.count - 1)
   }
 
   private func isStockKey(_ key: String) -> Bool { key == "stock" || key == "level" }

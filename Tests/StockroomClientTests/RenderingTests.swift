@@ -59,6 +59,25 @@ struct RenderingTests {
     #expect(aliasStarts.count == 4 && Set(aliasStarts).count == 1, "\(aliasStarts)")
   }
 
+  @Test("a table wider than the terminal gives up descriptions and secondary prices first, keeping stock")
+  func tablesFitTheTerminal() {
+    let dishes = [
+      "* doenjang_jjigae kind=dish name=된장찌개 section=soup aliases=된장,doenjangjjigae price=8000 currency=KRW discount=10% final_price=7200 price_text=₩7,200 regular_price_text=₩8,000 stock=12 description=\"Soybean paste stew with tofu, zucchini, potato and mushrooms.\"",
+      "* miyeokguk kind=dish name=미역국 section=soup aliases=미역,miyeok price=7000 currency=KRW final_price=7000 price_text=₩7,000 stock=15 description=\"Light seaweed soup simmered with beef and sesame oil.\"",
+      "OK total=2 page=1 pages=1 size=20",
+    ]
+    var narrow = Renderer(mode: .human, palette: Palette(isEnabled: false))
+    narrow.terminalWidth = { 80 }
+    let lines = narrow.render(reply(dishes)).split(separator: "\n").map(String.init)
+    #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(lines.map { DisplayWidth.of($0) })")
+    for kept in ["id", "kind", "name", "price_text", "stock"] { #expect(lines[0].contains(kept), "\(kept)") }
+    #expect(!lines[0].contains("description"))
+    #expect(lines[1].contains("된장찌개") && lines[1].contains("█"))
+    // Without a terminal nothing is dropped.
+    let wide = Renderer(mode: .human, palette: Palette(isEnabled: false)).render(reply(dishes))
+    #expect(wide.contains("description") && wide.contains("Soybean"))
+  }
+
   @Test("a stock level gets a bar as long as its share of the column's largest")
   func stockBars() {
     let renderer = Renderer(mode: .human, palette: Palette(isEnabled: false))

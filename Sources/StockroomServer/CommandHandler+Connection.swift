@@ -59,8 +59,8 @@ extension CommandHandler {
   }
 
   func info(session: Session, out: inout ReplyEncoder) {
-    let (products, diaryEntries, orders, history) = store.read { state in
-      (state.products.count, state.diary.count, state.ordersMade, state.orders.count)
+    let (products, diaryEntries, orders, history, generation) = store.read { state in
+      (state.products.count, state.diary.count, state.ordersMade, state.orders.count, state.namesGeneration)
     }
     out.beginRow("stockroomd")
     out.field("version", ProtocolVersion.serverVersion)
@@ -75,6 +75,7 @@ extension CommandHandler {
     out.field("orders_listed", history)
     out.field("products", products)
     out.field("diary_entries", diaryEntries)
+    out.field("names_generation", generation)
     out.field("watchers", store.hub.watcherCount)
     out.field("max_line", configuration.maxLine)
     if let committer = store.committer {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Foundation
 import StockroomDomain
 import Synchronization
@@ -16,12 +19,24 @@ public final class ShopDatabase: @unchecked Sendable {
   private let reader: Mutex<SQLiteDatabase?>
   private var statements: [String: SQLiteStatement] = [:]
   private var lastCheckpoint = Date()
+  /// Held (flock) for the life of the server: two servers on one file would each trust their own
+  /// copy of the shop in memory.
+  private let lockDescriptor: Int32
 
   /// Opens (creating when missing) the database in `directory`, checks it and migrates it.
   public init(directory: String, fsync: FsyncPolicy) throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     path = (directory as NSString).appendingPathComponent(Self.fileName)
     self.fsync = fsync
+    let lockPath = (directory as NSString).appendingPathComponent("stockroom.lock")
+    lockDescriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard lockDescriptor >= 0 else {
+      throw StorageError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+    }
+    guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+      Glibc.close(lockDescriptor)
+      throw StorageError("\(directory) is in use by another stockroomd (\(lockPath) is locked)")
+    }
     do {
       writer = try SQLiteDatabase(path: path)
       try Self.checkIntegrity(writer, path: path)
@@ -254,6 +269,10 @@ public final class ShopDatabase: @unchecked Sendable {
   }
 
   /// Folds the log into the database file, as a clean stop should leave it.
+  deinit {
+    Glibc.close(lockDescriptor)
+  }
+
   public func checkpoint() throws {
     try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
   }

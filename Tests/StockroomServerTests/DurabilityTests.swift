@@ -101,6 +101,20 @@ struct DurabilityTests {
     _ = port
   }
 
+  @Test("a second server on the same data directory is refused while the first runs")
+  func oneServerPerDirectory() throws {
+    let data = try DataDirectory()
+    let (first, port) = try data.start()
+    let second = try DaemonProcess(["--port", "0", "--data", data.path])
+    #expect(try second.waitForExit() == 65)
+    #expect(second.log.contains("in use by another stockroomd"))
+    #expect(try LineClient.greeted(port).request("PING").isOK, "the first one carries on")
+    first.process.terminate()
+    _ = try first.waitForExit()
+    let (third, _) = try data.start()
+    third.process.terminate()
+  }
+
   @Test("a store whose stock does not add up is refused, naming the item")
   func equationChecked() throws {
     let data = try DataDirectory()

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import Foundation
 import StockroomDomain
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The shop's SQLite file: opening and checking it, loading the shop, and writing batches.
 ///

@@ -65,15 +65,25 @@ public final class SQLiteDatabase {
 
   /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
   public func transaction<T>(_ body: () throws -> T) throws -> T {
-    try execute("BEGIN IMMEDIATE")
+    try cached("BEGIN IMMEDIATE").run()
     do {
       let value = try body()
-      try execute("COMMIT")
+      try cached("COMMIT").run()
       return value
     } catch {
       try? execute("ROLLBACK")
       throw error
     }
+  }
+
+  /// BEGIN and COMMIT run for every group commit: compiled once, not parsed each time.
+  private var transactionStatements: [String: SQLiteStatement] = [:]
+
+  private func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    if let statement = transactionStatements[sql] { return statement }
+    let statement = try prepare(sql)
+    transactionStatements[sql] = statement
+    return statement
   }
 
   /// The result of `PRAGMA quick_check`: "ok", or what is wrong.

@@ -31,7 +31,4 @@ public struct OrderHistory: Sendable {
     return Page(items: (first..<last).map(newest), paging: paging, total: count)
   }
 
-  public func order(id: Int) -> Order? {
-    ring.first { $0.id == id }
-  }
 }

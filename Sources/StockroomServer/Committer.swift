@@ -65,13 +65,12 @@ final class Committer: @unchecked Sendable {
   }
 
   /// Fails everything waiting for a commit that will not happen; called under the store's lock.
-  func failPending(_ reason: String) -> CommitTicket? {
-    pending.withLock { pending -> CommitTicket? in
-      guard pending.awaited else { return nil }
+  func failPending(_ reason: String) {
+    pending.withLock { pending in
+      guard pending.awaited else { return }
       let ticket = pending.ticket
       pending = Pending(stopping: pending.stopping)
       ticket.complete(.failed(reason))
-      return ticket
     }
   }
 

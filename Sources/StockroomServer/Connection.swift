@@ -61,7 +61,7 @@ final class Connection: @unchecked Sendable {
     // The loop's own serial queue: every connection on a loop shares it, so one hand-off can
     // release the replies of all of them at once.
     self.queue = target
-    self.session = Session(connectionID: id)
+    self.session = Session()
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
   }
 

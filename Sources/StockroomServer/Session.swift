@@ -2,7 +2,6 @@
 struct Session: Sendable {
   static let defaultUser = "guest"
 
-  let connectionID: Int
   var user = Session.defaultUser
   /// nil when not watching; an empty set means every item.
   var watching: Set<String>? = nil
@@ -11,7 +10,5 @@ struct Session: Sendable {
   /// The commit the current request's reply waits for, if any.
   var commit: CommitTicket? = nil
 
-  init(connectionID: Int) {
-    self.connectionID = connectionID
-  }
+  init() {}
 }

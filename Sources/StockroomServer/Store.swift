@@ -111,7 +111,7 @@ final class Store: Sendable {
     let reloaded = Result { try reload?() }
     state.withLock { state in
       state.readOnly = reason
-      _ = committer?.failPending(reason)
+      committer?.failPending(reason)
       switch reloaded {
       case .success(let shop?): state.shop = shop
       case .success(nil): break

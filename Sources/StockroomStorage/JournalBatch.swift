@@ -2,8 +2,8 @@ import StockroomDomain
 
 /// The rows that a run of mutations changed, ready to be written in one transaction.
 ///
-/// Built under the store's lock from each mutation's result, in order; merging keeps only the
-/// last image of a row, so a batch of a thousand orders on one fruit writes that fruit once.
+/// Filled under the store's lock from each mutation's result, in order; a row keeps only its last
+/// image, so a batch of a thousand orders on one fruit writes that fruit once.
 public struct JournalBatch: Sendable {
   public var stock: [String: StockLevel] = [:]
   public var deletedStock: Set<String> = []
@@ -22,23 +22,4 @@ public struct JournalBatch: Sendable {
 
   public var isEmpty: Bool { count == 0 }
 
-  public mutating func merge(_ other: JournalBatch) {
-    for (item, level) in other.stock {
-      stock[item] = level
-      deletedStock.remove(item)
-    }
-    deletedStock.formUnion(other.deletedStock)
-    for item in other.deletedStock { stock[item] = nil }
-    ledger += other.ledger
-    orders += other.orders
-    receipts += other.receipts
-    for (id, product) in other.products { products[id] = product }
-    for id in other.deletedProducts { products[id] = nil }
-    deletedProducts.formUnion(other.deletedProducts)
-    for (id, entry) in other.diary { diary[id] = entry }
-    for id in other.deletedDiary { diary[id] = nil }
-    deletedDiary.formUnion(other.deletedDiary)
-    if let counters = other.counters { self.counters = counters }
-    count += other.count
-  }
 }

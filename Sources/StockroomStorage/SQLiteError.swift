@@ -10,12 +10,6 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     self.message = message
   }
 
-  /// The disk is full or refused the write: the caller may try again once space is back.
-  public var isOutOfSpace: Bool {
-    let primary = code & 0xFF
-    return primary == SQLITE_FULL || primary == SQLITE_IOERR
-  }
-
   /// The file is not a database or is damaged.
   public var isCorrupt: Bool {
     let primary = code & 0xFF

@@ -306,6 +306,7 @@ public final class ShopDatabase: @unchecked Sendable {
   /// One item's ledger, newest first, and how many entries it has in all.
   public func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
     try reader.withLock { reader in
+      // Opened on first use: the file may not have been readable when the server started.
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
       guard let reader else { return ([], 0) }
       let total = try reader.scalar("SELECT count(*) FROM ledger WHERE item = ?", [.text(item)]) ?? 0

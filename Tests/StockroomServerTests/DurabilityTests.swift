@@ -6,10 +6,7 @@ import Testing
 @Suite("Durable shop on SQLite")
 struct DurabilityTests {
   private func connect(_ port: UInt16, as user: String? = nil) throws -> LineClient {
-    let client = try LineClient(port: port)
-    _ = try client.readReply()
-    if let user { try client.request("HELLO \(user)") }
-    return client
+    try LineClient.greeted(port, user: user)
   }
 
   @Test("orders, restocks, products and diary entries made before a clean stop are all there after start")

@@ -145,8 +145,8 @@ final class Committer: @unchecked Sendable {
       return
     }
     failing.store(false, ordering: .relaxed)
-    onRecovery?()
     logger.info("writes accepted again: the database took a test write")
+    onRecovery?()
   }
 
   private func housekeeping() {

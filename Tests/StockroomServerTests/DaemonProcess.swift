@@ -31,7 +31,12 @@ final class DaemonProcess: @unchecked Sendable {
     process.standardOutput = output
     let collected = self.collected
     errorPipe.fileHandleForReading.readabilityHandler = { handle in
-      collected.append(String(decoding: handle.availableData, as: UTF8.self))
+      let data = handle.availableData
+      if data.isEmpty {
+        collected.finish()
+      } else {
+        collected.append(String(decoding: data, as: UTF8.self))
+      }
     }
     try process.run()
   }
@@ -55,8 +60,10 @@ final class DaemonProcess: @unchecked Sendable {
     return try waitForExit()
   }
 
+  /// Waits for the process to end and for everything it wrote to stderr to be read.
   func waitForExit() throws -> Int32 {
     try waitUntil { !process.isRunning }
+    try waitUntil { collected.isFinished }
     return process.terminationStatus
   }
 
@@ -75,10 +82,25 @@ final class LockedText: @unchecked Sendable {
   private let lock = NSLock()
   private var storage = ""
 
+  private var finished = false
+
   func append(_ text: String) {
     lock.lock()
     storage += text
     lock.unlock()
+  }
+
+  /// The writer closed its end: nothing more will come.
+  func finish() {
+    lock.lock()
+    finished = true
+    lock.unlock()
+  }
+
+  var isFinished: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return finished
   }
 
   var text: String {

@@ -17,6 +17,7 @@ final class DaemonProcess: @unchecked Sendable {
   private let errorPipe = Pipe()
   private let output = Pipe()
   private let collected = LockedText()
+  private let printed = LockedText()
 
   /// `prefix` runs the server under another program, such as `prlimit --fsize=...`.
   init(_ arguments: [String], prefix: [String] = []) throws {
@@ -31,12 +32,11 @@ final class DaemonProcess: @unchecked Sendable {
     process.standardOutput = output
     let collected = self.collected
     errorPipe.fileHandleForReading.readabilityHandler = { handle in
-      let data = handle.availableData
-      if data.isEmpty {
-        collected.finish()
-      } else {
-        collected.append(String(decoding: data, as: UTF8.self))
-      }
+      collected.append(String(decoding: handle.availableData, as: UTF8.self))
+    }
+    let printed = self.printed
+    output.fileHandleForReading.readabilityHandler = { handle in
+      printed.append(String(decoding: handle.availableData, as: UTF8.self))
     }
     try process.run()
   }
@@ -60,20 +60,34 @@ final class DaemonProcess: @unchecked Sendable {
     return try waitForExit()
   }
 
-  /// Waits for the process to end and for everything it wrote to stderr to be read.
+  /// Whether the log shows `text` within `seconds`. The log arrives through a pipe, so a line
+  /// the server wrote may be read a moment later; waiting for the pipe's end would not do, since
+  /// a child another test starts at the same moment can inherit its write end and hold it open.
+  func logShows(_ text: String, within seconds: TimeInterval = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !log.contains(text) {
+      guard Date() < deadline else { return false }
+      usleep(10_000)
+    }
+    return true
+  }
+
   func waitForExit() throws -> Int32 {
     try waitUntil { !process.isRunning }
-    try waitUntil { collected.isFinished }
     return process.terminationStatus
   }
 
-  var standardOutput: String {
-    String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  /// What the process printed on stdout, once it shows `text` (or after the deadline).
+  func standardOutput(showing text: String) -> String {
+    let deadline = Date().addingTimeInterval(10)
+    while !printed.text.contains(text) && Date() < deadline { usleep(10_000) }
+    return printed.text
   }
 
   deinit {
     if process.isRunning { process.terminate() }
     errorPipe.fileHandleForReading.readabilityHandler = nil
+    output.fileHandleForReading.readabilityHandler = nil
   }
 }
 
@@ -82,25 +96,10 @@ final class LockedText: @unchecked Sendable {
   private let lock = NSLock()
   private var storage = ""
 
-  private var finished = false
-
   func append(_ text: String) {
     lock.lock()
     storage += text
     lock.unlock()
-  }
-
-  /// The writer closed its end: nothing more will come.
-  func finish() {
-    lock.lock()
-    finished = true
-    lock.unlock()
-  }
-
-  var isFinished: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return finished
   }
 
   var text: String {

@@ -13,8 +13,7 @@ public enum HelpText {
       path += " " + sub.name
     }
     var lines: [String] = []
-    let usage = "\(path) \(spec.argumentSynopsis)"
-    lines.append(palette.header(usage.hasSuffix(" ") ? String(usage.dropLast()) : usage))
+    lines.append(palette.header(spec.usage(path: path)))
     lines.append("  " + spec.summary)
     if !spec.options.isEmpty {
       lines.append("")
@@ -29,7 +28,7 @@ public enum HelpText {
       lines.append(palette.header("subcommands"))
       // Synopses run long (PRODUCT NEW), so the summary goes on its own line.
       for sub in spec.subcommands {
-        lines.append("  " + "\(path) \(sub.name) \(sub.argumentSynopsis)".trimmingSpaces())
+        lines.append("  " + sub.usage(path: "\(path) \(sub.name)"))
         lines.append("      " + palette.dim(sub.summary))
       }
     }

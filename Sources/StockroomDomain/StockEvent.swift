@@ -6,6 +6,30 @@ public struct StockEvent: Sendable, Equatable {
     case correction(user: String)
     case listed(user: String)
     case delisted(user: String)
+
+    /// The word events and the ledger use: `order`, `restock`, `stocktake`, `listed`, `delisted`.
+    public var name: String {
+      switch self {
+      case .order: "order"
+      case .restock: "restock"
+      case .correction: "stocktake"
+      case .listed: "listed"
+      case .delisted: "delisted"
+      }
+    }
+
+    public var user: String {
+      switch self {
+      case .order(_, let user), .restock(let user), .correction(let user), .listed(let user),
+        .delisted(let user):
+        user
+      }
+    }
+
+    public var orderID: Int? {
+      if case .order(let id, _) = self { return id }
+      return nil
+    }
   }
 
   public var item: String

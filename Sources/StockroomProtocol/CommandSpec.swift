@@ -67,6 +67,13 @@ public final class CommandSpec: Sendable {
     return parts.joined(separator: " ")
   }
 
+  /// `ORDER <item> [n] ...` as HELP and error messages write it; `path` is the command words
+  /// that reach this spec (`DIARY NEW` for a subcommand).
+  public func usage(path: String) -> String {
+    let synopsis = argumentSynopsis
+    return synopsis.isEmpty ? path : path + " " + synopsis
+  }
+
   public func subcommand(named word: String) -> CommandSpec? {
     let upper = word.uppercased()
     return subcommands.first { $0.name == upper }

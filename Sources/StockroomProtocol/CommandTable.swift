@@ -198,7 +198,7 @@ public enum CommandTable {
       }
     }
     // Built only for an error: this runs for every request.
-    var usage: String { "usage: \(path) \(spec.argumentSynopsis)".trimmingTrailingSpace() }
+    var usage: String { "usage: " + spec.usage(path: path) }
     if positionals.count < spec.minimumArguments {
       throw ProtocolError(.args, "too few arguments; \(usage)")
     }
@@ -209,13 +209,5 @@ public enum CommandTable {
       throw ProtocolError(.args, "\(option.key)= is required; \(usage)")
     }
     return Request(spec: spec, path: path, arguments: positionals, options: options)
-  }
-}
-
-extension String {
-  fileprivate func trimmingTrailingSpace() -> String {
-    var copy = self
-    while copy.last == " " { copy.removeLast() }
-    return copy
   }
 }

@@ -8,7 +8,7 @@ extension CommandHandler {
       for spec in CommandTable.commands {
         out.beginRow(spec.name)
         out.field("group", spec.group)
-        out.field("usage", "\(spec.name) \(spec.argumentSynopsis)".trimmingCharacters(in: .whitespaces))
+        out.field("usage", spec.usage(path: spec.name))
         out.field("summary", spec.summary)
         out.endLine()
       }
@@ -24,7 +24,7 @@ extension CommandHandler {
     }
     func describe(_ spec: CommandSpec, path: String) {
       out.beginRow(path)
-      out.field("usage", "\(path) \(spec.argumentSynopsis)".trimmingCharacters(in: .whitespaces))
+      out.field("usage", spec.usage(path: path))
       out.field("summary", spec.summary)
       out.field("group", spec.group)
       out.field("role", spec.role.rawValue)

@@ -295,24 +295,9 @@ final class Connection: @unchecked Sendable {
       output.field("item", event.item)
       output.field("level", event.level)
       output.field("change", CommandHandler.signed(event.change))
-      switch event.cause {
-      case .order(let orderID, let user):
-        output.field("cause", "order")
-        output.field("order", orderID)
-        output.field("user", user)
-      case .restock(let user):
-        output.field("cause", "restock")
-        output.field("user", user)
-      case .correction(let user):
-        output.field("cause", "stocktake")
-        output.field("user", user)
-      case .listed(let user):
-        output.field("cause", "listed")
-        output.field("user", user)
-      case .delisted(let user):
-        output.field("cause", "delisted")
-        output.field("user", user)
-      }
+      output.field("cause", event.cause.name)
+      if let order = event.cause.orderID { output.field("order", order) }
+      output.field("user", event.cause.user)
       output.endLine()
     }
   }
@@ -439,6 +424,6 @@ final class Connection: @unchecked Sendable {
     Glibc.close(fd)
     readSource = nil
     writeSource = nil
-    server.connectionClosed(self, reason: closeReason)
+    server.connectionClosed(self, closeReason)
   }
 }

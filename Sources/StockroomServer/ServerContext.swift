@@ -4,9 +4,6 @@ struct ServerContext: Sendable {
   let store: Store
   let handler: CommandHandler
   let logger: Logger
+  /// Told once a connection's descriptor is closed, with the reason.
   let connectionClosed: @Sendable (Connection, String) -> Void
-
-  func connectionClosed(_ connection: Connection, reason: String) {
-    connectionClosed(connection, reason)
-  }
 }

@@ -124,18 +124,9 @@ final class Store: Sendable {
   }
 
   static func ledgerEntry(_ event: StockEvent, at: Date) -> LedgerEntry {
-    switch event.cause {
-    case .order(let id, let user):
-      LedgerEntry(item: event.item, change: event.change, cause: "order", orderID: id, user: user, at: at)
-    case .restock(let user):
-      LedgerEntry(item: event.item, change: event.change, cause: "restock", orderID: nil, user: user, at: at)
-    case .correction(let user):
-      LedgerEntry(item: event.item, change: event.change, cause: "stocktake", orderID: nil, user: user, at: at)
-    case .listed(let user):
-      LedgerEntry(item: event.item, change: event.change, cause: "listed", orderID: nil, user: user, at: at)
-    case .delisted(let user):
-      LedgerEntry(item: event.item, change: event.change, cause: "delisted", orderID: nil, user: user, at: at)
-    }
+    LedgerEntry(
+      item: event.item, change: event.change, cause: event.cause.name, orderID: event.cause.orderID,
+      user: event.cause.user, at: at)
   }
 
   /// Adds the rows one applied mutation changed: `levels` are its events' items right after it

@@ -19,10 +19,12 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.
     .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "CSQLite"]),
-    // Listener, connections, sessions, the shared store and its committer.
+    // epoll and eventfd, which Glibc's Swift module does not offer.
+    .target(name: "CStockroomSystem"),
+    // Event loops, listener, connections, sessions, the shared store and its committer.
     .target(
       name: "StockroomServer",
-      dependencies: ["StockroomDomain", "StockroomProtocol", "StockroomStorage"],
+      dependencies: ["StockroomDomain", "StockroomProtocol", "StockroomStorage", "CStockroomSystem"],
       resources: [.copy("Resources/catalog.json")]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),

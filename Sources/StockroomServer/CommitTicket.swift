@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// The promise that one group commit makes to every request in it: saved, or not saved and why.
@@ -9,7 +8,7 @@ final class CommitTicket: Sendable {
   }
 
   private struct Waiter {
-    let queue: DispatchQueue
+    let loop: EventLoop
     let body: @Sendable () -> Void
   }
 
@@ -23,15 +22,15 @@ final class CommitTicket: Sendable {
   /// nil while the commit is still running.
   var outcome: Outcome? { state.withLock { $0.outcome } }
 
-  /// Runs `body` on `queue` once the commit has finished. Waiters on the same queue are run in
-  /// one block, so a commit of fifty replies costs a hand-off per loop, not per connection.
-  func whenDone(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+  /// Runs `body` on `loop` once the commit has finished. Waiters on the same loop are run in
+  /// one task, so a commit of fifty replies costs a hand-off per loop, not per connection.
+  func whenDone(on loop: EventLoop, _ body: @escaping @Sendable () -> Void) {
     let done = state.withLock { state -> Bool in
       if state.outcome != nil { return true }
-      state.waiters.append(Waiter(queue: queue, body: body))
+      state.waiters.append(Waiter(loop: loop, body: body))
       return false
     }
-    if done { queue.async(execute: body) }
+    if done { loop.execute(body) }
   }
 
   func complete(_ outcome: Outcome) {
@@ -41,12 +40,12 @@ final class CommitTicket: Sendable {
       defer { state.waiters = [] }
       return state.waiters
     }
-    var byQueue: [ObjectIdentifier: (DispatchQueue, [@Sendable () -> Void])] = [:]
+    var byLoop: [ObjectIdentifier: (EventLoop, [@Sendable () -> Void])] = [:]
     for waiter in waiters {
-      byQueue[ObjectIdentifier(waiter.queue), default: (waiter.queue, [])].1.append(waiter.body)
+      byLoop[ObjectIdentifier(waiter.loop), default: (waiter.loop, [])].1.append(waiter.body)
     }
-    for (queue, bodies) in byQueue.values {
-      queue.async { for body in bodies { body() } }
+    for (loop, bodies) in byLoop.values {
+      loop.execute { for body in bodies { body() } }
     }
   }
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import CStockroomSystem
 import StockroomDomain
 import StockroomProtocol
 
@@ -8,13 +8,12 @@ import StockroomProtocol
   import Musl
 #endif
 
-/// One client: its socket, buffers, session and Dispatch sources.
+/// One client: its socket, buffers and session, on the event loop it belongs to.
 ///
-/// Every mutable property is touched only on `queue` (the serial queue of the loop the
-/// connection belongs to), which is what makes the unchecked `Sendable` sound. The descriptor is
-/// closed only after every source on it has been cancelled, from the last cancel handler, so
-/// Dispatch never watches a number the kernel has reused.
-final class Connection: @unchecked Sendable {
+/// Every mutable property is touched only on `loop`'s thread, which is what makes the unchecked
+/// `Sendable` sound. The descriptor leaves the loop's epoll set before it is closed, so the loop
+/// never reports a number the kernel has reused.
+final class Connection: EventLoop.Handler, @unchecked Sendable {
   private enum State {
     /// Reading and answering requests.
     case open
@@ -27,15 +26,15 @@ final class Connection: @unchecked Sendable {
 
   let id: Int
   let peer: String
-  let queue: DispatchQueue
+  let loop: EventLoop
   private let fd: Int32
   private let server: ServerContext
-  private var readSource: (any DispatchSourceRead)?
-  private var writeSource: (any DispatchSourceWrite)?
-  private var lingerTimer: (any DispatchSourceTimer)?
+  private var lingerTimer: EventLoop.TimerID?
+  private var registered = false
   private var readSuspended = false
   private var writeArmed = false
-  private var openSources = 0
+  /// What the loop's epoll set holds for `fd` now, so unchanged interest costs no system call.
+  private var interest: EventLoop.Interest = []
   private var state = State.open
   private var input: [UInt8] = []
   private var inputStart = 0
@@ -53,14 +52,12 @@ final class Connection: @unchecked Sendable {
   private let readBuffer: UnsafeMutableRawBufferPointer
   private var closeReason = "client closed"
 
-  init(id: Int, fd: Int32, peer: String, server: ServerContext, target: DispatchQueue) {
+  init(id: Int, fd: Int32, peer: String, server: ServerContext, loop: EventLoop) {
     self.id = id
     self.fd = fd
     self.peer = peer
     self.server = server
-    // The loop's own serial queue: every connection on a loop shares it, so one hand-off can
-    // release the replies of all of them at once.
-    self.queue = target
+    self.loop = loop
     self.session = Session()
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
   }
@@ -80,30 +77,66 @@ final class Connection: @unchecked Sendable {
 
   /// Greets the client and starts reading. `rejection` turns the connection away instead.
   func start(rejection: ProtocolError? = nil) {
-    queue.async { [self] in
-      let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-      read.setEventHandler { [unowned self] in readable() }
-      read.setCancelHandler { [self] in sourceCancelled() }
-      readSource = read
-      openSources += 1
+    loop.execute { [self] in
+      readSuspended = rejection != nil
+      do {
+        try loop.register(fd, self, interest: rejection == nil ? .read : [])
+      } catch {
+        closeNow("cannot watch the socket: \(error)")
+        return
+      }
+      registered = true
+      interest = rejection == nil ? .read : []
       if let rejection {
         output.error(rejection)
         closeReason = "rejected: \(rejection.message)"
         state = .closing
-        readSuspended = true
         flush()
         return
       }
       output.ok(
         "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current) ready; type HELP for commands")
-      read.resume()
       flush()
     }
   }
 
   /// Closes from outside, as at server shutdown.
   func shutdown(reason: String) {
-    queue.async { [self] in closeNow(reason) }
+    loop.execute { [self] in closeNow(reason) }
+  }
+
+  // MARK: Readiness
+
+  func ready(_ events: UInt32) {
+    if events & (sr_epoll_in | sr_epoll_hup | sr_epoll_err) != 0 {
+      if !readSuspended {
+        readable()
+      } else if events & (sr_epoll_hup | sr_epoll_err) != 0 {
+        // epoll reports a hang-up whatever we asked for; with reading paused nobody would
+        // look, and the loop would hear of it forever.
+        closeNow(state == .draining ? closeReason : "client closed")
+        return
+      }
+    }
+    if events & sr_epoll_out != 0 && state != .closed { flush() }
+  }
+
+  func loopStopped() {
+    closeNow("server stopping")
+  }
+
+  /// Tells the loop what to wait for, when that has changed.
+  private func updateInterest() {
+    guard registered else { return }
+    var wanted: EventLoop.Interest = readSuspended ? [] : .read
+    if writeArmed { wanted.insert(.write) }
+    guard wanted != interest else { return }
+    do {
+      try loop.change(fd, interest: wanted)
+      interest = wanted
+    } catch {
+      closeNow("cannot watch the socket: \(error)")
+    }
   }
 
   // MARK: Reading
@@ -196,7 +229,7 @@ final class Connection: @unchecked Sendable {
   private func hold(_ ticket: CommitTicket, reply: [UInt8]) {
     held.append(HeldReply(ticket: ticket, reply: reply))
     heldBytes += reply.count
-    ticket.whenDone(on: queue) { [weak self] in self?.releaseHeld() }
+    ticket.whenDone(on: loop) { [weak self] in self?.releaseHeld() }
   }
 
   /// Moves every reply whose commit has finished, in order, to the output: the reply itself when
@@ -230,15 +263,15 @@ final class Connection: @unchecked Sendable {
   }
 
   private func pauseReading() {
-    guard !readSuspended, let readSource else { return }
+    guard !readSuspended else { return }
     readSuspended = true
-    readSource.suspend()
+    updateInterest()
   }
 
   private func resumeReading() {
-    guard readSuspended, let readSource else { return }
+    guard readSuspended else { return }
     readSuspended = false
-    readSource.resume()
+    updateInterest()
   }
 
   // MARK: Events
@@ -248,7 +281,7 @@ final class Connection: @unchecked Sendable {
     if let watching = session.watching {
       let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
         guard let self else { return }
-        queue.async { self.deliverEvents() }
+        self.loop.execute { self.deliverEvents() }
       }
       self.mailbox = mailbox
       // Replaces the old mailbox in one step, so every change lands in one or the other.
@@ -305,6 +338,8 @@ final class Connection: @unchecked Sendable {
   // MARK: Writing
 
   private func flush() {
+    // The descriptor is closed with the connection, and its number may already be someone else's.
+    guard state != .closed else { return }
     while outputStart < output.bytes.count {
       let result = output.bytes.withUnsafeBytes { bytes in
         Result { () throws(Errno) in try Syscall.write(fd, UnsafeRawBufferPointer(rebasing: bytes[outputStart...])) }
@@ -314,7 +349,7 @@ final class Connection: @unchecked Sendable {
       case .success(let count): written = count
       case .failure(let error):
         if error.isWouldBlock {
-          armWriteSource()
+          armWriting()
           if outputStart >= 64 * 1024 {
             output.bytes.removeSubrange(..<outputStart)
             outputStart = 0
@@ -328,7 +363,7 @@ final class Connection: @unchecked Sendable {
     }
     output.bytes.removeAll(keepingCapacity: output.bytes.capacity <= 256 * 1024)
     outputStart = 0
-    disarmWriteSource()
+    disarmWriting()
     switch state {
     case .open:
       if readSuspended {
@@ -344,23 +379,16 @@ final class Connection: @unchecked Sendable {
     }
   }
 
-  private func armWriteSource() {
+  private func armWriting() {
     guard !writeArmed, state != .closed else { return }
     writeArmed = true
-    if writeSource == nil {
-      let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-      source.setEventHandler { [unowned self] in flush() }
-      source.setCancelHandler { [self] in sourceCancelled() }
-      writeSource = source
-      openSources += 1
-    }
-    writeSource?.resume()
+    updateInterest()
   }
 
-  private func disarmWriteSource() {
-    guard writeArmed, let writeSource else { return }
+  private func disarmWriting() {
+    guard writeArmed else { return }
     writeArmed = false
-    writeSource.suspend()
+    updateInterest()
   }
 
   // MARK: Closing
@@ -383,11 +411,7 @@ final class Connection: @unchecked Sendable {
     guard state == .closing else { return }
     state = .draining
     Glibc.shutdown(fd, Int32(SHUT_WR))
-    let timer = DispatchSource.makeTimerSource(queue: queue)
-    timer.schedule(deadline: .now() + .seconds(2))
-    timer.setEventHandler { [unowned self] in closeNow(closeReason) }
-    timer.resume()
-    lingerTimer = timer
+    lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(closeReason) }
     resumeReading()
   }
 
@@ -397,33 +421,11 @@ final class Connection: @unchecked Sendable {
     closeReason = reason
     server.store.hub.unsubscribe(id)
     mailbox = nil
-    lingerTimer?.cancel()
+    if let lingerTimer { loop.cancel(lingerTimer) }
     lingerTimer = nil
-    // A suspended source must be resumed before it is cancelled and released.
-    if let readSource {
-      if readSuspended {
-        readSuspended = false
-        readSource.resume()
-      }
-      readSource.cancel()
-    }
-    if let writeSource {
-      if !writeArmed { writeSource.resume() }
-      writeArmed = true
-      writeSource.cancel()
-    }
-    if openSources == 0 { finishClose() }
-  }
-
-  private func sourceCancelled() {
-    openSources -= 1
-    if openSources == 0 { finishClose() }
-  }
-
-  private func finishClose() {
+    if registered { loop.deregister(fd) }
+    registered = false
     Glibc.close(fd)
-    readSource = nil
-    writeSource = nil
     server.connectionClosed(self, closeReason)
   }
 }

@@ -22,10 +22,8 @@ public final class Server: Sendable {
   private let connections = Mutex<[Int: Connection]>([:])
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
-  /// One serial queue per core that every connection's queue runs on, the way an event-loop
-  /// group works: Dispatch's shared pool would start a thread for every connection waiting on
-  /// the store's lock, and those threads then spend their time waking each other.
-  private let loops: [DispatchQueue]
+  /// One event loop per core, each a thread of its own that serves its share of the connections.
+  private let loops: [EventLoop]
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
@@ -57,8 +55,7 @@ public final class Server: Sendable {
     self.configuration = configuration
     self.store = store
     self.logger = logger
-    let count = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    self.loops = (0..<count).map { DispatchQueue(label: "stockroom.loop.\($0)", qos: .userInitiated) }
+    self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "stockroom.loop.\($0)") }
   }
 
   /// Starts listening and returns the port, which is the kernel's choice when configured as 0.
@@ -87,6 +84,8 @@ public final class Server: Sendable {
     }
     let open = connections.withLock { Array($0.values) }
     for connection in open { connection.shutdown(reason: "server stopping") }
+    // After the shutdowns queued above; a connection accepted meanwhile is closed by its loop.
+    for loop in loops { loop.stop() }
     store.committer?.stop()
   }
 
@@ -103,7 +102,7 @@ public final class Server: Sendable {
     _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
     let connection = Connection(
-      id: id, fd: fd, peer: peer.description, server: context, target: loops[id % loops.count])
+      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count])
     let admitted = connections.withLock { all -> Bool in
       guard stats.connectedClients.load(ordering: .relaxed) < configuration.maxClients else { return false }
       all[id] = connection

@@ -1,3 +1,4 @@
+import Foundation
 import StockroomProtocol
 import StockroomStorage
 
@@ -18,8 +19,18 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
   public var dataDirectory: String? = "data"
   public var fsync = FsyncPolicy.always
+  /// Event-loop threads; nil picks by the machine (see `resolvedLoops`).
+  public var loops: Int? = nil
 
   public init() {}
+
+  /// One loop per core, less the core the committer's thread needs when there is a database:
+  /// on two cores, two loops and a committer measured slower than one loop and a committer.
+  public var resolvedLoops: Int {
+    if let loops { return loops }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    return max(1, dataDirectory == nil ? cores : cores - 1)
+  }
 
   public static let usage = """
     usage: stockroomd [options]
@@ -37,6 +48,8 @@ public struct ServerConfiguration: Sendable, Equatable {
                            off: the OS writes when it likes; power loss can lose ~30 s
                            (a crash of stockroomd itself loses nothing acknowledged in any mode)
       --fsync-interval MS  for --fsync batch (default 1000)
+      --loops N            event-loop threads serving connections (default: one per core, less one
+                           for the committer when the shop is on disk)
       --quiet              no log lines on stderr
       --help               this text
 
@@ -105,6 +118,7 @@ public struct ServerConfiguration: Sendable, Equatable {
           throw UsageError(message: "--fsync takes always, batch or off, not '\(fsyncMode)'")
         }
       case "--fsync-interval": fsyncInterval = try integer(argument, 1...60_000)
+      case "--loops": config.loops = try integer(argument, 1...256)
       default: throw UsageError(message: "unknown option '\(argument)'; try --help")
       }
       index += 1

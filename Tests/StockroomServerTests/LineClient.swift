@@ -45,7 +45,16 @@ final class LineClient: @unchecked Sendable {
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
   }
 
-  deinit { close(fd) }
+  private var closed = false
+
+  deinit { if !closed { close(fd) } }
+
+  /// Closes the socket now, as a client that goes away does.
+  func closeNow() {
+    guard !closed else { return }
+    closed = true
+    close(fd)
+  }
 
   func send(_ text: String) throws {
     try send(Array(text.utf8))

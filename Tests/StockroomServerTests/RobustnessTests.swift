@@ -147,6 +147,31 @@ struct RobustnessTests {
     #expect(try client.readReply().message == "done")
   }
 
+  @Test("a client that resets while its replies are backed up is let go, and the server serves on")
+  func resetWhileBackedUp() throws {
+    let server = try TestServer { $0.outputHighWater = 16 * 1024 }
+    let client = try LineClient(port: server.port, receiveBuffer: 4096)
+    _ = try client.readReply()
+    // About 12 MB of replies asked for and none read: the server stops reading from this client.
+    try client.send(String(repeating: "LIST dishes\n", count: 3000))
+    var available: Int32 = 0
+    let deadline = Date().addingTimeInterval(20)
+    while available < 1024 && Date() < deadline {
+      ioctl(client.fd, UInt(FIONREAD), &available)
+      usleep(1000)
+    }
+    #expect(available >= 1024)
+    #expect(server.server.connectedClients == 1)
+    // A reset, not a FIN: the server hears of it as a hang-up on a socket it is not reading.
+    var linger = linger(l_onoff: 1, l_linger: 0)
+    setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+    client.closeNow()
+    let gone = Date().addingTimeInterval(20)
+    while server.server.connectedClients > 0 && Date() < gone { usleep(1000) }
+    #expect(server.server.connectedClients == 0)
+    #expect(try server.client().request("PING still").message == "still")
+  }
+
   @Test("a watcher that never reads is disconnected once its unsent output passes the hard limit")
   func silentWatcherIsDropped() throws {
     let server = try TestServer(initialStock: 1_000_000) {

@@ -1,0 +1,15 @@
+// Linux interfaces that Glibc's Swift module leaves out: epoll and eventfd, for the server's
+// event loops.
+#ifndef STOCKROOM_SYSTEM_H
+#define STOCKROOM_SYSTEM_H
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+// The event masks as plain numbers: Swift imports glibc's EPOLL_EVENTS enum inconsistently.
+static const unsigned int sr_epoll_in = EPOLLIN;
+static const unsigned int sr_epoll_out = EPOLLOUT;
+static const unsigned int sr_epoll_hup = EPOLLHUP;
+static const unsigned int sr_epoll_err = EPOLLERR;
+
+#endif

@@ -1,0 +1,181 @@
+import CStockroomSystem
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One thread that waits on its sockets with epoll and runs everything for them, the way a
+/// swift-nio or Redis event loop does.
+///
+/// Dispatch sources cost a hand-off per socket event here: Dispatch's manager thread sits in
+/// `epoll_wait` and wakes a worker for every readiness, and under fifty busy clients on two cores
+/// most of the server's time went to the scheduler. A loop that reads, answers and writes on the
+/// thread that waited costs a wake-up per batch of events instead.
+///
+/// Handlers, timers and the interest sets are touched only on the loop's thread; other threads
+/// talk to it with `execute`, which is what makes the unchecked `Sendable` sound.
+final class EventLoop: @unchecked Sendable {
+  /// What a registered descriptor is told. Called on the loop's thread only.
+  protocol Handler: AnyObject {
+    /// `events` is epoll's mask: some of EPOLLIN, EPOLLOUT, EPOLLHUP and EPOLLERR.
+    func ready(_ events: UInt32)
+    /// The loop is stopping with the descriptor still registered.
+    func loopStopped()
+  }
+
+  struct Interest: OptionSet, Sendable {
+    let rawValue: UInt32
+    static let read = Interest(rawValue: sr_epoll_in)
+    static let write = Interest(rawValue: sr_epoll_out)
+  }
+
+  struct TimerID: Hashable, Sendable {
+    fileprivate let value: Int
+  }
+
+  private struct Timer {
+    let id: Int
+    let deadline: UInt64
+    let body: () -> Void
+  }
+
+  let name: String
+  private let epoll: Int32
+  private let wakeFD: Int32
+  private let tasks = Mutex<[@Sendable () -> Void]>([])
+  /// Set while the loop waits (or is about to) in `epoll_wait`; whoever clears it owes a wake-up.
+  private let asleep = Atomic<Bool>(false)
+  private let stopped = Atomic<Bool>(false)
+  private var handlers: [Int32: any Handler] = [:]
+  private var timers: [Timer] = []
+  private var nextTimer = 0
+
+  init(name: String) {
+    self.name = name
+    epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+    wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+    precondition(epoll >= 0 && wakeFD >= 0, "cannot create an event loop: \(Errno.current)")
+    var event = epoll_event(events: sr_epoll_in, data: epoll_data_t(fd: wakeFD))
+    precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, &event) == 0, "cannot watch the wake-up descriptor")
+    let thread = Thread { [self] in run() }
+    thread.name = name
+    thread.start()
+  }
+
+  /// Runs `task` on the loop's thread, after the tasks queued before it.
+  func execute(_ task: @escaping @Sendable () -> Void) {
+    tasks.withLock { $0.append(task) }
+    if asleep.exchange(false, ordering: .sequentiallyConsistent) { wake() }
+  }
+
+  /// Runs the tasks already queued, then ends the thread; handlers still registered hear
+  /// `loopStopped`. The loop's descriptors are closed by the thread on its way out.
+  func stop() {
+    execute { [self] in stopped.store(true, ordering: .relaxed) }
+  }
+
+  // MARK: On the loop's thread
+
+  func register(_ fd: Int32, _ handler: any Handler, interest: Interest) throws(Errno) {
+    var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: fd))
+    try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) }
+    handlers[fd] = handler
+  }
+
+  func change(_ fd: Int32, interest: Interest) throws(Errno) {
+    var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: fd))
+    try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) }
+  }
+
+  /// Forgets `fd`; do this before closing it, so epoll never reports a number the kernel reused.
+  func deregister(_ fd: Int32) {
+    guard handlers.removeValue(forKey: fd) != nil else { return }
+    var event = epoll_event()
+    _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
+  }
+
+  func schedule(after delay: Duration, _ body: @escaping () -> Void) -> TimerID {
+    nextTimer += 1
+    let nanoseconds =
+      UInt64(delay.components.seconds) * 1_000_000_000 + UInt64(delay.components.attoseconds / 1_000_000_000)
+    timers.append(Timer(id: nextTimer, deadline: Self.now() + nanoseconds, body: body))
+    return TimerID(value: nextTimer)
+  }
+
+  func cancel(_ timer: TimerID) {
+    timers.removeAll { $0.id == timer.value }
+  }
+
+  private func run() {
+    let capacity = 256
+    let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+    defer {
+      events.deallocate()
+      for handler in handlers.values { handler.loopStopped() }
+      handlers = [:]
+      Glibc.close(wakeFD)
+      Glibc.close(epoll)
+    }
+    while true {
+      runTasks()
+      runTimers()
+      if stopped.load(ordering: .relaxed) { return }
+      asleep.store(true, ordering: .sequentiallyConsistent)
+      // A task queued just before we said so would otherwise wait for the next socket event.
+      let pending = tasks.withLock { !$0.isEmpty }
+      let count = epoll_wait(epoll, events, Int32(capacity), pending ? 0 : timeout())
+      asleep.store(false, ordering: .sequentiallyConsistent)
+      guard count > 0 else { continue }
+      for index in 0..<Int(count) {
+        let fd = events[index].data.fd
+        if fd == wakeFD {
+          var value: UInt64 = 0
+          _ = Glibc.read(wakeFD, &value, 8)
+          continue
+        }
+        // A handler closed by an earlier event in this batch is gone; its event is stale.
+        handlers[fd]?.ready(events[index].events)
+      }
+    }
+  }
+
+  private func runTasks() {
+    let batch = tasks.withLock { tasks -> [@Sendable () -> Void] in
+      defer { tasks.removeAll(keepingCapacity: true) }
+      return tasks
+    }
+    for task in batch { task() }
+  }
+
+  private func runTimers() {
+    guard !timers.isEmpty else { return }
+    let now = Self.now()
+    let due = timers.filter { $0.deadline <= now }
+    guard !due.isEmpty else { return }
+    timers.removeAll { $0.deadline <= now }
+    for timer in due { timer.body() }
+  }
+
+  /// Milliseconds until the nearest timer, or -1 to wait for events alone.
+  private func timeout() -> Int32 {
+    guard let nearest = timers.map(\.deadline).min() else { return -1 }
+    let now = Self.now()
+    guard nearest > now else { return 0 }
+    return Int32(min((nearest - now + 999_999) / 1_000_000, 60_000))
+  }
+
+  private func wake() {
+    var one: UInt64 = 1
+    _ = Glibc.write(wakeFD, &one, 8)
+  }
+
+  private static func now() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+  }
+}

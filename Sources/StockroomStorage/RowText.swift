@@ -6,10 +6,6 @@ enum RowText {
   static let field: Character = "\u{1F}"
   static let record: Character = "\u{1E}"
 
-  static func join(_ records: [[String]]) -> String {
-    records.map { $0.joined(separator: String(field)) }.joined(separator: String(record))
-  }
-
   static func split(_ text: String) -> [[String]] {
     guard !text.isEmpty else { return [] }
     return text.split(separator: record, omittingEmptySubsequences: false).map {
@@ -17,8 +13,18 @@ enum RowText {
     }
   }
 
+  /// Written field by field into one string: every order in a group commit has two of these,
+  /// and building arrays of arrays to join them was the committer's largest Swift cost.
   static func counts(_ counts: [ItemCount]) -> String {
-    join(counts.map { [$0.item, String($0.count)] })
+    var text = ""
+    text.reserveCapacity(counts.count * 16)
+    for (index, count) in counts.enumerated() {
+      if index > 0 { text.append(record) }
+      text += count.item
+      text.append(field)
+      text += String(count.count)
+    }
+    return text
   }
 
   static func counts(from text: String) throws -> [ItemCount] {
@@ -29,13 +35,23 @@ enum RowText {
   }
 
   static func lines(_ lines: [OrderLine]) -> String {
-    join(
-      lines.map { line in
-        [
-          line.item, line.name, line.kind.rawValue, String(line.quantity),
-          line.unitPrice.map { String($0.minorUnits) } ?? "", line.unitPrice?.currency.rawValue ?? "",
-        ]
-      })
+    var text = ""
+    text.reserveCapacity(lines.count * 48)
+    for (index, line) in lines.enumerated() {
+      if index > 0 { text.append(record) }
+      text += line.item
+      text.append(field)
+      text += line.name
+      text.append(field)
+      text += line.kind.rawValue
+      text.append(field)
+      text += String(line.quantity)
+      text.append(field)
+      if let unit = line.unitPrice { text += String(unit.minorUnits) }
+      text.append(field)
+      if let unit = line.unitPrice { text += unit.currency.rawValue }
+    }
+    return text
   }
 
   static func lines(from text: String) throws -> [OrderLine] {

@@ -34,6 +34,54 @@ public final class SQLiteStatement {
     return self
   }
 
+  // Binding one parameter at a time: the group commit binds thousands of values a second, and
+  // an array of enum values for each row was most of what it allocated.
+
+  /// Binds `value` to parameter `index` (1-based). Bind every parameter before `execute`.
+  public func bind(_ index: Int32, _ value: Int) throws(SQLiteError) {
+    try check(sqlite3_bind_int64(handle, index, Int64(value)))
+  }
+
+  public func bind(_ index: Int32, _ value: Double) throws(SQLiteError) {
+    try check(sqlite3_bind_double(handle, index, value))
+  }
+
+  public func bind(_ index: Int32, _ value: String) throws(SQLiteError) {
+    var value = value
+    let result = value.withUTF8 { bytes -> Int32 in
+      // A zero-length text still needs a non-null pointer, or SQLite binds NULL.
+      guard let base = bytes.baseAddress else {
+        return sqlite3_bind_text(handle, index, "", 0, SQLiteDatabase.transient)
+      }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLiteDatabase.transient)
+      }
+    }
+    try check(result)
+  }
+
+  public func bind(_ index: Int32, _ value: Int?) throws(SQLiteError) {
+    guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+    try bind(index, value)
+  }
+
+  public func bind(_ index: Int32, _ value: String?) throws(SQLiteError) {
+    guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+    try bind(index, value)
+  }
+
+  /// Runs a statement bound parameter by parameter, which returns no rows, and readies it for
+  /// the next bindings.
+  public func execute() throws(SQLiteError) {
+    let result = sqlite3_step(handle)
+    sqlite3_reset(handle)
+    guard result == SQLITE_DONE || result == SQLITE_ROW else { throw database.error(result) }
+  }
+
+  private func check(_ result: Int32) throws(SQLiteError) {
+    guard result == SQLITE_OK else { throw database.error(result) }
+  }
+
   /// Runs a statement that returns no rows.
   public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
     try bind(values)

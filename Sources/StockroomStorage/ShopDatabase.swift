@@ -19,6 +19,11 @@ public final class ShopDatabase: @unchecked Sendable {
   private let writer: SQLiteDatabase
   private let reader: Mutex<SQLiteDatabase?>
   private var statements: [String: SQLiteStatement] = [:]
+  /// The statements every group commit runs, prepared once and held by name: finding them by
+  /// their SQL text hashed the whole text for every row written.
+  private let hot: HotStatements
+  /// The counters as the last commit left them on disk; nil when not known, and then all are written.
+  private var savedCounters: ShopCounters?
   private var lastCheckpoint = Date()
   /// Held (flock) for the life of the server: two servers on one file would each trust their own
   /// copy of the shop in memory.
@@ -46,6 +51,7 @@ public final class ShopDatabase: @unchecked Sendable {
       // Checkpoints are the committer's to schedule in batch mode; elsewhere SQLite's default.
       if case .batch = fsync { try writer.execute("PRAGMA wal_autocheckpoint = 0") }
       try Schema.migrate(writer)
+      hot = try HotStatements(writer)
     } catch let error as SQLiteError {
       throw StorageError(
         "\(path): \(error.isCorrupt ? "the file is damaged or not a database" : "cannot open it"): \(error)")
@@ -188,6 +194,24 @@ public final class ShopDatabase: @unchecked Sendable {
 
   // MARK: Writing
 
+  private struct HotStatements {
+    let upsertStock: SQLiteStatement
+    let insertLedger: SQLiteStatement
+    let insertOrder: SQLiteStatement
+    let upsertKey: SQLiteStatement
+    let upsertMeta: SQLiteStatement
+
+    init(_ database: SQLiteDatabase) throws(SQLiteError) {
+      upsertStock = try database.prepare(ShopDatabase.upsertStock)
+      insertLedger = try database.prepare(
+        "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
+      insertOrder = try database.prepare("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
+      upsertKey = try database.prepare(
+        "INSERT OR REPLACE INTO order_keys(key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?)")
+      upsertMeta = try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+    }
+  }
+
   private static let upsertStock = """
     INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT(item) DO UPDATE SET initial = excluded.initial, restocked = excluded.restocked,
@@ -203,68 +227,97 @@ public final class ShopDatabase: @unchecked Sendable {
 
   /// Writes `batch` in one transaction. On failure nothing of it is in the file.
   public func write(_ batch: JournalBatch) throws {
-    try writer.transaction {
-      for (item, level) in batch.stock { try statement(Self.upsertStock).run(Self.stockValues(item, level)) }
-      for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
-      let ledger = try statement(
-        "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
-      for entry in batch.ledger {
-        try ledger.run([
-          .text(entry.item), .integer(entry.change), .text(entry.cause), SQLiteValue(entry.orderID), .text(entry.user),
-          .real(entry.at.timeIntervalSince1970),
-        ])
-      }
-      let orders = try statement("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
-      for order in batch.orders {
-        try orders.run([
-          .integer(order.id), .text(order.user), .real(order.placed.timeIntervalSince1970),
-          .text(RowText.lines(order.lines)), .text(RowText.counts(order.taken)),
-        ])
-      }
-      let keys = try statement(
-        "INSERT OR REPLACE INTO order_keys(key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?)")
-      for receipt in batch.receipts {
-        guard let key = receipt.key else { continue }
-        try keys.run([
-          .text(key), .integer(receipt.order.id), .text(RowText.counts(receipt.requested)),
-          .text(RowText.counts(receipt.levels)), .real(receipt.order.placed.timeIntervalSince1970),
-        ])
-      }
-      let product = try statement(
-        """
-        INSERT INTO products(id, seq, name, description, price, currency, discount, seller, created, updated)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
-          price = excluded.price, currency = excluded.currency, discount = excluded.discount,
-          updated = excluded.updated
-        """)
-      for item in batch.products.values {
-        try product.run([
-          .text(item.id), .integer(Int(item.id.dropFirst()) ?? 0), .text(item.name), .text(item.description),
-          .integer(item.price.minorUnits), .text(item.price.currency.rawValue),
-          SQLiteValue(RowText.discount(item.discount)),
-          .text(item.seller), .real(item.created.timeIntervalSince1970), .real(item.updated.timeIntervalSince1970),
-        ])
-      }
-      for id in batch.deletedProducts { try statement("DELETE FROM products WHERE id = ?").run([.text(id)]) }
-      let diary = try statement(
-        "INSERT OR REPLACE INTO diary(id, owner, title, body, created, updated) VALUES (?, ?, ?, ?, ?, ?)")
-      for entry in batch.diary.values {
-        try diary.run([
-          .integer(entry.id), .text(entry.owner), .text(entry.title), .text(entry.body),
-          .real(entry.created.timeIntervalSince1970), .real(entry.updated.timeIntervalSince1970),
-        ])
-      }
-      for id in batch.deletedDiary { try statement("DELETE FROM diary WHERE id = ?").run([.integer(id)]) }
-      if let counters = batch.counters {
-        let meta = try statement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
-        for (key, value) in [
-          ("next_order_id", counters.nextOrderID), ("next_product_id", counters.nextProductID),
-          ("next_diary_id", counters.nextDiaryID), ("names_generation", counters.namesGeneration),
-          ("orders_made", counters.ordersMade),
-        ] {
-          try meta.run([.text(key), .integer(value)])
-        }
+    do {
+      try writer.transaction { try writeRows(batch) }
+    } catch {
+      // Rolled back: what the disk holds is no longer known for sure.
+      savedCounters = nil
+      throw error
+    }
+    if let counters = batch.counters { savedCounters = counters }
+  }
+
+  private func writeRows(_ batch: JournalBatch) throws {
+    let stock = hot.upsertStock
+    for (item, level) in batch.stock {
+      try stock.bind(1, item)
+      try stock.bind(2, level.initial)
+      try stock.bind(3, level.restocked)
+      try stock.bind(4, level.corrected)
+      try stock.bind(5, level.taken)
+      try stock.bind(6, level.current)
+      try stock.execute()
+    }
+    for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
+    let ledger = hot.insertLedger
+    for entry in batch.ledger {
+      try ledger.bind(1, entry.item)
+      try ledger.bind(2, entry.change)
+      try ledger.bind(3, entry.cause)
+      try ledger.bind(4, entry.orderID)
+      try ledger.bind(5, entry.user)
+      try ledger.bind(6, entry.at.timeIntervalSince1970)
+      try ledger.execute()
+    }
+    let orders = hot.insertOrder
+    for order in batch.orders {
+      try orders.bind(1, order.id)
+      try orders.bind(2, order.user)
+      try orders.bind(3, order.placed.timeIntervalSince1970)
+      try orders.bind(4, RowText.lines(order.lines))
+      try orders.bind(5, RowText.counts(order.taken))
+      try orders.execute()
+    }
+    let keys = hot.upsertKey
+    for receipt in batch.receipts {
+      guard let key = receipt.key else { continue }
+      try keys.bind(1, key)
+      try keys.bind(2, receipt.order.id)
+      try keys.bind(3, RowText.counts(receipt.requested))
+      try keys.bind(4, RowText.counts(receipt.levels))
+      try keys.bind(5, receipt.order.placed.timeIntervalSince1970)
+      try keys.execute()
+    }
+    let product = try statement(
+      """
+      INSERT INTO products(id, seq, name, description, price, currency, discount, seller, created, updated)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
+        price = excluded.price, currency = excluded.currency, discount = excluded.discount,
+        updated = excluded.updated
+      """)
+    for item in batch.products.values {
+      try product.run([
+        .text(item.id), .integer(Int(item.id.dropFirst()) ?? 0), .text(item.name), .text(item.description),
+        .integer(item.price.minorUnits), .text(item.price.currency.rawValue),
+        SQLiteValue(RowText.discount(item.discount)),
+        .text(item.seller), .real(item.created.timeIntervalSince1970), .real(item.updated.timeIntervalSince1970),
+      ])
+    }
+    for id in batch.deletedProducts { try statement("DELETE FROM products WHERE id = ?").run([.text(id)]) }
+    let diary = try statement(
+      "INSERT OR REPLACE INTO diary(id, owner, title, body, created, updated) VALUES (?, ?, ?, ?, ?, ?)")
+    for entry in batch.diary.values {
+      try diary.run([
+        .integer(entry.id), .text(entry.owner), .text(entry.title), .text(entry.body),
+        .real(entry.created.timeIntervalSince1970), .real(entry.updated.timeIntervalSince1970),
+      ])
+    }
+    for id in batch.deletedDiary { try statement("DELETE FROM diary WHERE id = ?").run([.integer(id)]) }
+    if let counters = batch.counters {
+      let saved = savedCounters
+      let meta = hot.upsertMeta
+      // Only the counters that moved: an order moves two of the five.
+      for (key, value, before) in [
+        ("next_order_id", counters.nextOrderID, saved?.nextOrderID),
+        ("next_product_id", counters.nextProductID, saved?.nextProductID),
+        ("next_diary_id", counters.nextDiaryID, saved?.nextDiaryID),
+        ("names_generation", counters.namesGeneration, saved?.namesGeneration),
+        ("orders_made", counters.ordersMade, saved?.ordersMade),
+      ] where value != before {
+        try meta.bind(1, key)
+        try meta.bind(2, value)
+        try meta.execute()
       }
     }
   }

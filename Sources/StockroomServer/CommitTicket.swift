@@ -7,14 +7,9 @@ final class CommitTicket: Sendable {
     case failed(String)
   }
 
-  private struct Waiter {
-    let loop: EventLoop
-    let body: @Sendable () -> Void
-  }
-
   private struct State {
     var outcome: Outcome?
-    var waiters: [Waiter] = []
+    var waiters: [any CommitWaiter] = []
   }
 
   private let state = Mutex(State())
@@ -22,30 +17,33 @@ final class CommitTicket: Sendable {
   /// nil while the commit is still running.
   var outcome: Outcome? { state.withLock { $0.outcome } }
 
-  /// Runs `body` on `loop` once the commit has finished. Waiters on the same loop are run in
-  /// one task, so a commit of fifty replies costs a hand-off per loop, not per connection.
-  func whenDone(on loop: EventLoop, _ body: @escaping @Sendable () -> Void) {
+  /// Tells `waiter` on its loop once the commit has finished, once however many of its requests
+  /// the commit holds. Waiters on the same loop are told in one task, so a commit of fifty
+  /// replies costs a hand-off per loop, not per connection.
+  func notify(_ waiter: any CommitWaiter) {
     let done = state.withLock { state -> Bool in
       if state.outcome != nil { return true }
-      state.waiters.append(Waiter(loop: loop, body: body))
+      // A client pipelining several changes into one commit is told once.
+      if let last = state.waiters.last, last === waiter { return false }
+      state.waiters.append(waiter)
       return false
     }
-    if done { loop.execute(body) }
+    if done { waiter.loop.execute { waiter.commitFinished() } }
   }
 
   func complete(_ outcome: Outcome) {
-    let waiters = state.withLock { state -> [Waiter] in
+    let waiters = state.withLock { state -> [any CommitWaiter] in
       guard state.outcome == nil else { return [] }
       state.outcome = outcome
       defer { state.waiters = [] }
       return state.waiters
     }
-    var byLoop: [ObjectIdentifier: (EventLoop, [@Sendable () -> Void])] = [:]
+    var byLoop: [ObjectIdentifier: (EventLoop, [any CommitWaiter])] = [:]
     for waiter in waiters {
-      byLoop[ObjectIdentifier(waiter.loop), default: (waiter.loop, [])].1.append(waiter.body)
+      byLoop[ObjectIdentifier(waiter.loop), default: (waiter.loop, [])].1.append(waiter)
     }
-    for (loop, bodies) in byLoop.values {
-      loop.execute { for body in bodies { body() } }
+    for (loop, group) in byLoop.values {
+      loop.execute { for waiter in group { waiter.commitFinished() } }
     }
   }
 }

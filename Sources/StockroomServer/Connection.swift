@@ -13,7 +13,7 @@ import StockroomProtocol
 /// Every mutable property is touched only on `loop`'s thread, which is what makes the unchecked
 /// `Sendable` sound. The descriptor leaves the loop's epoll set before it is closed, so the loop
 /// never reports a number the kernel has reused.
-final class Connection: EventLoop.Handler, @unchecked Sendable {
+final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   private enum State {
     /// Reading and answering requests.
     case open
@@ -229,7 +229,11 @@ final class Connection: EventLoop.Handler, @unchecked Sendable {
   private func hold(_ ticket: CommitTicket, reply: [UInt8]) {
     held.append(HeldReply(ticket: ticket, reply: reply))
     heldBytes += reply.count
-    ticket.whenDone(on: loop) { [weak self] in self?.releaseHeld() }
+    ticket.notify(self)
+  }
+
+  func commitFinished() {
+    releaseHeld()
   }
 
   /// Moves every reply whose commit has finished, in order, to the output: the reply itself when

@@ -21,6 +21,7 @@ public enum Tokenizer {
       throw ProtocolError(.syntax, "invalid UTF-8 at byte \(bad + 1)")
     }
     var words: [Word] = []
+    words.reserveCapacity(4)
     var index = 0
     let count = bytes.count
     while index < count {
@@ -34,43 +35,49 @@ public enum Tokenizer {
     return words
   }
 
-  // Reads one word starting at `index`; leaves `index` on the separator after it.
+  // Reads one word starting at `index`; leaves `index` on the separator after it. Most words
+  // have no quotes and are read straight from the line; only a quoted word builds its text.
   private static func word(
     in bytes: UnsafeBufferPointer<UInt8>, from index: inout Int
   ) throws(ProtocolError) -> Word {
     let start = index
-    var text: [UInt8] = []
+    var unquoted: [UInt8]? = nil
     var keyLength: Int? = nil
-    var sawQuote = false
     let count = bytes.count
     while index < count {
       let byte = bytes[index]
       if byte == space || byte == tab { break }
       if byte == quote {
-        sawQuote = true
+        if unquoted == nil { unquoted = Array(bytes[start..<index]) }
         index += 1
-        try quoted(in: bytes, from: &index, into: &text)
+        try quoted(in: bytes, from: &index, into: &unquoted!)
         continue
       }
       if byte < 0x20 || byte == 0x7F {
         throw ProtocolError(
           .syntax, "control character 0x\(String(byte, radix: 16)) at byte \(index + 1); quote and escape it")
       }
-      if byte == equals && keyLength == nil && !sawQuote && isIdentifier(text) {
-        keyLength = text.count
+      if byte == equals && keyLength == nil && unquoted == nil
+        && isIdentifier(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+      {
+        keyLength = index - start
       }
-      text.append(byte)
+      unquoted?.append(byte)
       index += 1
     }
-    if !sawQuote && keyLength == nil {
-      return Word(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+    let text = unquoted.map { String(decoding: $0, as: UTF8.self) }
+    guard let keyLength else {
+      return Word(text ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
-    if let keyLength {
-      let key = String(decoding: text[..<keyLength], as: UTF8.self)
-      let value = String(decoding: text[(keyLength + 1)...], as: UTF8.self)
-      return Word(key: key, value: value, text: String(decoding: text, as: UTF8.self))
+    // The key is bare, so it is the same in the line and in the text.
+    let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + keyLength)]), as: UTF8.self)
+    if let unquoted {
+      return Word(key: key, value: String(decoding: unquoted[(keyLength + 1)...], as: UTF8.self), text: text)
     }
-    return Word(String(decoding: text, as: UTF8.self))
+    return Word(
+      key: key,
+      value: String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + keyLength + 1)..<index]), as: UTF8.self),
+      text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
   }
 
   private static func quoted(
@@ -151,7 +158,7 @@ public enum Tokenizer {
     }
   }
 
-  static func isIdentifier(_ bytes: [UInt8]) -> Bool {
+  static func isIdentifier(_ bytes: some Collection<UInt8>) -> Bool {
     guard let first = bytes.first, isIdentifierHead(first) else { return false }
     return bytes.allSatisfy { isIdentifierHead($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }

@@ -45,6 +45,11 @@ struct TokenizerTests {
     #expect(words[2].value == "Red apple")
     #expect(words[4].key == nil, "a quoted a=b is a plain word")
     #expect(words[5].key == "price", "option keys are case-insensitive")
+    let more = try Tokenizer.words(in: #"note=a=b "x"=y key="q"tail"#)
+    #expect(more.map(\.text) == ["note=a=b", "x=y", "key=qtail"])
+    #expect(more[0].key == "note" && more[0].value == "a=b", "only the first = splits")
+    #expect(more[1].key == nil, "a key must be bare, not quoted")
+    #expect(more[2].key == "key" && more[2].value == "qtail")
   }
 
   @Test("a word whose part before = is not an identifier is not an option")

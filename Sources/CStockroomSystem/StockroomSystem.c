@@ -1,2 +1,12 @@
-// Everything is in the header; SwiftPM needs a C target to have one source file.
+#define _GNU_SOURCE
 #include "StockroomSystem.h"
+
+#include <pthread.h>
+#include <string.h>
+
+void sr_set_thread_name(const char *name) {
+  char shortened[16];
+  strncpy(shortened, name, sizeof(shortened) - 1);
+  shortened[sizeof(shortened) - 1] = 0;
+  pthread_setname_np(pthread_self(), shortened);
+}

@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 import StockroomDomain
 import StockroomStorage
@@ -43,8 +44,10 @@ final class Committer: @unchecked Sendable {
   }
 
   func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "stockroom.committer"
+    let thread = Thread { [self] in
+      sr_set_thread_name("sr-committer")
+      run()
+    }
     thread.qualityOfService = .userInitiated
     thread.start()
   }

@@ -61,8 +61,10 @@ final class EventLoop: @unchecked Sendable {
     precondition(epoll >= 0 && wakeFD >= 0, "cannot create an event loop: \(Errno.current)")
     var event = epoll_event(events: sr_epoll_in, data: epoll_data_t(fd: wakeFD))
     precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, &event) == 0, "cannot watch the wake-up descriptor")
-    let thread = Thread { [self] in run() }
-    thread.name = name
+    let thread = Thread { [self] in
+      sr_set_thread_name(name)
+      run()
+    }
     thread.start()
   }
 

@@ -55,7 +55,7 @@ public final class Server: Sendable {
     self.configuration = configuration
     self.store = store
     self.logger = logger
-    self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "stockroom.loop.\($0)") }
+    self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "sr-loop-\($0)") }
   }
 
   /// Starts listening and returns the port, which is the kernel's choice when configured as 0.

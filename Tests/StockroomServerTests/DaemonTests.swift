@@ -14,6 +14,40 @@ struct DaemonTests {
     }
   }
 
+  /// The names of the process's threads, as top -H shows them.
+  private func threadNames(_ daemon: DaemonProcess) -> [String] {
+    let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+    let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    return ids.compactMap { id in
+      (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }.sorted()
+  }
+
+  @Test("--loops N serves clients from N named event-loop threads beside one committer")
+  func eventLoops() throws {
+    let data = try DataDirectory()
+    let (daemon, port) = try data.start(["--loops", "3"])
+    let names = threadNames(daemon)
+    #expect(names.filter { $0.hasPrefix("sr-loop-") } == ["sr-loop-0", "sr-loop-1", "sr-loop-2"], "\(names)")
+    #expect(names.filter { $0 == "sr-committer" }.count == 1, "\(names)")
+    // Connections are dealt round the loops; every one of them answers.
+    let clients = try (0..<6).map { _ in try LineClient(port: port) }
+    for (index, client) in clients.enumerated() {
+      _ = try client.readReply()
+      #expect(try client.request("PING \(index)").message == "\(index)")
+    }
+
+    let memory = try DaemonProcess(["--port", "0", "--memory", "--loops", "2"])
+    _ = try memory.port()
+    let memoryNames = threadNames(memory)
+    #expect(memoryNames.filter { $0.hasPrefix("sr-loop-") } == ["sr-loop-0", "sr-loop-1"], "\(memoryNames)")
+    #expect(!memoryNames.contains("sr-committer"), "a shop in memory has nothing to commit")
+
+    let refused = try DaemonProcess(["--port", "0", "--memory", "--loops", "0"])
+    #expect(try refused.waitForExit() != 0)
+    #expect(refused.logShows("--loops takes a whole number from 1 to 256"))
+  }
+
   @Test("an unknown option is refused with usage and a non-zero exit")
   func badOption() throws {
     let daemon = try DaemonProcess(["--frobnicate"])

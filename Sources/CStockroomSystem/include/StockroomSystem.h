@@ -12,4 +12,8 @@ static const unsigned int sr_epoll_out = EPOLLOUT;
 static const unsigned int sr_epoll_hup = EPOLLHUP;
 static const unsigned int sr_epoll_err = EPOLLERR;
 
+// Names the calling thread for top -H, perf and gdb (the first 15 bytes; glibc hides
+// pthread_setname_np from Swift behind _GNU_SOURCE).
+void sr_set_thread_name(const char *name);
+
 #endif

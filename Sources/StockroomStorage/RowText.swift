@@ -13,18 +13,25 @@ enum RowText {
     }
   }
 
-  /// Written field by field into one string: every order in a group commit has two of these,
-  /// and building arrays of arrays to join them was the committer's largest Swift cost.
-  static func counts(_ counts: [ItemCount]) -> String {
+  /// Records written field by field into one string, `fields` appending one record's fields:
+  /// every order in a group commit has two of these columns, and building arrays of arrays to
+  /// join them was the committer's largest Swift cost.
+  private static func records<T>(_ items: [T], _ fields: (T, inout String) -> Void) -> String {
     var text = ""
-    text.reserveCapacity(counts.count * 16)
-    for (index, count) in counts.enumerated() {
+    text.reserveCapacity(items.count * 32)
+    for (index, item) in items.enumerated() {
       if index > 0 { text.append(record) }
+      fields(item, &text)
+    }
+    return text
+  }
+
+  static func counts(_ counts: [ItemCount]) -> String {
+    records(counts) { count, text in
       text += count.item
       text.append(field)
       text += String(count.count)
     }
-    return text
   }
 
   static func counts(from text: String) throws -> [ItemCount] {
@@ -35,10 +42,7 @@ enum RowText {
   }
 
   static func lines(_ lines: [OrderLine]) -> String {
-    var text = ""
-    text.reserveCapacity(lines.count * 48)
-    for (index, line) in lines.enumerated() {
-      if index > 0 { text.append(record) }
+    records(lines) { line, text in
       text += line.item
       text.append(field)
       text += line.name
@@ -51,7 +55,6 @@ enum RowText {
       text.append(field)
       if let unit = line.unitPrice { text += unit.currency.rawValue }
     }
-    return text
   }
 
   static func lines(from text: String) throws -> [OrderLine] {

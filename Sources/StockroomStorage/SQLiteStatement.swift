@@ -22,14 +22,12 @@ public final class SQLiteStatement {
     sqlite3_clear_bindings(handle)
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
-      let result: Int32
       switch value {
-      case .null: result = sqlite3_bind_null(handle, index)
-      case .integer(let number): result = sqlite3_bind_int64(handle, index, Int64(number))
-      case .text(let text): result = sqlite3_bind_text(handle, index, text, -1, SQLiteDatabase.transient)
-      case .real(let number): result = sqlite3_bind_double(handle, index, number)
+      case .null: try check(sqlite3_bind_null(handle, index))
+      case .integer(let number): try bind(index, number)
+      case .text(let text): try bind(index, text)
+      case .real(let number): try bind(index, number)
       }
-      guard result == SQLITE_OK else { throw database.error(result) }
     }
     return self
   }
@@ -85,9 +83,7 @@ public final class SQLiteStatement {
   /// Runs a statement that returns no rows.
   public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
     try bind(values)
-    let result = sqlite3_step(handle)
-    sqlite3_reset(handle)
-    guard result == SQLITE_DONE || result == SQLITE_ROW else { throw database.error(result) }
+    try execute()
   }
 
   /// Steps to the next row; false at the end.

@@ -147,9 +147,7 @@ public final class ShopDatabase: @unchecked Sendable {
     let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
     guard persist else { return state }
     try writer.transaction {
-      for item in added {
-        try statement(Self.upsertStock).run(Self.stockValues(item, state.level(of: item)!))
-      }
+      for item in added { try saveStock(item, state.level(of: item)!) }
       try statement("INSERT OR REPLACE INTO catalog(id, json, loaded_at) VALUES (1, ?, ?)").run([
         .text(catalogJSON), .real(Date().timeIntervalSince1970),
       ])
@@ -202,7 +200,12 @@ public final class ShopDatabase: @unchecked Sendable {
     let upsertMeta: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
-      upsertStock = try database.prepare(ShopDatabase.upsertStock)
+      upsertStock = try database.prepare(
+        """
+        INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT(item) DO UPDATE SET initial = excluded.initial, restocked = excluded.restocked,
+          corrected = excluded.corrected, taken = excluded.taken, current = excluded.current
+        """)
       insertLedger = try database.prepare(
         "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
       insertOrder = try database.prepare("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
@@ -212,17 +215,17 @@ public final class ShopDatabase: @unchecked Sendable {
     }
   }
 
-  private static let upsertStock = """
-    INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT(item) DO UPDATE SET initial = excluded.initial, restocked = excluded.restocked,
-      corrected = excluded.corrected, taken = excluded.taken, current = excluded.current
-    """
-
-  private static func stockValues(_ item: String, _ level: StockLevel) -> [SQLiteValue] {
-    [
-      .text(item), .integer(level.initial), .integer(level.restocked), .integer(level.corrected),
-      .integer(level.taken), .integer(level.current),
-    ]
+  /// Writes one item's stock row, new or not: for the group commit and for items a changed
+  /// catalogue adds at start-up.
+  private func saveStock(_ item: String, _ level: StockLevel) throws(SQLiteError) {
+    let stock = hot.upsertStock
+    try stock.bind(1, item)
+    try stock.bind(2, level.initial)
+    try stock.bind(3, level.restocked)
+    try stock.bind(4, level.corrected)
+    try stock.bind(5, level.taken)
+    try stock.bind(6, level.current)
+    try stock.execute()
   }
 
   /// Writes `batch` in one transaction. On failure nothing of it is in the file.
@@ -238,16 +241,7 @@ public final class ShopDatabase: @unchecked Sendable {
   }
 
   private func writeRows(_ batch: JournalBatch) throws {
-    let stock = hot.upsertStock
-    for (item, level) in batch.stock {
-      try stock.bind(1, item)
-      try stock.bind(2, level.initial)
-      try stock.bind(3, level.restocked)
-      try stock.bind(4, level.corrected)
-      try stock.bind(5, level.taken)
-      try stock.bind(6, level.current)
-      try stock.execute()
-    }
+    for (item, level) in batch.stock { try saveStock(item, level) }
     for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
     let ledger = hot.insertLedger
     for entry in batch.ledger {

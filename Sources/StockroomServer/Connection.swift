@@ -100,11 +100,6 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     }
   }
 
-  /// Closes from outside, as at server shutdown.
-  func shutdown(reason: String) {
-    loop.execute { [self] in closeNow(reason) }
-  }
-
   // MARK: Readiness
 
   func ready(_ events: UInt32) {

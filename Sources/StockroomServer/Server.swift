@@ -82,9 +82,8 @@ public final class Server: Sendable {
       listener?.close()
       listener = nil
     }
-    let open = connections.withLock { Array($0.values) }
-    for connection in open { connection.shutdown(reason: "server stopping") }
-    // After the shutdowns queued above; a connection accepted meanwhile is closed by its loop.
+    // Each loop first runs what is queued (the start of a connection just accepted among it),
+    // then closes every connection still registered with it as "server stopping".
     for loop in loops { loop.stop() }
     store.committer?.stop()
   }

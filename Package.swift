@@ -34,15 +34,21 @@ let package = Package(
     .target(name: "CStockroomShims", dependencies: ["CLibedit"]),
     .target(name: "StockroomClient", dependencies: ["StockroomProtocol", "CStockroomShims", "CLibedit"]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
+    // What the test targets share: starting real programs with a clean signal mask.
+    .target(name: "StockroomTestSupport", path: "Tests/StockroomTestSupport"),
     .testTarget(
       name: "StockroomClientTests",
-      dependencies: ["StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain"]
+      dependencies: [
+        "StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain", "StockroomTestSupport",
+      ]
     ),
     .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain"]),
     .testTarget(name: "StockroomProtocolTests", dependencies: ["StockroomProtocol"]),
     .testTarget(
       name: "StockroomServerTests",
-      dependencies: ["StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage"]
+      dependencies: [
+        "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -160,6 +160,10 @@ public struct Renderer: Sendable {
 
   private func humanEvent(_ row: Row) -> String {
     let kind = row.id ?? "event"
+    if kind == "closing", row["reason"] == "idle" {
+      let after = row["idle_seconds"].map { " after \($0) s" } ?? ""
+      return palette.event("! the server closed this idle connection\(after); the next command reconnects")
+    }
     guard kind == "stock", let item = row["item"], let level = row["level"] else {
       let rest = row.fields.map { $0.key.isEmpty ? $0.value : "\($0.key)=\($0.value)" }
       return palette.event("! " + kind) + (rest.isEmpty ? "" : " " + rest.joined(separator: " "))

@@ -13,6 +13,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
   case limit = "LIMIT"
   case readOnly = "READONLY"
   case `internal` = "INTERNAL"
+  case foreignProtocol = "PROTOCOL"
+  case timeout = "TIMEOUT"
 
   /// One line for Protocol.md and HELP.
   public var meaning: String {
@@ -29,6 +31,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .readOnly:
       "the server cannot save changes (disk full, I/O error) and refuses writes until it can; reads still work"
     case .internal: "the server failed; the request was not applied"
+    case .foreignProtocol:
+      "the connection began in another protocol (HTTP, RESP, TLS); nothing was run and the connection is closed"
+    case .timeout: "a request line did not arrive whole in time; the connection is closed"
     }
   }
 }

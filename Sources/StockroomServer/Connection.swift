@@ -24,12 +24,38 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     case closed
   }
 
+  /// Whether this connection counts as a client, decided at accept and never by how it ends:
+  /// a turned-away peer that resets must not free a client's place.
+  enum Admission: Sendable {
+    case client
+    /// Gets `ERR LIMIT` instead of the greeting and is closed.
+    case rejected
+  }
+
+  /// How long a closing connection may take to hand over what it owes (replies waiting for their
+  /// commit, output the client has not read) before it is closed anyway.
+  static let closingGrace: Duration = .seconds(30)
+
   let id: Int
   let peer: String
   let loop: EventLoop
+  let admission: Admission
   private let fd: Int32
   private let server: ServerContext
   private var lingerTimer: EventLoop.TimerID?
+  /// The one timer that enforces the idle, line and closing deadlines; it looks at the clock
+  /// when it fires and sets itself again, so requests never touch it.
+  private var deadlineTimer: EventLoop.TimerID?
+  private var deadlineAt: UInt64 = 0
+  /// When the client last sent a byte or took one (the loop's clock).
+  private var lastActivity: UInt64 = 0
+  /// When the first byte of a request line still missing its LF arrived.
+  private var partialLineSince: UInt64?
+  private var closingSince: UInt64 = 0
+  /// The client shut its sending side: answer what it sent, then close.
+  private var inputEnded = false
+  private var bytesSeen = false
+  private var linesSeen = 0
   private var registered = false
   private var readSuspended = false
   private var writeArmed = false
@@ -50,14 +76,15 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   private var session: Session
   private var mailbox: EventMailbox?
   private let readBuffer: UnsafeMutableRawBufferPointer
-  private var closeReason = "client closed"
+  private var closeReason = CloseReason.clientClosed
 
-  init(id: Int, fd: Int32, peer: String, server: ServerContext, loop: EventLoop) {
+  init(id: Int, fd: Int32, peer: String, server: ServerContext, loop: EventLoop, admission: Admission = .client) {
     self.id = id
     self.fd = fd
     self.peer = peer
     self.server = server
     self.loop = loop
+    self.admission = admission
     self.session = Session()
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
   }
@@ -75,27 +102,32 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     var after: [UInt8] = []
   }
 
-  /// Greets the client and starts reading. `rejection` turns the connection away instead.
+  /// Greets the client and starts reading; a rejected connection gets `rejection` instead.
   func start(rejection: ProtocolError? = nil) {
     loop.execute { [self] in
-      readSuspended = rejection != nil
-      do {
-        try loop.register(fd, self, interest: rejection == nil ? .read : [])
+      let rejected = admission == .rejected
+      readSuspended = rejected
+      do throws(Errno) {
+        try loop.register(fd, self, interest: rejected ? [] : .read)
       } catch {
-        closeNow("cannot watch the socket: \(error)")
+        closeNow(.cannotWatchSocket(error))
         return
       }
       registered = true
-      interest = rejection == nil ? .read : []
-      if let rejection {
-        output.error(rejection)
-        closeReason = "rejected: \(rejection.message)"
+      interest = rejected ? [] : .read
+      lastActivity = loop.now
+      if rejected {
+        output.error(rejection ?? ProtocolError(.limit, "server full; try again later"))
+        closeReason = .rejected
         state = .closing
+        closingSince = loop.now
+        armDeadline()
         flush()
         return
       }
       output.ok(
         "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current) ready; type HELP for commands")
+      armDeadline()
       flush()
     }
   }
@@ -109,7 +141,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       } else if events & (sr_epoll_hup | sr_epoll_err) != 0 {
         // epoll reports a hang-up whatever we asked for; with reading paused nobody would
         // look, and the loop would hear of it forever.
-        closeNow(state == .draining ? closeReason : "client closed")
+        closeNow(state == .draining ? closeReason : .clientClosed)
         return
       }
     }
@@ -117,20 +149,21 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   }
 
   func loopStopped() {
-    closeNow("server stopping")
+    closeNow(.serverStopping)
   }
 
   /// Tells the loop what to wait for, when that has changed.
   private func updateInterest() {
     guard registered else { return }
-    var wanted: EventLoop.Interest = readSuspended ? [] : .read
+    // After end of input there is nothing to read, and epoll would report it for ever.
+    var wanted: EventLoop.Interest = readSuspended || inputEnded ? [] : .read
     if writeArmed { wanted.insert(.write) }
     guard wanted != interest else { return }
     do {
       try loop.change(fd, interest: wanted)
       interest = wanted
     } catch {
-      closeNow("cannot watch the socket: \(error)")
+      closeNow(.cannotWatchSocket(error))
     }
   }
 
@@ -142,16 +175,35 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       count = try Syscall.read(fd, into: readBuffer)
     } catch {
       if error.isWouldBlock { return }
-      closeNow("read failed: \(error)")
+      closeNow(.readFailed(error))
       return
     }
     if count == 0 {
-      closeNow(state == .draining ? closeReason : "client closed")
+      guard state == .open, !inputEnded else {
+        closeNow(state == .draining ? closeReason : .clientClosed)
+        return
+      }
+      // A half-close means "no more requests", not "stop answering": a script that sends and
+      // then shuts its side (nc -N, nc -q) still gets every reply, after its commit.
+      inputEnded = true
+      updateInterest()
+      processInput()
+      flush()
       return
     }
+    lastActivity = loop.now
     switch state {
     case .open:
-      input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
+      let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[..<count])
+      if !bytesSeen {
+        bytesSeen = true
+        if let foreign = ForeignProtocol.detect(firstBytes: chunk) {
+          refuse(foreign)
+          flush()
+          return
+        }
+      }
+      input.append(contentsOf: chunk)
       processInput()
       flush()
     case .draining, .closing, .closed:
@@ -168,28 +220,46 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
         pauseReading()
         break
       }
-      guard let lf = input[scanFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+      let lineEnd: Int
+      if let lf = input[scanFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+        lineEnd = lf
+      } else if inputEnded && inputStart < input.count {
+        // The last line of a client that finished sending needs no LF to count.
+        lineEnd = input.count
+      } else {
         scanFrom = input.count
+        if inputStart < input.count && partialLineSince == nil { partialLineSince = loop.now }
         // A CR may be waiting for its LF in the next read; it does not count toward the limit.
         let pendingCR = input.last == UInt8(ascii: "\r") ? 1 : 0
         if input.count - inputStart - pendingCR > maxLine { tooLong() }
         break
       }
-      var end = lf
+      partialLineSince = nil
+      var end = lineEnd
       if end > inputStart && input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
       if end - inputStart > maxLine {
         tooLong()
         break
       }
+      let line = input[inputStart..<end]
+      if let foreign = ForeignProtocol.detect(line: line, isFirst: linesSeen == 0) {
+        refuse(foreign)
+        break
+      }
+      linesSeen += 1
       let watchingBefore = session.watching
-      answer(input[inputStart..<end])
-      inputStart = lf + 1
+      answer(line)
+      inputStart = min(lineEnd + 1, input.count)
       scanFrom = inputStart
       if session.watching != watchingBefore { watchChanged() }
       if session.wantsClose {
-        closeReason = "client quit"
+        closeReason = .clientQuit
         beginClosing()
       }
+    }
+    if inputEnded && state == .open && inputStart == input.count && !readSuspended {
+      closeReason = .inputEnded
+      beginClosing()
     }
     if inputStart == input.count {
       input.removeAll(keepingCapacity: input.capacity <= 256 * 1024)
@@ -251,14 +321,39 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     if released { flush() }
   }
 
-  private func tooLong() {
-    output.error(
-      ProtocolError(.tooLong, "line longer than \(server.configuration.maxLine) bytes; closing the connection"))
-    closeReason = "line too long"
+  /// Writes `error` where the next reply would go: behind any reply still waiting for its commit.
+  private func appendError(_ error: ProtocolError) {
+    if held.isEmpty {
+      output.error(error)
+    } else {
+      scratch.bytes.removeAll(keepingCapacity: true)
+      scratch.error(error)
+      held[held.count - 1].after += scratch.bytes
+      heldBytes += scratch.bytes.count
+    }
+  }
+
+  /// Answers with `error`, runs nothing more of what the client sent, and closes.
+  private func endWith(_ error: ProtocolError, reason: CloseReason) {
+    appendError(error)
+    closeReason = reason
     input = []
     inputStart = 0
     scanFrom = 0
+    partialLineSince = nil
     beginClosing()
+  }
+
+  private func tooLong() {
+    endWith(
+      ProtocolError(.tooLong, "line longer than \(server.configuration.maxLine) bytes; closing the connection"),
+      reason: .lineTooLong)
+  }
+
+  private func refuse(_ foreign: ForeignProtocol) {
+    server.logger.warning(
+      "cross-protocol attempt id=\(id) peer=\(peer) protocol=\(foreign.rawValue); closed without running anything")
+    endWith(foreign.refusal, reason: .foreignProtocol(foreign))
   }
 
   private func pauseReading() {
@@ -297,12 +392,12 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     guard state == .open, let mailbox else { return }
     let (events, overflowed) = mailbox.take()
     if overflowed {
-      closeNow("watcher fell \(EventMailbox.capacity) events behind")
+      closeNow(.watcherBehind(events: EventMailbox.capacity))
       return
     }
     writeEvents(events)
     if pendingOutput + heldBytes > server.configuration.outputHardLimit {
-      closeNow("unsent output passed \(server.configuration.outputHardLimit) bytes; client is not reading")
+      closeNow(.outputOverflow(bytes: server.configuration.outputHardLimit))
       return
     }
     flush()
@@ -355,10 +450,11 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
           }
           return
         }
-        closeNow("write failed: \(error)")
+        closeNow(.writeFailed(error))
         return
       }
       outputStart += written
+      if written > 0 { lastActivity = loop.now }
     }
     output.bytes.removeAll(keepingCapacity: output.bytes.capacity <= 256 * 1024)
     outputStart = 0
@@ -395,6 +491,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   private func beginClosing() {
     guard state == .open else { return }
     state = .closing
+    closingSince = loop.now
+    armDeadline()
     pauseReading()
     if let mailbox {
       writeEvents(mailbox.take().events)
@@ -410,11 +508,97 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     guard state == .closing else { return }
     state = .draining
     Glibc.shutdown(fd, Int32(SHUT_WR))
+    // A client that already finished sending has nothing left to drain.
+    if inputEnded {
+      closeNow(closeReason)
+      return
+    }
     lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(closeReason) }
     resumeReading()
   }
 
-  private func closeNow(_ reason: String) {
+  // MARK: Deadlines
+
+  /// When the connection must next be looked at, or nil when nothing can expire.
+  private func nextDeadline() -> UInt64? {
+    let configuration = server.configuration
+    switch state {
+    case .open:
+      var next: UInt64?
+      if configuration.idleTimeout > 0 && session.watching == nil {
+        next = lastActivity + UInt64(configuration.idleTimeout) * 1_000_000_000
+      }
+      if configuration.lineTimeout > 0 {
+        // Without a partial line, look again a timeout from now, in case one starts.
+        let line = (partialLineSince ?? loop.now) + UInt64(configuration.lineTimeout) * 1_000_000_000
+        next = min(next ?? line, line)
+      }
+      return next
+    case .closing:
+      return closingSince + EventLoop.nanoseconds(Self.closingGrace)
+    case .draining, .closed:
+      return nil
+    }
+  }
+
+  /// Sets the deadline timer for `nextDeadline()`, unless it already fires by then.
+  private func armDeadline() {
+    guard let deadline = nextDeadline() else { return }
+    if let deadlineTimer {
+      guard deadline < deadlineAt else { return }
+      loop.cancel(deadlineTimer)
+    }
+    deadlineAt = deadline
+    deadlineTimer = loop.schedule(at: deadline) { [self] in
+      deadlineTimer = nil
+      deadlineReached()
+    }
+  }
+
+  private func deadlineReached() {
+    let configuration = server.configuration
+    let now = EventLoop.clock()
+    switch state {
+    case .open:
+      if let since = partialLineSince, configuration.lineTimeout > 0,
+        now >= since + UInt64(configuration.lineTimeout) * 1_000_000_000
+      {
+        endWith(
+          ProtocolError(
+            .timeout,
+            "request line not finished within \(configuration.lineTimeout) s; closing the connection"),
+          reason: .lineTimeout(seconds: configuration.lineTimeout))
+        flush()
+        return
+      }
+      if configuration.idleTimeout > 0 && session.watching == nil && held.isEmpty,
+        now >= lastActivity + UInt64(configuration.idleTimeout) * 1_000_000_000
+      {
+        // Not a reply, since nothing was asked: an event line says why, and clients that do not
+        // know it ignore it.
+        output.beginEvent("closing")
+        output.field("reason", "idle")
+        output.field("idle_seconds", configuration.idleTimeout)
+        output.endLine()
+        closeReason = .idle(seconds: configuration.idleTimeout)
+        beginClosing()
+        flush()
+        return
+      }
+    case .closing:
+      if now >= closingSince + EventLoop.nanoseconds(Self.closingGrace) {
+        closeNow(.closingTimedOut(seconds: Int(Self.closingGrace.components.seconds)))
+        return
+      }
+    case .draining, .closed:
+      return
+    }
+    armDeadline()
+  }
+
+  // MARK: Closing now
+
+  private func closeNow(_ reason: CloseReason) {
     guard state != .closed else { return }
     state = .closed
     closeReason = reason
@@ -422,6 +606,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     mailbox = nil
     if let lingerTimer { loop.cancel(lingerTimer) }
     lingerTimer = nil
+    if let deadlineTimer { loop.cancel(deadlineTimer) }
+    deadlineTimer = nil
     if registered { loop.deregister(fd) }
     registered = false
     Glibc.close(fd)

@@ -37,12 +37,6 @@ final class EventLoop: @unchecked Sendable {
     fileprivate let value: Int
   }
 
-  private struct Timer {
-    let id: Int
-    let deadline: UInt64
-    let body: () -> Void
-  }
-
   let name: String
   private let epoll: Int32
   private let wakeFD: Int32
@@ -51,8 +45,14 @@ final class EventLoop: @unchecked Sendable {
   private let asleep = Atomic<Bool>(false)
   private let stopped = Atomic<Bool>(false)
   private var handlers: [Int32: any Handler] = [:]
-  private var timers: [Timer] = []
+  /// Soonest first; every connection may hold one, so finding the next is O(1), not a scan.
+  private var timers = TimerHeap()
+  /// Timers not yet fired or cancelled; a heap entry missing here was cancelled and is skipped.
+  private var liveTimers: Set<Int> = []
   private var nextTimer = 0
+  /// The monotonic clock as of the last wake-up, in nanoseconds: one clock read per batch of
+  /// events serves every connection's "last heard from" stamp.
+  private(set) var now: UInt64 = EventLoop.clock()
 
   init(name: String) {
     self.name = name
@@ -101,15 +101,25 @@ final class EventLoop: @unchecked Sendable {
   }
 
   func schedule(after delay: Duration, _ body: @escaping () -> Void) -> TimerID {
+    schedule(at: Self.clock() + Self.nanoseconds(delay), body)
+  }
+
+  /// Runs `body` once the monotonic clock (`clock()`, `now`) reaches `deadline`.
+  func schedule(at deadline: UInt64, _ body: @escaping () -> Void) -> TimerID {
     nextTimer += 1
-    let nanoseconds =
-      UInt64(delay.components.seconds) * 1_000_000_000 + UInt64(delay.components.attoseconds / 1_000_000_000)
-    timers.append(Timer(id: nextTimer, deadline: Self.now() + nanoseconds, body: body))
+    timers.push(TimerHeap.Entry(deadline: deadline, id: nextTimer, body: body))
+    liveTimers.insert(nextTimer)
     return TimerID(value: nextTimer)
   }
 
+  /// Cancelling a timer that already fired does nothing.
   func cancel(_ timer: TimerID) {
-    timers.removeAll { $0.id == timer.value }
+    guard liveTimers.remove(timer.value) != nil else { return }
+    // Connections that come and go leave their cancelled timers behind; past half the heap,
+    // sweep them out so it stays the size of what is really pending.
+    if timers.count > 64 && timers.count > 2 * liveTimers.count {
+      timers.removeAll { !liveTimers.contains($0.id) }
+    }
   }
 
   private func run() {
@@ -131,6 +141,7 @@ final class EventLoop: @unchecked Sendable {
       let pending = tasks.withLock { !$0.isEmpty }
       let count = epoll_wait(epoll, events, Int32(capacity), pending ? 0 : timeout())
       asleep.store(false, ordering: .sequentiallyConsistent)
+      now = Self.clock()
       guard count > 0 else { continue }
       for index in 0..<Int(count) {
         let fd = events[index].data.fd
@@ -155,17 +166,19 @@ final class EventLoop: @unchecked Sendable {
 
   private func runTimers() {
     guard !timers.isEmpty else { return }
-    let now = Self.now()
-    let due = timers.filter { $0.deadline <= now }
-    guard !due.isEmpty else { return }
-    timers.removeAll { $0.deadline <= now }
-    for timer in due { timer.body() }
+    let now = Self.clock()
+    while let top = timers.first, top.deadline <= now {
+      timers.popFirst()
+      guard liveTimers.remove(top.id) != nil else { continue }
+      top.body()
+    }
   }
 
   /// Milliseconds until the nearest timer, or -1 to wait for events alone.
   private func timeout() -> Int32 {
-    guard let nearest = timers.map(\.deadline).min() else { return -1 }
-    let now = Self.now()
+    while let top = timers.first, !liveTimers.contains(top.id) { timers.popFirst() }
+    guard let nearest = timers.first?.deadline else { return -1 }
+    let now = Self.clock()
     guard nearest > now else { return 0 }
     return Int32(min((nearest - now + 999_999) / 1_000_000, 60_000))
   }
@@ -175,7 +188,11 @@ final class EventLoop: @unchecked Sendable {
     _ = Glibc.write(wakeFD, &one, 8)
   }
 
-  private static func now() -> UInt64 {
+  static func nanoseconds(_ duration: Duration) -> UInt64 {
+    UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+  }
+
+  static func clock() -> UInt64 {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)

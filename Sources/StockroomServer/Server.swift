@@ -24,6 +24,8 @@ public final class Server: Sendable {
   private let lingeringRejections = Atomic<Int>(0)
   /// One event loop per core, each a thread of its own that serves its share of the connections.
   private let loops: [EventLoop]
+  /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
+  private let maxClients: Int
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
@@ -56,6 +58,9 @@ public final class Server: Sendable {
     self.store = store
     self.logger = logger
     self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "sr-loop-\($0)") }
+    let files = FileLimit.adjust(forClients: configuration.maxClients)
+    if let warning = files.warning { logger.warning(warning) }
+    self.maxClients = files.maxClients
   }
 
   /// Starts listening and returns the port, which is the kernel's choice when configured as 0.
@@ -65,16 +70,24 @@ public final class Server: Sendable {
     guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
       throw Errno(EINVAL)
     }
-    let listener = try Listener(address: address, queue: acceptQueue) { [self] fd, peer in accepted(fd, peer) }
+    var refusal = ReplyEncoder(capacity: 128)
+    refusal.error(ProtocolError(.limit, "server full: out of file descriptors; try again later"))
+    let listener = try Listener(address: address, queue: acceptQueue, logger: logger, refusal: refusal.bytes) {
+      [self] fd, peer in accepted(fd, peer)
+    }
     self.listener.withLock { $0 = listener }
     logger.info(
-      "listening on \(listener.address) max_clients=\(configuration.maxClients) max_line=\(configuration.maxLine)")
+      "listening on \(listener.address) max_clients=\(maxClients) max_line=\(configuration.maxLine) "
+        + "timeout=\(configuration.idleTimeout) line_timeout=\(configuration.lineTimeout)")
     return listener.address.port
   }
 
   public var port: UInt16? { listener.withLock { $0?.address.port } }
 
   public var connectedClients: Int { stats.connectedClients.load(ordering: .relaxed) }
+
+  /// Turned-away connections still saying goodbye; for tests that wait for them to go.
+  public var lingeringRejectionCount: Int { lingeringRejections.load(ordering: .relaxed) }
 
   /// Stops accepting and closes every connection.
   public func stop() {
@@ -100,17 +113,17 @@ public final class Server: Sendable {
   private func accepted(_ fd: Int32, _ peer: SocketAddress) {
     _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-    let connection = Connection(
-      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count])
     let admitted = connections.withLock { all -> Bool in
-      guard stats.connectedClients.load(ordering: .relaxed) < configuration.maxClients else { return false }
-      all[id] = connection
+      guard stats.connectedClients.load(ordering: .relaxed) < maxClients else { return false }
       stats.connectedClients.add(1, ordering: .relaxed)
       return true
     }
+    let connection = Connection(
+      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count],
+      admission: admitted ? .client : .rejected)
     guard admitted else {
       stats.rejectedConnections.add(1, ordering: .relaxed)
-      logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(configuration.maxClients))")
+      logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients))")
       // A rejected client still gets its ERR line; a flood of them is closed without one.
       guard lingeringRejections.add(1, ordering: .relaxed).newValue <= 64 else {
         lingeringRejections.subtract(1, ordering: .relaxed)
@@ -119,23 +132,22 @@ public final class Server: Sendable {
       }
       connections.withLock { $0[id] = connection }
       connection.start(
-        rejection: ProtocolError(.limit, "server full: \(configuration.maxClients) clients connected; try again later"))
+        rejection: ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later"))
       return
     }
+    connections.withLock { $0[id] = connection }
     stats.totalConnections.add(1, ordering: .relaxed)
     logger.info("connect id=\(id) peer=\(peer) clients=\(stats.connectedClients.load(ordering: .relaxed))")
     connection.start()
   }
 
-  private func closed(_ connection: Connection, reason: String) {
-    let wasClient = connections.withLock { all -> Bool in
-      all[connection.id] = nil
-      return !reason.hasPrefix("rejected")
-    }
-    if wasClient {
+  private func closed(_ connection: Connection, reason: CloseReason) {
+    connections.withLock { _ = $0.removeValue(forKey: connection.id) }
+    switch connection.admission {
+    case .client:
       let remaining = stats.connectedClients.subtract(1, ordering: .relaxed).newValue
       logger.info("disconnect id=\(connection.id) peer=\(connection.peer) reason=\"\(reason)\" clients=\(remaining)")
-    } else {
+    case .rejected:
       lingeringRejections.subtract(1, ordering: .relaxed)
     }
   }

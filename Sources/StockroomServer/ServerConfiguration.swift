@@ -21,6 +21,12 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var fsync = FsyncPolicy.always
   /// Event-loop threads; nil picks by the machine (see `resolvedLoops`).
   public var loops: Int? = nil
+  /// Seconds a connection may send nothing and take nothing before it is closed; 0 never.
+  /// Watching connections are never idle. Ten minutes lets a person think; the client reconnects.
+  public var idleTimeout = 600
+  /// Seconds a request line may take from its first byte to its LF; 0 never. Stops a client
+  /// that holds a connection by sending a byte now and then (slowloris).
+  public var lineTimeout = 30
 
   public init() {}
 
@@ -50,6 +56,11 @@ public struct ServerConfiguration: Sendable, Equatable {
       --fsync-interval MS  for --fsync batch (default 1000)
       --loops N            event-loop threads serving connections (default: one per core, less one
                            for the committer when the shop is on disk)
+      --timeout SECONDS    close a connection that sends and reads nothing for this long (default 600;
+                           0 never); a watching connection is never idle
+      --line-timeout SECONDS
+                           close a connection whose request line takes longer than this to arrive
+                           whole (default 30; 0 never)
       --quiet              no log lines on stderr
       --help               this text
 
@@ -119,6 +130,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
       case "--fsync-interval": fsyncInterval = try integer(argument, 1...60_000)
       case "--loops": config.loops = try integer(argument, 1...256)
+      case "--timeout": config.idleTimeout = try integer(argument, 0...31_536_000)
+      case "--line-timeout": config.lineTimeout = try integer(argument, 0...86_400)
       default: throw UsageError(message: "unknown option '\(argument)'; try --help")
       }
       index += 1

@@ -5,5 +5,5 @@ struct ServerContext: Sendable {
   let handler: CommandHandler
   let logger: Logger
   /// Told once a connection's descriptor is closed, with the reason.
-  let connectionClosed: @Sendable (Connection, String) -> Void
+  let connectionClosed: @Sendable (Connection, CloseReason) -> Void
 }

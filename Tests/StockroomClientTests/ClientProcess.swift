@@ -1,4 +1,5 @@
 import Foundation
+import StockroomTestSupport
 
 /// Runs the built `stockroom` binary with stdin from a file (so not a terminal) and collects
 /// what it printed.

@@ -174,5 +174,9 @@ struct RenderingTests {
     #expect(human.render(event: row, line: line) == "! stock banana → 8 (-2, order 12, by alice)\n")
     let raw = Renderer(mode: .raw, palette: Palette(isEnabled: false))
     #expect(raw.render(event: row, line: line) == line + "\n")
+    let idle = "! closing reason=idle idle_seconds=600"
+    #expect(
+      human.render(event: try Row(parsing: String(idle.dropFirst(2))), line: idle)
+        == "! the server closed this idle connection after 600 s; the next command reconnects\n")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomTestSupport
 
 /// `stockroom` in a real terminal: a tmux server of its own (own socket, fixed size), keys
 /// typed with send-keys, the screen read with capture-pane.

@@ -49,6 +49,14 @@ final class LineClient: @unchecked Sendable {
 
   deinit { if !closed { close(fd) } }
 
+  /// Closes with a reset (SO_LINGER 0) instead of a FIN, as a crashed or hostile peer may.
+  func resetNow() {
+    guard !closed else { return }
+    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    closeNow()
+  }
+
   /// Closes the socket now, as a client that goes away does.
   func closeNow() {
     guard !closed else { return }

@@ -8,13 +8,14 @@
 ///
 /// Foundation's Process waits through a run loop and leaves the child the test process's
 /// signal mask; here the wait is a plain waitpid and the child starts with clean signals.
-enum Subprocess {
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+public enum Subprocess {
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
   }
 
   /// Runs the program to its end and returns its exit status (128 + signal when killed).
-  static func run(
+  public static func run(
     _ path: String, _ arguments: [String], environment: [String: String],
     stdin: String = "/dev/null", stdout: String = "/dev/null", stderr: String = "/dev/null"
   ) throws -> Int32 {

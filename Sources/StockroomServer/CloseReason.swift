@@ -1,0 +1,48 @@
+import StockroomProtocol
+
+/// Why a connection ended: for the log line, and for the server to tell clients from rejected
+/// peers without reading the words.
+enum CloseReason: Sendable, Equatable, CustomStringConvertible {
+  /// The client closed (or reset) its side while we still served it.
+  case clientClosed
+  /// `QUIT` was answered.
+  case clientQuit
+  /// The client shut its sending side: every request it sent was answered, then we closed.
+  case inputEnded
+  case lineTooLong
+  case readFailed(Errno)
+  case writeFailed(Errno)
+  case cannotWatchSocket(Errno)
+  /// A watcher's undelivered events passed the mailbox's capacity.
+  case watcherBehind(events: Int)
+  /// Unsent output passed the hard limit: the client is not reading.
+  case outputOverflow(bytes: Int)
+  case idle(seconds: Int)
+  case lineTimeout(seconds: Int)
+  /// The closing connection's owed output was not taken in time.
+  case closingTimedOut(seconds: Int)
+  case foreignProtocol(ForeignProtocol)
+  /// Turned away at connect with `ERR LIMIT`; it never counted as a client.
+  case rejected
+  case serverStopping
+
+  var description: String {
+    switch self {
+    case .clientClosed: "client closed"
+    case .clientQuit: "client quit"
+    case .inputEnded: "client finished sending; every request answered"
+    case .lineTooLong: "line too long"
+    case .readFailed(let error): "read failed: \(error)"
+    case .writeFailed(let error): "write failed: \(error)"
+    case .cannotWatchSocket(let error): "cannot watch the socket: \(error)"
+    case .watcherBehind(let events): "watcher fell \(events) events behind"
+    case .outputOverflow(let bytes): "unsent output passed \(bytes) bytes; client is not reading"
+    case .idle(let seconds): "idle for \(seconds) s"
+    case .lineTimeout(let seconds): "request line not finished within \(seconds) s"
+    case .closingTimedOut(let seconds): "owed output not taken within \(seconds) s of closing"
+    case .foreignProtocol(let kind): "cross-protocol attempt (\(kind.rawValue))"
+    case .rejected: "rejected: server full"
+    case .serverStopping: "server stopping"
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import StockroomProtocol
+import StockroomServer
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("Hostile clients: other protocols, resets, descriptor floods, slow and idle sockets")
+struct HostileClientTests {
+  // MARK: Cross-protocol requests
+
+  @Test(
+    "another protocol's opening closes the connection with one ERR PROTOCOL line and runs nothing",
+    arguments: [
+      (
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1:7878\r\nContent-Type: text/plain\r\nContent-Length: 52\r\n\r\n"
+          + "HELLO alice\nPRODUCT NEW name=planted price=1\n", "HTTP"
+      ),
+      ("GET /?x=1 HTTP/1.0\r\n\r\nPRODUCT NEW name=planted price=1\n", "HTTP"),
+      ("Host: evil.example\r\nPRODUCT NEW name=planted price=1\n", "HTTP"),
+      ("*3\r\n$7\r\nPRODUCT\r\n$3\r\nNEW\r\n$12\r\nname=planted\r\nPRODUCT NEW name=planted price=1\n", "RESP"),
+      ("\u{16}\u{3}\u{1}\u{0}\u{a5}\u{1}\u{0}\u{0}\nPRODUCT NEW name=planted price=1\n", "TLS"),
+    ])
+  func crossProtocol(request: String, kind: String) throws {
+    let server = try TestServer()
+    let client = try server.client()
+    try client.send(request)
+    let lines = try client.readsToEnd()
+    #expect(lines.count == 1, "\(lines)")
+    #expect(lines.first?.hasPrefix("ERR PROTOCOL ") == true)
+    #expect(lines.first?.contains(kind) == true)
+    let other = try server.client()
+    #expect(try other.request("LIST products").statusFields["total"] == "0", "nothing after it ran")
+  }
+
+  @Test("an HTTP request line later in a connection closes it too, after the replies before it")
+  func crossProtocolLater() throws {
+    let server = try TestServer()
+    let client = try server.client()
+    try client.send("PING first\nPOST /x HTTP/1.1\nPRODUCT NEW name=planted price=1\n")
+    let lines = try client.readsToEnd()
+    #expect(lines.count == 2 && lines[0] == "OK first" && lines[1].hasPrefix("ERR PROTOCOL"), "\(lines)")
+    #expect(try server.client().request("LIST products").statusFields["total"] == "0")
+  }
+
+  @Test("words that only look like other protocols are ordinary requests")
+  func notForeign() throws {
+    let server = try TestServer()
+    let client = try server.client()
+    #expect(try client.request("PING \"GET / HTTP/1.1\"").message == "GET / HTTP/1.1")
+    #expect(try client.request("*").errorCode == .unknown)
+    #expect(try client.request("PING").message == "PONG")
+  }
+
+  // MARK: Rejected connections that reset
+
+  @Test("rejected connections that reset never free a client's place")
+  func rejectedResets() throws {
+    let server = try TestServer { $0.maxClients = 2 }
+    let first = try server.client()
+    let second = try server.client()
+    for _ in 0..<50 {
+      let peer = try LineClient(port: server.port)
+      peer.resetNow()
+    }
+    // Each reset is handled by the server's loop; wait until none is left lingering.
+    try waitUntil { server.server.lingeringRejectionCount == 0 }
+    #expect(server.server.connectedClients == 2)
+    #expect(try first.request("INFO").rows[0]["clients"] == "2")
+    for _ in 0..<20 {
+      let late = try LineClient(port: server.port)
+      #expect(try late.readReply().errorCode == .limit)
+    }
+    _ = second
+  }
+
+  // MARK: Out of file descriptors
+
+  @Test("out of file descriptors, every connection gets a line and the server does not spin")
+  func outOfDescriptors() throws {
+    let data = try DataDirectory()
+    let (daemon, port) = try data.start(
+      ["--memory", "--max-clients", "1000"], prefix: ["/usr/bin/prlimit", "--nofile=40:40"])
+    defer { daemon.process.terminate() }
+    #expect(daemon.logShows("the open-file limit is 40"))
+    var clients: [LineClient] = []
+    for _ in 0..<45 {
+      let client = try LineClient(port: port, receiveTimeout: 10)
+      clients.append(client)
+    }
+    var greeted = 0
+    var refused = 0
+    for client in clients {
+      let reply = try client.readReply()
+      if reply.isOK { greeted += 1 } else if reply.errorCode == .limit { refused += 1 }
+    }
+    #expect(greeted + refused == 45, "greeted \(greeted), refused \(refused)")
+    #expect(greeted >= 1)
+    // While the backlog is turned away the server may not spin on accept: over the next two
+    // seconds of held connections it should be idle, not burning a core.
+    let before = try Self.cpuTicks(daemon.process.processIdentifier)
+    let until = Date().addingTimeInterval(2)
+    while Date() < until { usleep(100_000) }
+    let used = try Self.cpuTicks(daemon.process.processIdentifier) - before
+    #expect(used < Int(sysconf(Int32(_SC_CLK_TCK))) / 2, "\(used) clock ticks of CPU in 2 s")
+    withExtendedLifetime(clients) {}
+  }
+
+  /// utime + stime of a process, in clock ticks.
+  static func cpuTicks(_ pid: Int32) throws -> Int {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    let fields = stat[stat.lastIndex(of: ")")!...].split(separator: " ")
+    return Int(fields[12])! + Int(fields[13])!
+  }
+
+  // MARK: Slow and idle clients
+
+  @Test("a request line dribbled a byte at a time is cut off at the line timeout")
+  func slowloris() throws {
+    let server = try TestServer { $0.lineTimeout = 1 }
+    let client = try server.client()
+    let started = Date()
+    var reply: [String] = []
+    for byte in "PING slowly and slowly\n".utf8 {
+      guard (try? client.send([byte])) != nil else { break }
+      usleep(150_000)
+      if Date().timeIntervalSince(started) > 6 { break }
+    }
+    reply = try client.readsToEnd()
+    #expect(reply.count == 1 && reply[0].hasPrefix("ERR TIMEOUT "), "\(reply)")
+  }
+
+  @Test("idle connections are closed with a notice, watchers are not, and their places are freed")
+  func idle() throws {
+    let server = try TestServer {
+      $0.idleTimeout = 1
+      $0.maxClients = 3
+    }
+    let watcher = try server.client()
+    #expect(try watcher.request("WATCH").isOK)
+    let idleOne = try server.client()
+    let idleTwo = try server.client()
+    let turnedAway = try LineClient(port: server.port)
+    #expect(try turnedAway.readReply().errorCode == .limit)
+    let lines = try idleOne.readsToEnd()
+    #expect(lines == ["! closing reason=idle idle_seconds=1"])
+    #expect(try idleTwo.readsToEnd() == ["! closing reason=idle idle_seconds=1"])
+    try waitUntil { server.server.connectedClients == 1 }
+    let newcomer = try server.client()
+    #expect(try newcomer.request("PING").message == "PONG")
+    #expect(try watcher.request("PING").message == "PONG", "a watcher waiting for events is not idle")
+  }
+
+  @Test("--timeout and --line-timeout are read from the command line")
+  func options() throws {
+    guard case .run(let configuration) = try ServerConfiguration.parse(["--timeout", "0", "--line-timeout", "5"]) else {
+      Issue.record("not a run")
+      return
+    }
+    #expect(configuration.idleTimeout == 0)
+    #expect(configuration.lineTimeout == 5)
+    guard case .run(let defaults) = try ServerConfiguration.parse([]) else { return }
+    #expect(defaults.idleTimeout == 600 && defaults.lineTimeout == 30)
+    #expect(throws: ServerConfiguration.UsageError.self) { try ServerConfiguration.parse(["--timeout", "-1"]) }
+  }
+}

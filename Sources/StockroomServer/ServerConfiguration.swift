@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
   public var dataDirectory: String? = "data"
   public var fsync = FsyncPolicy.always
+  /// Start on a data directory or database other users may read, with a warning instead of a
+  /// refusal.
+  public var insecurePermissions = false
   /// Event-loop threads; nil picks by the machine (see `resolvedLoops`).
   public var loops: Int? = nil
   /// Seconds a connection may send nothing and take nothing before it is closed; 0 never.
@@ -47,7 +50,10 @@ public struct ServerConfiguration: Sendable, Equatable {
       --catalog FILE       load this catalogue JSON instead of the shipped one
       --max-line BYTES     longest request line accepted (default 65536)
       --max-clients N      connections served at once; more get ERR LIMIT (default 1024)
-      --data DIR           keep the shop in DIR/stockroom.sqlite (default ./data, created if missing)
+      --data DIR           keep the shop in DIR/stockroom.sqlite (default ./data, created 0700 if missing;
+                           a DIR or database that group or others may read or write is refused)
+      --insecure-permissions
+                           start on such a DIR anyway, with a warning in the log
       --memory             keep the shop in memory only: a restart starts from the catalogue
       --fsync MODE         always (default): every acknowledged change is on disk, even after power loss
                            batch: forced to disk every --fsync-interval ms; power loss can lose that window
@@ -123,6 +129,7 @@ public struct ServerConfiguration: Sendable, Equatable {
       case "--quiet": config.logging = false
       case "--data": config.dataDirectory = try value(argument)
       case "--memory": config.dataDirectory = nil
+      case "--insecure-permissions": config.insecurePermissions = true
       case "--fsync":
         fsyncMode = try value(argument)
         guard ["always", "batch", "off"].contains(fsyncMode) else {

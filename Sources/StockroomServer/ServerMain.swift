@@ -44,12 +44,19 @@ public enum ServerMain {
       FileHandleWriter.standardError("stockroomd: \(error)\n")
       exit(66)
     }
+    // A file-size limit met while opening the shop must give a refusal, not a SIGXFSZ.
+    Syscall.ignoreSIGPIPE()
+    if let directory = configuration.dataDirectory {
+      checkPermissions(directory, insecure: configuration.insecurePermissions, logger: logger)
+    }
     let server: Server
     do {
       server = try Server.open(
         configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
     } catch {
-      FileHandleWriter.standardError("stockroomd: refusing to start: \(error)\n")
+      let file = configuration.dataDirectory.map(ShopDatabase.path(in:)) ?? "the shop"
+      FileHandleWriter.standardError(
+        "stockroomd: refusing to start: \(StartupDiagnosis.message(for: error, file: file))\n")
       exit(65)
     }
     do {
@@ -76,5 +83,21 @@ public enum ServerMain {
       sources.append(source)
     }
     withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  /// Refuses, or with --insecure-permissions only warns about, a shop other users can read.
+  private static func checkPermissions(_ directory: String, insecure: Bool, logger: Logger) {
+    let exposed = ExposedFiles(directory: directory)
+    guard !exposed.isEmpty else { return }
+    let problem =
+      "other users of this machine may read or write \(exposed), and with it every order, product and diary entry"
+    if insecure {
+      logger.warning("\(problem); started anyway (--insecure-permissions). To fix: \(exposed.fix)")
+      return
+    }
+    FileHandleWriter.standardError(
+      "stockroomd: refusing to start: \(problem). Make them yours alone with:\n  \(exposed.fix)\n"
+        + "or start with --insecure-permissions to run anyway, with a warning.\n")
+    exit(65)
   }
 }

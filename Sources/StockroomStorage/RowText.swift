@@ -36,7 +36,7 @@ enum RowText {
 
   static func counts(from text: String) throws -> [ItemCount] {
     try split(text).map { fields in
-      guard fields.count == 2, let count = Int(fields[1]) else { throw StorageError("bad item list '\(text)'") }
+      guard fields.count == 2, let count = Int(fields[1]) else { throw DamagedRow("item list", text) }
       return ItemCount(fields[0], count)
     }
   }
@@ -60,7 +60,7 @@ enum RowText {
   static func lines(from text: String) throws -> [OrderLine] {
     try split(text).map { fields in
       guard fields.count == 6, let kind = OrderLine.Kind(rawValue: fields[2]), let quantity = Int(fields[3]) else {
-        throw StorageError("bad order line '\(fields.joined(separator: ","))'")
+        throw DamagedRow("order line", fields.joined(separator: ","))
       }
       var unit: Money? = nil
       if let minor = Int(fields[4]), let currency = Currency(rawValue: fields[5]) {
@@ -81,11 +81,11 @@ enum RowText {
   static func discount(from text: String?, currency: Currency) throws -> Discount? {
     guard let text else { return nil }
     let parts = text.split(separator: ":")
-    guard parts.count == 2, let number = Int(parts[1]) else { throw StorageError("bad discount '\(text)'") }
+    guard parts.count == 2, let number = Int(parts[1]) else { throw DamagedRow("discount", text) }
     switch parts[0] {
     case "percent": return .percent(number)
     case "sale": return .salePrice(Money(minorUnits: number, currency: currency))
-    default: throw StorageError("bad discount '\(text)'")
+    default: throw DamagedRow("discount", text)
     }
   }
 }

@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One SQLite connection: a thin, honest layer that turns result codes into `SQLiteError`.
 ///
 /// A connection belongs to one thread at a time; the server gives the writer its own and the
@@ -7,23 +11,34 @@ import CSQLite
 public final class SQLiteDatabase {
   let handle: OpaquePointer
   public let path: String
+  /// Released only after the connection is closed: the lock on the database file must outlive
+  /// every connection to it (see `FileLock`).
+  private let keepAlive: AnyObject?
 
   /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
   static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-  public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+  /// `holding` is kept alive until this connection has closed.
+  public init(path: String, readOnly: Bool = false, create: Bool = true, holding: AnyObject? = nil)
+    throws(SQLiteError)
+  {
     var handle: OpaquePointer?
     var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-    if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+    if create && !readOnly {
+      flags |= SQLITE_OPEN_CREATE
+      Self.createPrivately(path)
+    }
     flags |= SQLITE_OPEN_NOMUTEX
     let result = sqlite3_open_v2(path, &handle, flags, nil)
     guard result == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      let system = handle.map { sqlite3_system_errno($0) } ?? 0
       if let handle { sqlite3_close_v2(handle) }
-      throw SQLiteError(code: result, message: message)
+      throw SQLiteError(code: result, message: message, systemErrno: system)
     }
     self.handle = handle
     self.path = path
+    self.keepAlive = holding
     sqlite3_extended_result_codes(handle, 1)
     // A writer holding the lock briefly (a checkpoint, a backup) should not fail readers at once.
     sqlite3_busy_timeout(handle, 5_000)
@@ -31,9 +46,22 @@ public final class SQLiteDatabase {
 
   deinit { sqlite3_close_v2(handle) }
 
-  func error(_ code: Int32) -> SQLiteError {
-    SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+  /// Creates a missing file readable by its owner only, before SQLite would create it 0644: a
+  /// shop's files hold its orders and diaries. SQLite gives -wal, -shm and journals the mode of
+  /// the database file.
+  private static func createPrivately(_ path: String) {
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+    let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { Glibc.close(descriptor) }
   }
+
+  func error(_ code: Int32) -> SQLiteError {
+    SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), systemErrno: sqlite3_system_errno(handle))
+  }
+
+  /// Whether SQLite opened the file read-only although asked for writing: it falls back quietly
+  /// when the file or its directory may not be written.
+  public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
   /// Runs one or more statements that return nothing.
   public func execute(_ sql: String) throws(SQLiteError) {
@@ -42,7 +70,7 @@ public final class SQLiteDatabase {
     guard result == SQLITE_OK else {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
       sqlite3_free(message)
-      throw SQLiteError(code: result, message: text)
+      throw SQLiteError(code: result, message: text, systemErrno: sqlite3_system_errno(handle))
     }
   }
 
@@ -61,6 +89,12 @@ public final class SQLiteDatabase {
 
   public var userVersion: Int {
     (try? scalar("PRAGMA user_version")) ?? 0
+  }
+
+  /// `PRAGMA user_version`, failing when the file cannot be read: an I/O error must not pass for
+  /// a database that has no schema yet.
+  public func readUserVersion() throws(SQLiteError) -> Int {
+    try scalar("PRAGMA user_version") ?? 0
   }
 
   /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.

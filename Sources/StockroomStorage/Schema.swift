@@ -37,11 +37,11 @@ public enum Schema {
 
   /// Brings `database` up to `version` (default: current). Refuses a database from a newer server.
   public static func migrate(_ database: SQLiteDatabase, to version: Int = currentVersion) throws {
-    let found = database.userVersion
+    let found = try database.readUserVersion()
     guard found <= currentVersion else {
       throw StorageError(
-        "the database is at schema version \(found), newer than this server's \(currentVersion); use a newer stockroomd"
-      )
+        "\(database.path) is at schema version \(found), newer than this server's \(currentVersion); "
+          + "use a newer stockroomd")
     }
     guard found < version else { return }
     try database.transaction {

@@ -25,48 +25,45 @@ public final class ShopDatabase: @unchecked Sendable {
   /// The counters as the last commit left them on disk; nil when not known, and then all are written.
   private var savedCounters: ShopCounters?
   private var lastCheckpoint = Date()
-  /// Held (flock) for the life of the server: two servers on one file would each trust their own
-  /// copy of the shop in memory.
-  private let lockDescriptor: Int32
+  /// `stockroom.lock`, held (flock) for the server's life: it serialises the creation of a new
+  /// shop and records the pid of the server using the directory.
+  private let directoryLock: FileLock
+  /// The database file itself, held (flock) for the server's life: two servers on one file would
+  /// each trust their own copy of the shop in memory, and the lock file alone can be deleted.
+  private let databaseLock: FileLock
+
+  public static let lockFileName = "stockroom.lock"
+
+  /// Where the database of a data directory is.
+  public static func path(in directory: String) -> String {
+    (directory as NSString).appendingPathComponent(fileName)
+  }
 
   /// Opens (creating when missing) the database in `directory`, checks it and migrates it.
+  /// Only a missing file means a new shop: an empty file, or one that is not a Stockroom
+  /// database, is refused.
   public init(directory: String, fsync: FsyncPolicy) throws {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    path = (directory as NSString).appendingPathComponent(Self.fileName)
+    path = Self.path(in: directory)
     self.fsync = fsync
-    let lockPath = (directory as NSString).appendingPathComponent("stockroom.lock")
-    lockDescriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard lockDescriptor >= 0 else {
-      throw StorageError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
-    }
-    guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-      Glibc.close(lockDescriptor)
-      throw StorageError("\(directory) is in use by another stockroomd (\(lockPath) is locked)")
-    }
+    try Self.makeDirectory(directory)
+    directoryLock = try Self.lockDirectory(directory)
+    databaseLock = try Self.lockDatabase(path, directory: directory)
     do {
-      writer = try SQLiteDatabase(path: path)
+      writer = try SQLiteDatabase(path: path, create: false, holding: databaseLock)
+      try Self.checkWritable(writer, directory: directory)
       try Self.checkIntegrity(writer, path: path)
       try writer.execute("PRAGMA journal_mode = WAL")
       try writer.execute("PRAGMA synchronous = \(fsync.synchronousPragma)")
       // Checkpoints are the committer's to schedule in batch mode; elsewhere SQLite's default.
       if case .batch = fsync { try writer.execute("PRAGMA wal_autocheckpoint = 0") }
       try Schema.migrate(writer)
+      try Self.checkCounters(writer, path: path)
       hot = try HotStatements(writer)
     } catch let error as SQLiteError {
-      throw StorageError(
-        "\(path): \(error.isCorrupt ? "the file is damaged or not a database" : "cannot open it"): \(error)")
+      throw StorageError(error.explained(file: path))
     }
-    reader = Mutex(try? SQLiteDatabase(path: path, readOnly: true))
-  }
-
-  private static func checkIntegrity(_ database: SQLiteDatabase, path: String) throws {
-    let version = database.userVersion
-    let tables = try database.scalar("SELECT count(*) FROM sqlite_master") ?? 0
-    if version == 0 && tables > 0 {
-      throw StorageError("\(path): this SQLite file is not a Stockroom database (it has tables but no schema version)")
-    }
-    let check = try database.quickCheck()
-    guard check == "ok" else { throw StorageError("\(path): the database is damaged: \(check)") }
+    reader = Mutex(try? SQLiteDatabase(path: path, readOnly: true, holding: databaseLock))
+    directoryLock.write("\(getpid())\n")
   }
 
   private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
@@ -103,7 +100,7 @@ public final class ShopDatabase: @unchecked Sendable {
       "SELECT id, name, description, price, currency, discount, seller, created, updated FROM products ORDER BY seq"
     ).rows { row in
       guard let currency = Currency(rawValue: row.text(4)) else {
-        throw StorageError("product \(row.text(0)) has an unknown currency '\(row.text(4))'")
+        throw DamagedRow("currency of product \(row.text(0))", row.text(4))
       }
       return Product(
         id: row.text(0), name: row.text(1), description: row.text(2),
@@ -177,18 +174,24 @@ public final class ShopDatabase: @unchecked Sendable {
     for (item, level) in stock.sorted(by: { $0.key < $1.key }) {
       guard level.balances, level.current >= 0 else {
         throw StorageError(
-          "stock of \(item) does not balance: initial \(level.initial) + restocked \(level.restocked) - corrected "
-            + "\(level.corrected) - taken \(level.taken) is not the current \(level.current)")
+          "\(path) is damaged: the stock of \(item) does not balance: initial \(level.initial) + restocked "
+            + "\(level.restocked) - corrected \(level.corrected) - taken \(level.taken) is not the current "
+            + "\(level.current). \(Self.restoreAdvice)")
       }
       let recorded = ledger[item] ?? (0, 0, 0)
       guard recorded == (level.restocked, level.corrected, level.taken) else {
         throw StorageError(
-          "stock of \(item) disagrees with its ledger: the stock row says restocked \(level.restocked), corrected "
-            + "\(level.corrected), taken \(level.taken); the ledger says \(recorded.restocked), \(recorded.corrected), "
-            + "\(recorded.taken)")
+          "\(path) is damaged: the stock of \(item) disagrees with its ledger: the stock row says restocked "
+            + "\(level.restocked), corrected \(level.corrected), taken \(level.taken); the ledger says "
+            + "\(recorded.restocked), \(recorded.corrected), \(recorded.taken). \(Self.restoreAdvice)")
       }
     }
   }
+
+  /// What to do about a file whose rows contradict each other.
+  private static let restoreAdvice =
+    "The file was edited or damaged: restore a backup made with `stockroomd backup`, or move the file away "
+    + "to start a new, empty shop"
 
   // MARK: Writing
 
@@ -317,10 +320,6 @@ public final class ShopDatabase: @unchecked Sendable {
   }
 
   /// Folds the log into the database file, as a clean stop should leave it.
-  deinit {
-    Glibc.close(lockDescriptor)
-  }
-
   public func checkpoint() throws {
     try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
   }
@@ -354,7 +353,7 @@ public final class ShopDatabase: @unchecked Sendable {
   public func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
     try reader.withLock { reader in
       // Opened on first use: the file may not have been readable when the server started.
-      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
       guard let reader else { return ([], 0) }
       let total = try reader.scalar("SELECT count(*) FROM ledger WHERE item = ?", [.text(item)]) ?? 0
       let entries = try reader.prepare(
@@ -371,7 +370,7 @@ public final class ShopDatabase: @unchecked Sendable {
   /// Orders with ids from `low` through `high`, newest first.
   public func orders(from low: Int, through high: Int) throws -> [Order] {
     try reader.withLock { reader in
-      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
       guard let reader else { return [] }
       return try reader.prepare(
         "SELECT id, user, placed, lines, taken FROM orders WHERE id BETWEEN ? AND ? ORDER BY id DESC"

@@ -1,12 +1,15 @@
 import Foundation
 
-/// A fresh directory for one test's database, removed afterwards.
+/// A fresh directory for one test's database, removed afterwards. It is its owner's alone
+/// (0700), as `stockroomd` requires of a data directory.
 final class DataDirectory: @unchecked Sendable {
   let path: String
 
   init() throws {
     path = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-data-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
   }
 
   var database: String { path + "/stockroom.sqlite" }

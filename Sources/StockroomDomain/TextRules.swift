@@ -55,9 +55,7 @@ public enum TextRules {
   }
 
   static func check(_ text: String, as field: TextField, isName: Bool) throws(ShopError) {
-    let bytes = text.utf8.count
-    guard bytes <= field.bytes.upperBound else { throw sizeError(field) }
-    guard bytes >= field.bytes.lowerBound else { throw sizeError(field) }
+    guard field.bytes.contains(text.utf8.count) else { throw sizeError(field) }
     var previous: Unicode.Scalar? = nil
     var visible = false
     for scalar in text.unicodeScalars {

@@ -14,7 +14,8 @@ let package = Package(
     // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
     .target(name: "StockroomDomain"),
     // The wire: tokenizer, quoting, command table, reply encoding. Shared by server and clients.
-    .target(name: "StockroomProtocol"),
+    // It quotes client words back in errors the way the domain does (`Echo`), so it uses the domain.
+    .target(name: "StockroomProtocol", dependencies: ["StockroomDomain"]),
     // System SQLite, from Debian's libsqlite3-dev.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.

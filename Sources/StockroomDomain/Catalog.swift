@@ -52,7 +52,10 @@ public struct Catalog: Sendable {
         }
       } else {
         guard ItemNames.isValidAlias(name) else {
-          throw CatalogError(path, "'\(name)' is not a valid alias: no spaces or control characters, not a number")
+          throw CatalogError(
+            path,
+            "\(Echo.quoted(name)) is not a valid alias: 1 to 64 characters and at most 256 bytes, no spaces, quotes,"
+              + " = or commas, nothing invisible, not a number")
         }
       }
       guard !ItemNames.isProductID(name) else {

@@ -18,9 +18,19 @@ public struct DiaryEntry: Sendable, Hashable {
     self.updated = updated
   }
 
-  /// The body's first line, cut to `limit` characters, for lists.
-  public func preview(limit: Int = 40) -> String {
-    let firstLine = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-    return firstLine.count > limit ? String(firstLine.prefix(limit)) + "…" : firstLine
+  /// The body's first line, cut to `limit` characters and `byteLimit` bytes, for lists.
+  public func preview(limit: Int = 40, byteLimit: Int = 160) -> String {
+    let firstLine = body.split(whereSeparator: \.isNewline).first ?? ""
+    var end = firstLine.startIndex
+    var count = 0
+    var bytes = 0
+    for character in firstLine {
+      let size = character.utf8.count
+      guard count < limit, bytes + size <= byteLimit else { return String(firstLine[..<end]) + "…" }
+      count += 1
+      bytes += size
+      end = firstLine.index(after: end)
+    }
+    return String(firstLine)
   }
 }

@@ -28,7 +28,7 @@ public enum Discount: Sendable, Hashable {
       guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let percent = Int(digits),
         (1...99).contains(percent)
       else {
-        throw ShopError(.invalid, "discount '\(text)' must be 1% to 99%")
+        throw ShopError(.invalid, "discount \(Echo.quoted(text)) must be 1% to 99%")
       }
       return .percent(percent)
     }

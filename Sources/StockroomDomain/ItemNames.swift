@@ -20,11 +20,11 @@ public enum ItemNames {
     }
   }
 
+  public static let alias = TextField("an alias", characters: 1...64, bytes: 1...256, lines: .one)
+
+  /// Aliases follow the rules for user names: they are written bare in rows and told apart by eye.
   public static func isValidAlias(_ alias: String) -> Bool {
-    !alias.isEmpty && alias.count <= 64 && !alias.allSatisfy(\.isNumber)
-      && !alias.unicodeScalars.contains {
-        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" || $0 == "=" || $0 == ","
-      }
+    (try? TextRules.check(alias, as: Self.alias, isName: true)) != nil && !alias.allSatisfy(\.isNumber)
   }
 
   /// Product ids are `p` and a number; catalogue names may not take that form.

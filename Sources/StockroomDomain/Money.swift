@@ -17,8 +17,8 @@ public struct Money: Sendable, Hashable, Codable {
     let bad = ShopError(
       .invalid,
       currency == .krw
-        ? "price '\(text)' is not a whole number of won"
-        : "price '\(text)' is not an amount like 12.50")
+        ? "price \(Echo.quoted(text)) is not a whole number of won"
+        : "price \(Echo.quoted(text)) is not an amount like 12.50")
     guard parts.count <= 2, let whole = parts.first, !whole.isEmpty,
       whole.allSatisfy({ $0.isASCII && $0.isNumber })
     else { throw bad }
@@ -33,7 +33,7 @@ public struct Money: Sendable, Hashable, Codable {
     var scale = 1
     for _ in 0..<currency.minorDigits { scale *= 10 }
     let units = major * scale + minor
-    guard units <= maximumMinorUnits else { throw ShopError(.invalid, "price '\(text)' is too large") }
+    guard units <= maximumMinorUnits else { throw ShopError(.invalid, "price \(Echo.quoted(text)) is too large") }
     return Money(minorUnits: units, currency: currency)
   }
 

@@ -7,14 +7,42 @@ public struct ShopLimits: Sendable, Equatable {
   public var orderHistory = 10_000
   public var maximumQuantity = 1_000_000
   public var maximumOrderLines = 100
+  /// Items one `STOCK` may name, so that a short request cannot ask for a long reply.
+  public var maximumStockNames = 100
+  /// Text is bounded in characters, as people count, and in UTF-8 bytes, since one character
+  /// can be built from any number of code points.
   public var maximumTitleLength = 200
+  public var maximumTitleBytes = 800
   public var maximumBodyBytes = 16 * 1024
   public var maximumNameLength = 100
+  public var maximumNameBytes = 400
   public var maximumDescriptionLength = 1_000
+  public var maximumDescriptionBytes = 4_000
   /// Keyed orders remembered for retries; a key is kept at least `orderKeyRetention` seconds.
   public var maximumOrderKeys = 1_000_000
   public var orderKeyRetention: Double = 24 * 60 * 60
   public var maximumKeyLength = 64
 
   public init() {}
+
+  public var productName: TextField {
+    TextField("a product name", characters: 1...maximumNameLength, bytes: 1...maximumNameBytes, lines: .one)
+  }
+
+  public var productDescription: TextField {
+    TextField(
+      "a description", characters: 0...maximumDescriptionLength, bytes: 0...maximumDescriptionBytes, lines: .many)
+  }
+
+  public var diaryTitle: TextField {
+    TextField("a title", characters: 1...maximumTitleLength, bytes: 1...maximumTitleBytes, lines: .one)
+  }
+
+  public var diaryBody: TextField {
+    TextField("a body", characters: nil, bytes: 0...maximumBodyBytes, lines: .many)
+  }
+
+  public var orderKey: TextField {
+    TextField("an order key", characters: nil, bytes: 1...maximumKeyLength, lines: .one)
+  }
 }

@@ -84,7 +84,7 @@ public struct ShopState: Sendable {
     let key = ItemNames.key(word)
     if let ref = names[key] { return ref }
     if ItemNames.isProductID(key), products[key] != nil { return .product(key) }
-    var message = "no item named '\(word)'"
+    var message = "no item named \(Echo.quoted(word))"
     if let guess = ItemNames.suggestion(for: word, among: Array(names.keys) + productIDs) {
       message += "; did you mean '\(guess)'?"
     }
@@ -97,9 +97,10 @@ public struct ShopState: Sendable {
     switch ref {
     case .fruit, .dish, .product: return ref
     case .juice where allowJuice: return ref
-    case .juice: throw ShopError(.invalid, "'\(word)' is a juice, made from fruit; restock its fruit instead")
-    case .section: throw ShopError(.invalid, "'\(word)' is a section of the dish shop; name a dish in it")
-    case .exhibit: throw ShopError(.invalid, "'\(word)' is an exhibit; it is for looking at")
+    case .juice:
+      throw ShopError(.invalid, "\(Echo.quoted(word)) is a juice, made from fruit; restock its fruit instead")
+    case .section: throw ShopError(.invalid, "\(Echo.quoted(word)) is a section of the dish shop; name a dish in it")
+    case .exhibit: throw ShopError(.invalid, "\(Echo.quoted(word)) is an exhibit; it is for looking at")
     }
   }
 
@@ -204,7 +205,8 @@ public struct ShopState: Sendable {
       expireReceipts(now: at)
       if let receipt = receipts[key] {
         guard receipt.requested == lines, receipt.order.user == user else {
-          throw ShopError(.invalid, "key '\(key)' was already used for order \(receipt.order.id), a different order")
+          throw ShopError(
+            .invalid, "key \(Echo.quoted(key)) was already used for order \(receipt.order.id), a different order")
         }
         return Applied(outcome: .ordered(receipt, repeated: true), events: [])
       }
@@ -305,19 +307,8 @@ public struct ShopState: Sendable {
   }
 
   private func validateProductText(name: String?, description: String?) throws(ShopError) {
-    if let name {
-      guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= limits.maximumNameLength,
-        !name.contains(where: \.isNewline),
-        !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-      else {
-        throw ShopError(
-          .invalid,
-          "a product name is 1 to \(limits.maximumNameLength) characters on one line, without control characters")
-      }
-    }
-    if let description, description.count > limits.maximumDescriptionLength {
-      throw ShopError(.invalid, "a description is at most \(limits.maximumDescriptionLength) characters")
-    }
+    if let name { try TextRules.check(name, as: limits.productName) }
+    if let description { try TextRules.check(description, as: limits.productDescription) }
   }
 
   private mutating func createProduct(seller: String, draft: ProductDraft, at: Date) throws(ShopError) -> Applied {
@@ -343,7 +334,7 @@ public struct ShopState: Sendable {
   }
 
   private func ownedProduct(_ id: String, by user: String) throws(ShopError) -> Product {
-    guard let product = products[ItemNames.key(id)] else { throw ShopError(.notFound, "no product '\(id)'") }
+    guard let product = products[ItemNames.key(id)] else { throw ShopError(.notFound, "no product \(Echo.quoted(id))") }
     guard product.seller == user else {
       throw ShopError(.denied, "\(product.id) is sold by \(product.seller), not \(user)")
     }
@@ -383,16 +374,8 @@ public struct ShopState: Sendable {
   }
 
   private func validateDiary(title: String?, body: String?) throws(ShopError) {
-    if let title {
-      guard !title.trimmingCharacters(in: .whitespaces).isEmpty, title.count <= limits.maximumTitleLength,
-        !title.contains(where: \.isNewline)
-      else {
-        throw ShopError(.invalid, "a title is 1 to \(limits.maximumTitleLength) characters on one line")
-      }
-    }
-    if let body, body.utf8.count > limits.maximumBodyBytes {
-      throw ShopError(.invalid, "a body is at most \(limits.maximumBodyBytes) bytes")
-    }
+    if let title { try TextRules.check(title, as: limits.diaryTitle) }
+    if let body { try TextRules.check(body, as: limits.diaryBody) }
   }
 
   private mutating func createDiary(owner: String, title: String, body: String, at: Date) throws(ShopError) -> Applied {

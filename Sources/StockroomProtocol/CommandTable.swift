@@ -1,3 +1,5 @@
+import StockroomDomain
+
 /// The command table: the one list of commands that drives dispatch, HELP, argument checks,
 /// Protocol.md's test and client completion.
 public enum CommandTable {
@@ -167,7 +169,7 @@ public enum CommandTable {
   public static func parse(_ words: [Word]) throws(ProtocolError) -> Request {
     guard let first = words.first else { throw ProtocolError(.syntax, "empty request") }
     guard !first.isOption, var spec = command(named: first.text) else {
-      throw ProtocolError(.unknown, "unknown command '\(first.text)'; type HELP for the list")
+      throw ProtocolError(.unknown, "unknown command \(Echo.quoted(first.text)); type HELP for the list")
     }
     var path = spec.name
     var rest = words.dropFirst()
@@ -177,7 +179,8 @@ public enum CommandTable {
         throw ProtocolError(.args, "\(spec.name) needs a subcommand: \(names)")
       }
       guard let sub = spec.subcommand(named: word.text) else {
-        throw ProtocolError(.unknown, "unknown subcommand '\(word.text)' for \(spec.name); expected \(names)")
+        throw ProtocolError(
+          .unknown, "unknown subcommand \(Echo.quoted(word.text)) for \(spec.name); expected \(names)")
       }
       spec = sub
       path += " " + sub.name
@@ -189,9 +192,9 @@ public enum CommandTable {
       if let key = word.key, !spec.options.isEmpty {
         guard spec.options.contains(where: { $0.key == key }) else {
           let known = spec.options.map { $0.key + "=" }.joined(separator: " ")
-          throw ProtocolError(.args, "\(path) does not take \(key)=; it takes \(known)")
+          throw ProtocolError(.args, "\(path) does not take \(Echo.bounded(key))=; it takes \(known)")
         }
-        guard options[key] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
+        guard options[key] == nil else { throw ProtocolError(.args, "\(Echo.bounded(key))= given twice") }
         options[key] = word.value
       } else {
         positionals.append(word)

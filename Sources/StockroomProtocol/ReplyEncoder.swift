@@ -96,10 +96,23 @@ public struct ReplyEncoder: Sendable {
     }
   }
 
-  // Status text is free prose, but a line break in it would end the reply early.
+  // Status text is free prose, but a line break in it would end the reply early, for some
+  // clients already at U+2028, so whatever a quoted word would escape becomes a space.
   private mutating func appendSingleLine(_ text: String) {
-    for byte in text.utf8 {
-      bytes.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: " ") : byte)
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendSingleLine($0) }
+    if done == nil { Array(text.utf8).withUnsafeBufferPointer { appendSingleLine($0) } }
+  }
+
+  private mutating func appendSingleLine(_ text: UnsafeBufferPointer<UInt8>) {
+    var index = 0
+    while index < text.count {
+      if let length = Quoting.escapedLength(at: index, in: text) {
+        bytes.append(UInt8(ascii: " "))
+        index += length
+      } else {
+        bytes.append(text[index])
+        index += 1
+      }
     }
   }
 

@@ -16,7 +16,7 @@ extension CommandHandler {
       return
     }
     guard let spec = CommandTable.command(named: word) else {
-      var message = "unknown command '\(word)'"
+      var message = "unknown command \(Echo.quoted(word))"
       if let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name)) {
         message += "; did you mean \(guess)?"
       }
@@ -49,11 +49,7 @@ extension CommandHandler {
   }
 
   func hello(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
-    let name = request.arguments[0].text
-    guard name.count <= 32, ItemNames.isValidAlias(name) else {
-      throw ProtocolError(
-        .invalid, "a user name is 1 to 32 characters without spaces, quotes, = or commas, and not only digits")
-    }
+    let name = try TextRules.userName(request.arguments[0].text)
     session.user = name
     out.ok("hello \(name)")
   }

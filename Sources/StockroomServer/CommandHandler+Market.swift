@@ -7,7 +7,8 @@ extension CommandHandler {
     guard let code = options["currency"] else { return nil }
     guard let currency = Currency(code: code) else {
       throw ProtocolError(
-        .invalid, "currency '\(code)' is not one of \(Currency.allCases.map(\.rawValue).joined(separator: ", "))")
+        .invalid,
+        "currency \(Echo.quoted(code)) is not one of \(Currency.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     return currency
   }
@@ -32,7 +33,7 @@ extension CommandHandler {
     let id = request.arguments[0].text
     let current = try store.read { state throws(ProtocolError) in
       guard let product = state.products[ItemNames.key(id)] else {
-        throw ProtocolError(.notFound, "no product '\(id)'")
+        throw ProtocolError(.notFound, "no product \(Echo.quoted(id))")
       }
       return product
     }

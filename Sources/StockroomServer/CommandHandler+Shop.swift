@@ -53,7 +53,8 @@ extension CommandHandler {
       return
     }
     guard let category = Category(word: word) else {
-      var message = "unknown category '\(word)'; expected \(Category.allCases.map(\.rawValue).joined(separator: ", "))"
+      var message =
+        "unknown category \(Echo.quoted(word)); expected \(Category.allCases.map(\.rawValue).joined(separator: ", "))"
       if let guess = ItemNames.suggestion(for: word, among: Category.allCases.map(\.rawValue)) {
         message += "; did you mean \(guess)?"
       }
@@ -129,7 +130,7 @@ extension CommandHandler {
       if let word {
         guard case .section(let section) = try? state.resolve(word) else {
           let names = state.catalog.sections.map(\.id).joined(separator: ", ")
-          throw ProtocolError(.notFound, "no section '\(word)'; sections are \(names)")
+          throw ProtocolError(.notFound, "no section \(Echo.quoted(word)); sections are \(names)")
         }
         sections = [section]
       }
@@ -240,6 +241,10 @@ extension CommandHandler {
   }
 
   func stock(_ request: Request, out: inout ReplyEncoder) throws {
+    let maximum = store.limits.maximumStockNames
+    guard request.arguments.count <= maximum else {
+      throw ProtocolError(.limit, "STOCK names at most \(maximum) items; STOCK alone lists every one")
+    }
     // Only the numbers are read under the lock; the reply is written after it is released.
     let levels = try store.read { state throws(ShopError) in
       var refs: [ItemRef] = []
@@ -299,7 +304,8 @@ extension CommandHandler {
     for pair in stride(from: 0, to: words.count, by: 2) {
       let item = words[pair]
       if Self.looksNumeric(item) {
-        throw ProtocolError(.invalid, "expected an item name, got '\(item.text)'; ADD takes pairs of <item> <n>")
+        throw ProtocolError(
+          .invalid, "expected an item name, got \(Echo.quoted(item.text)); ADD takes pairs of <item> <n>")
       }
       let count = try Self.integer(
         words[pair + 1].text, what: "stock change", range: -Catalog.maximumStock...Catalog.maximumStock)
@@ -326,7 +332,8 @@ extension CommandHandler {
     while index < words.count {
       let item = words[index]
       if Self.looksNumeric(item) {
-        throw ProtocolError(.invalid, "expected an item name, got '\(item.text)'; quantities follow the item")
+        throw ProtocolError(
+          .invalid, "expected an item name, got \(Echo.quoted(item.text)); quantities follow the item")
       }
       var quantity = 1
       if index + 1 < words.count, Self.looksNumeric(words[index + 1]) {
@@ -337,10 +344,12 @@ extension CommandHandler {
       lines.append(ItemCount(item.text, quantity))
       index += 1
     }
+    let key = request.options["key"]
+    if let key { try TextRules.check(key, as: store.limits.orderKey) }
     let user = session.user
     let applied = try apply(
       &session,
-      .order(user: user, lines: lines, at: Date(), key: request.options["key"]))
+      .order(user: user, lines: lines, at: Date(), key: key))
     guard case .ordered(let receipt, _) = applied.outcome else { preconditionFailure("order answers ordered") }
     // Written from the receipt alone, so a retried keyed order answers exactly the same.
     let order = receipt.order

@@ -50,7 +50,8 @@ struct CommandHandler: Sendable {
       guard error.code == .unknown, CommandTable.command(named: word) == nil,
         let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name))
       else { throw error }
-      throw ProtocolError(.unknown, "unknown command '\(word)'; did you mean \(guess)? Type HELP for the list")
+      throw ProtocolError(
+        .unknown, "unknown command \(Echo.quoted(word)); did you mean \(guess)? Type HELP for the list")
     }
   }
 
@@ -142,7 +143,7 @@ struct CommandHandler: Sendable {
       let value = Int(digits), range.contains(value)
     else {
       throw ProtocolError(
-        .invalid, "\(what) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        .invalid, "\(what) \(Echo.quoted(text)) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
     return value
   }

@@ -83,3 +83,40 @@ struct ReplyTests {
     #expect(reply.statusFields["total_text"] == "₩28,800")
   }
 }
+
+@Suite("Quoting characters that split or reorder lines")
+struct LineSafeQuotingTests {
+  @Test(
+    "C1 controls, U+2028, U+2029 and bidi controls are escaped and read back",
+    arguments: [
+      "a\u{2028}b", "a\u{2029}b", "a\u{85}b", "a\u{9B}b", "ali\u{202E}ce", "\u{2066}x\u{2069}", "a\u{200F}b",
+      "a\u{061C}b",
+    ])
+  func escaped(text: String) throws {
+    #expect(Quoting.needsQuotes(text, isValue: true))
+    var encoder = ReplyEncoder()
+    encoder.beginRow("x")
+    encoder.field("v", text)
+    encoder.endLine()
+    let line = String(decoding: encoder.bytes, as: UTF8.self)
+    #expect(line.unicodeScalars.allSatisfy { !Quoting.mustEscape($0) || $0 == "\n" }, "\(line)")
+    #expect(line.contains(#"\u{"#))
+    let row = try Row(parsing: String(line.dropFirst(2).dropLast()))
+    #expect(row["v"] == text)
+  }
+
+  @Test("other text near those code points stays bare and raw")
+  func notEscaped() {
+    for text in ["₩28,800", "…", "‐", "a\u{2030}b", "¢", "ÿ", "ب", "\u{2065}"] {
+      #expect(!Quoting.needsQuotes(text, isValue: true), "\(text)")
+    }
+  }
+
+  @Test("status text turns them into spaces")
+  func statusText() {
+    var encoder = ReplyEncoder()
+    encoder.ok("a\u{2028}b\u{85}c\u{202E}d")
+    encoder.error(ProtocolError(.invalid, "x\u{2029}y"))
+    #expect(String(decoding: encoder.bytes, as: UTF8.self) == "OK a b c d\nERR INVALID x y\n")
+  }
+}

@@ -11,11 +11,12 @@ let package = Package(
     .library(name: "StockroomClient", targets: ["StockroomClient"]),
   ],
   targets: [
+    // How a client's word is quoted back in an error message; shared by the shop's rules and the wire.
+    .target(name: "StockroomText"),
     // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
-    .target(name: "StockroomDomain"),
+    .target(name: "StockroomDomain", dependencies: ["StockroomText"]),
     // The wire: tokenizer, quoting, command table, reply encoding. Shared by server and clients.
-    // It quotes client words back in errors the way the domain does (`Echo`), so it uses the domain.
-    .target(name: "StockroomProtocol", dependencies: ["StockroomDomain"]),
+    .target(name: "StockroomProtocol", dependencies: ["StockroomText"]),
     // System SQLite, from Debian's libsqlite3-dev.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.
@@ -25,7 +26,7 @@ let package = Package(
     // Event loops, listener, connections, sessions, the shared store and its committer.
     .target(
       name: "StockroomServer",
-      dependencies: ["StockroomDomain", "StockroomProtocol", "StockroomStorage", "CStockroomSystem"],
+      dependencies: ["StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "CStockroomSystem"],
       resources: [.copy("Resources/catalog.json")]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
@@ -43,7 +44,7 @@ let package = Package(
         "StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain", "StockroomTestSupport",
       ]
     ),
-    .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain"]),
+    .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain", "StockroomText"]),
     .testTarget(name: "StockroomProtocolTests", dependencies: ["StockroomProtocol"]),
     .testTarget(
       name: "StockroomServerTests",

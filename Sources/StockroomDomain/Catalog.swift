@@ -1,4 +1,5 @@
 import Foundation
+import StockroomText
 
 /// Everything the shop sells or shows, as loaded from a catalogue file.
 public struct Catalog: Sendable {

@@ -1,3 +1,5 @@
+import StockroomText
+
 /// A reduction on a dish's or product's price: a percentage off, or a fixed sale price.
 public enum Discount: Sendable, Hashable {
   case percent(Int)

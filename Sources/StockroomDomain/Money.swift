@@ -1,3 +1,5 @@
+import StockroomText
+
 /// An amount in a currency's minor unit, so that prices and totals are exact.
 public struct Money: Sendable, Hashable, Codable {
   public var minorUnits: Int

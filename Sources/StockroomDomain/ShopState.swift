@@ -1,4 +1,5 @@
 import Foundation
+import StockroomText
 
 /// The whole shop as a plain value: catalogue, stock, products, diary, orders.
 ///

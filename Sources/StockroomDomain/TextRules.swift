@@ -1,4 +1,5 @@
 import Foundation
+import StockroomText
 
 /// What text the shop keeps from clients, for every field in one place.
 ///

@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomText
 
 /// The command table: the one list of commands that drives dispatch, HELP, argument checks,
 /// Protocol.md's test and client completion.

@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomText
 
 extension CommandHandler {
   func help(_ request: Request, out: inout ReplyEncoder) throws {

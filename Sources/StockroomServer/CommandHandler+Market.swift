@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomText
 
 extension CommandHandler {
   private static func currency(_ options: [String: String]) throws(ProtocolError) -> Currency? {

@@ -2,6 +2,7 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomStorage
+import StockroomText
 
 extension CommandHandler {
   /// The categories LIST knows, with the words that name them.

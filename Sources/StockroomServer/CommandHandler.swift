@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomText
 
 /// Turns one request line into one reply, using the command table for dispatch and checks.
 ///

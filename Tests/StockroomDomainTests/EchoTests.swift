@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomText
 import Testing
 
 @Suite("Echoing a client's word in a message")

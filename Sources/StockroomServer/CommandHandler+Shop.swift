@@ -341,7 +341,12 @@ extension CommandHandler {
     let applied = try apply(
       &session,
       .order(user: user, lines: lines, at: Date(), key: request.options["key"]))
-    guard case .ordered(let receipt, _) = applied.outcome else { preconditionFailure("order answers ordered") }
+    let receipt: OrderReceipt
+    switch applied.outcome {
+    case .ordered(let held, _): receipt = held
+    case .reordered(let key, let id): receipt = try store.receipt(of: key, orderID: id)
+    default: preconditionFailure("order answers ordered")
+    }
     // Written from the receipt alone, so a retried keyed order answers exactly the same.
     let order = receipt.order
     for line in order.lines {

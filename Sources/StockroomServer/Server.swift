@@ -27,7 +27,8 @@ public final class Server: Sendable {
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
-    self.init(configuration: configuration, store: Store(ShopState(catalog: catalog)), logger: logger)
+    self.init(
+      configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory)), logger: logger)
   }
 
   /// A server on the configured storage: the SQLite file in `dataDirectory`, loaded, checked and

@@ -14,6 +14,8 @@ final class Store: Sendable {
     var shop: ShopState
     /// Why writes are refused, while they are.
     var readOnly: String?
+    /// The shop in memory ran ahead of the disk and could not be read back yet.
+    var stale = false
     /// The recent ledger, for STOCKTAKE when there is no database.
     var ledger = LedgerLog()
   }
@@ -35,8 +37,9 @@ final class Store: Sendable {
     committer.deliver = { [hub] events in
       for mailbox in hub.deliver(events) { mailbox.notify() }
     }
-    committer.onFailure = { [weak self] reason in self?.enterReadOnly(reason) }
-    committer.onRecovery = { [weak self] in self?.state.withLock { $0.readOnly = nil } }
+    committer.onFailure = { [weak self] failure in self?.commitFailed(failure) ?? true }
+    committer.onRecovery = { [weak self] in self?.recovered() ?? true }
+    committer.onSettled = { [weak self] newest in self?.state.withLock { $0.shop.settleReceipts(through: newest) } }
     committer.start()
   }
 
@@ -54,6 +57,10 @@ final class Store: Sendable {
       guard let committer else {
         for event in applied.events { state.ledger.append(Self.ledgerEntry(event, at: now)) }
         return (applied, hub.deliver(applied.events), nil)
+      }
+      if case .reordered = applied.outcome {
+        // Already on disk: nothing to write and nothing to wait for.
+        return (applied, [], nil)
       }
       if case .ordered(_, repeated: true) = applied.outcome {
         // The first attempt may still be on its way to the disk: answer when it is there.
@@ -76,6 +83,14 @@ final class Store: Sendable {
   }
 
   var readOnlyReason: String? { state.withLock { $0.readOnly } }
+
+  /// The receipt of a keyed order already on disk, read there outside the lock.
+  func receipt(of key: OrderKey, orderID: Int) throws -> OrderReceipt {
+    guard let committer, let receipt = try committer.database.receipt(of: key), receipt.order.id == orderID else {
+      throw StorageError("the receipt of order \(orderID) is missing from the database")
+    }
+    return receipt
+  }
 
   /// The ledger of one item, newest first, from the database or from memory.
   func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
@@ -105,20 +120,42 @@ final class Store: Sendable {
     return Page(items: try committer.database.orders(from: low, through: high), paging: paging, total: made)
   }
 
-  /// A commit failed: refuse writes, fail whatever was queued after it, and go back to what the
-  /// disk holds, so the shop in memory never runs ahead of the disk.
-  private func enterReadOnly(_ reason: String) {
+  /// A commit failed: fail whatever was queued after it and go back to what the disk holds, so
+  /// the shop in memory never runs ahead of the disk; an I/O failure also refuses writes until
+  /// the disk takes them again. Returns false when the disk could not be read back: then the shop
+  /// in memory is not what the disk holds, and writes stay refused (rather than exiting, which
+  /// would stop reads too) until a reload works.
+  private func commitFailed(_ failure: CommitFailure) -> Bool {
     let reloaded = Result { try reload?() }
-    state.withLock { state in
-      state.readOnly = reason
-      committer?.failPending(reason)
+    return state.withLock { state in
+      committer?.failPending(CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)"))
+      if failure.kind == .io { state.readOnly = failure.message }
       switch reloaded {
       case .success(let shop?): state.shop = shop
       case .success(nil): break
       case .failure(let error):
-        // Without a trustworthy copy of the disk the shop cannot go on.
-        FileHandleWriter.standardError("stockroomd: cannot reload the database after a failed commit: \(error)\n")
-        exit(70)
+        state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
+        state.stale = true
+        return false
+      }
+      return true
+    }
+  }
+
+  /// Writing works again; a shop that could not be read back after a failure is read now.
+  private func recovered() -> Bool {
+    let stale = state.withLock { $0.stale }
+    let reloaded = stale ? Result { try reload?() } : .success(nil)
+    return state.withLock { state in
+      switch reloaded {
+      case .success(let shop):
+        if let shop { state.shop = shop }
+        state.stale = false
+        state.readOnly = nil
+        return true
+      case .failure(let error):
+        state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
+        return false
       }
     }
   }
@@ -146,7 +183,7 @@ final class Store: Sendable {
       batch.ledger.append(ledgerEntry(event, at: at))
     }
     switch applied.outcome {
-    case .restocked: break
+    case .restocked, .reordered: break
     case .ordered(let receipt, let repeated):
       if !repeated {
         batch.orders.append(receipt.order)

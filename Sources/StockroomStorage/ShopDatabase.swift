@@ -120,15 +120,13 @@ public final class ShopDatabase: @unchecked Sendable {
       "SELECT id, user, placed, lines, taken FROM orders ORDER BY id DESC LIMIT ?"
     ).rows([.integer(limits.orderHistory)], Self.order).reversed()
     let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970
-    snapshot.receipts = try writer.prepare(
-      """
-      SELECT o.id, o.user, o.placed, o.lines, o.taken, k.key, k.requested, k.levels FROM order_keys k
-      JOIN orders o ON o.id = k.order_id WHERE k.placed >= ? ORDER BY k.placed, o.id
-      """
+    // Only what recognises a retry: its receipt is read from the file when one comes.
+    snapshot.orderKeys = try writer.prepare(
+      "SELECT user, key, order_id, requested, placed FROM order_keys WHERE placed >= ? ORDER BY placed, order_id"
     ).rows([.real(cutoff)]) { row in
-      OrderReceipt(
-        order: try Self.order(row), levels: try RowText.counts(from: row.text(7)), key: row.text(5),
-        requested: try RowText.counts(from: row.text(6)))
+      OrderKeyRecord(
+        key: OrderKey(user: row.text(0), key: row.text(1)), orderID: row.int(2),
+        requested: try RowText.counts(from: row.text(3)), placed: Date(timeIntervalSince1970: row.double(4)))
     }
     var counters = ShopCounters()
     let meta = try writer.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.int(1)) }
@@ -210,7 +208,7 @@ public final class ShopDatabase: @unchecked Sendable {
         "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
       insertOrder = try database.prepare("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
       upsertKey = try database.prepare(
-        "INSERT OR REPLACE INTO order_keys(key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?)")
+        "INSERT OR REPLACE INTO order_keys(user, key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?, ?)")
       upsertMeta = try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
     }
   }
@@ -265,11 +263,12 @@ public final class ShopDatabase: @unchecked Sendable {
     let keys = hot.upsertKey
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
-      try keys.bind(1, key)
-      try keys.bind(2, receipt.order.id)
-      try keys.bind(3, RowText.counts(receipt.requested))
-      try keys.bind(4, RowText.counts(receipt.levels))
-      try keys.bind(5, receipt.order.placed.timeIntervalSince1970)
+      try keys.bind(1, receipt.order.user)
+      try keys.bind(2, key)
+      try keys.bind(3, receipt.order.id)
+      try keys.bind(4, RowText.counts(receipt.requested))
+      try keys.bind(5, RowText.counts(receipt.levels))
+      try keys.bind(6, receipt.order.placed.timeIntervalSince1970)
       try keys.execute()
     }
     let product = try statement(
@@ -376,6 +375,24 @@ public final class ShopDatabase: @unchecked Sendable {
       return try reader.prepare(
         "SELECT id, user, placed, lines, taken FROM orders WHERE id BETWEEN ? AND ? ORDER BY id DESC"
       ).rows([.integer(low), .integer(high)], Self.order)
+    }
+  }
+
+  /// The receipt of a keyed order, as its first answer gave it; nil when the key is not kept.
+  public func receipt(of key: OrderKey) throws -> OrderReceipt? {
+    try reader.withLock { reader in
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
+      guard let reader else { return nil }
+      return try reader.prepare(
+        """
+        SELECT o.id, o.user, o.placed, o.lines, o.taken, k.requested, k.levels FROM order_keys k
+        JOIN orders o ON o.id = k.order_id WHERE k.user = ? AND k.key = ?
+        """
+      ).rows([.text(key.user), .text(key.key)]) { row in
+        OrderReceipt(
+          order: try Self.order(row), levels: try RowText.counts(from: row.text(6)), key: key.key,
+          requested: try RowText.counts(from: row.text(5)))
+      }.first
     }
   }
 

@@ -55,7 +55,7 @@ final class Store: Sendable {
       }
       let applied = try state.shop.apply(mutation)
       guard let committer else {
-        for event in applied.events { state.ledger.append(Self.ledgerEntry(event, at: now)) }
+        for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
         return (applied, hub.deliver(applied.events), nil)
       }
       if case .reordered = applied.outcome {
@@ -69,7 +69,7 @@ final class Store: Sendable {
       let levels = applied.events.map { state.shop.level(of: $0.item) }
       let counters = state.shop.counters
       let ticket = committer.enqueue(events: applied.events) { batch in
-        Self.record(applied, levels: levels, counters: counters, at: now, into: &batch)
+        batch.record(applied, levels: levels, counters: counters, at: now)
       }
       return (applied, [], ticket)
     }
@@ -158,46 +158,5 @@ final class Store: Sendable {
         return false
       }
     }
-  }
-
-  static func ledgerEntry(_ event: StockEvent, at: Date) -> LedgerEntry {
-    LedgerEntry(
-      item: event.item, change: event.change, cause: event.cause.name, orderID: event.cause.orderID,
-      user: event.cause.user, at: at)
-  }
-
-  /// Adds the rows one applied mutation changed: `levels` are its events' items right after it
-  /// (nil for an item that is gone).
-  static func record(
-    _ applied: Applied, levels: [StockLevel?], counters: ShopCounters, at: Date, into batch: inout JournalBatch
-  ) {
-    batch.count += 1
-    for (event, level) in zip(applied.events, levels) {
-      if let level {
-        batch.stock[event.item] = level
-        batch.deletedStock.remove(event.item)
-      } else {
-        batch.stock[event.item] = nil
-        batch.deletedStock.insert(event.item)
-      }
-      batch.ledger.append(ledgerEntry(event, at: at))
-    }
-    switch applied.outcome {
-    case .restocked, .reordered: break
-    case .ordered(let receipt, let repeated):
-      if !repeated {
-        batch.orders.append(receipt.order)
-        if receipt.key != nil { batch.receipts.append(receipt) }
-      }
-    case .productSaved(let product, _): batch.products[product.id] = product
-    case .productDeleted(let id):
-      batch.products[id] = nil
-      batch.deletedProducts.insert(id)
-    case .diarySaved(let entry): batch.diary[entry.id] = entry
-    case .diaryDeleted(let id):
-      batch.diary[id] = nil
-      batch.deletedDiary.insert(id)
-    }
-    batch.counters = counters
   }
 }

@@ -20,12 +20,13 @@ struct KeyDigest: Sendable, Hashable {
 
   /// The lines an order asked for, to tell a retry from a different order under the same key.
   static func requested(_ lines: [ItemCount]) -> UInt64 {
+    requested(text: ItemCount.listText(lines))
+  }
+
+  /// The same from the lines' text, which a store keeps: no need to take it apart at start-up.
+  static func requested(text: String) -> UInt64 {
     var hasher = Hasher()
-    hasher.combine(lines.count)
-    for line in lines {
-      hasher.combine(line.item)
-      hasher.combine(line.count)
-    }
+    hasher.combine(text)
     return UInt64(UInt(bitPattern: hasher.finalize()))
   }
 }

@@ -5,14 +5,14 @@ import Foundation
 public struct OrderKeyRecord: Sendable, Hashable {
   public var key: OrderKey
   public var orderID: Int
-  /// The lines as requested.
-  public var requested: [ItemCount]
+  /// The lines as requested, as `ItemCount.listText` writes them.
+  public var requestedText: String
   public var placed: Date
 
-  public init(key: OrderKey, orderID: Int, requested: [ItemCount], placed: Date) {
+  public init(key: OrderKey, orderID: Int, requestedText: String, placed: Date) {
     self.key = key
     self.orderID = orderID
-    self.requested = requested
+    self.requestedText = requestedText
     self.placed = placed
   }
 }

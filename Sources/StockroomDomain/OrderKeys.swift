@@ -56,7 +56,7 @@ struct OrderKeys: Sendable {
   mutating func restore(_ record: OrderKeyRecord) {
     let digest = KeyDigest(record.key)
     kept[digest] = Kept(
-      orderID: record.orderID, requested: KeyDigest.requested(record.requested),
+      orderID: record.orderID, requested: KeyDigest.requested(text: record.requestedText),
       placed: record.placed.timeIntervalSince1970)
     queue.append(digest)
   }

@@ -40,7 +40,7 @@ extension CommandHandler {
           (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
           (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
           (.products, state.products.count), (.exhibits, state.catalog.exhibits.count),
-          (.diary, state.diaryEntries(of: session.user).count), (.orders, state.orders.count),
+          (.diary, state.diaryEntries(of: session.user).count), (.orders, store.listedOrders(state)),
         ]
       }
       for (category, count) in counts {

@@ -44,16 +44,14 @@ public final class Server: Sendable {
     let opened = ContinuousClock.now
     let limits = ShopLimits()
     let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits)
-    let milliseconds = { (duration: Duration) in
-      duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-    }
     let committer = Committer(database: database, logger: logger)
     let store = Store(state, committer: committer) {
       try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
     logger.info(
-      "storage sqlite path=\(database.path) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\(milliseconds(opened - started)) load_ms=\(milliseconds(.now - opened))"
+      "storage sqlite path=\(database.path) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
+    store.verifyInBackground(logger: logger)
     return Server(configuration: configuration, store: store, logger: logger)
   }
 

@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 import StockroomDomain
 import StockroomStorage
@@ -16,6 +17,8 @@ final class Store: Sendable {
     var readOnly: String?
     /// The shop in memory ran ahead of the disk and could not be read back yet.
     var stale = false
+    /// The file failed a whole-file check: writes stay refused until a person looks.
+    var damaged: String?
     /// The recent ledger, for STOCKTAKE when there is no database.
     var ledger = LedgerLog()
   }
@@ -102,7 +105,8 @@ final class Store: Sendable {
 
   /// A page of the order history, newest first. The newest orders come from memory, which also
   /// holds those still being committed, so a client always sees its own order; with a database,
-  /// pages past them come from the file, where older orders certainly are.
+  /// the rest of the page comes from the file, where older orders certainly are. (After a
+  /// restart memory holds only the orders made since.)
   func orders(_ paging: Paging) throws -> Page<Order> {
     let (page, kept, newest, made) = state.withLock { state in
       (
@@ -113,11 +117,43 @@ final class Store: Sendable {
     guard let committer else { return page }
     let first = (paging.page - 1) * paging.size
     guard first + paging.size > kept else { return Page(items: page.items, paging: paging, total: made) }
-    // Ids count up without gaps, so the n-th newest order is `newest - n`.
-    let high = newest - first
-    let low = max(1, high - paging.size + 1)
-    guard high >= 1 else { return Page(items: [], paging: paging, total: made) }
-    return Page(items: try committer.database.orders(from: low, through: high), paging: paging, total: made)
+    // Ids count up without gaps, so the n-th newest order is `newest - n`; memory holds the
+    // newest `kept` of them, and the page's part of those is `page.items`.
+    let high = newest - first - page.items.count
+    let low = max(1, newest - first - paging.size + 1)
+    guard high >= low else { return Page(items: page.items, paging: paging, total: made) }
+    let older = try committer.database.orders(from: low, through: high)
+    return Page(items: page.items + older, paging: paging, total: made)
+  }
+
+  /// How many orders `LIST orders` can page through: all of them with a database.
+  func listedOrders(_ shop: borrowing ShopState) -> Int {
+    committer == nil ? shop.orders.count : shop.ordersMade
+  }
+
+  /// Runs the database's whole-file checks (`ShopDatabase.verify`) on a thread of their own, so
+  /// that a large shop is serving within a second or two of a restart instead of after them. A
+  /// failure refuses writes until the file is repaired and the server restarted; reads go on.
+  func verifyInBackground(logger: Logger) {
+    guard let database = committer?.database else { return }
+    let thread = Thread { [weak self] in
+      sr_set_thread_name("sr-verify")
+      let started = ContinuousClock.now
+      do {
+        try database.verify()
+        let elapsed = ContinuousClock.now - started
+        logger.info(
+          "verified \(database.path): pages sound, every item agrees with its ledger verify_ms=\(elapsed.milliseconds)")
+      } catch {
+        logger.error("\(error); refusing writes: restore a backup, or repair the file and restart")
+        self?.state.withLock { state in
+          state.damaged = "the database failed its check: \(error)"
+          state.readOnly = state.damaged
+        }
+      }
+    }
+    thread.qualityOfService = .utility
+    thread.start()
   }
 
   /// A commit failed: fail whatever was queued after it and go back to what the disk holds, so
@@ -151,7 +187,7 @@ final class Store: Sendable {
       case .success(let shop):
         if let shop { state.shop = shop }
         state.stale = false
-        state.readOnly = nil
+        state.readOnly = state.damaged
         return true
       case .failure(let error):
         state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"

@@ -65,8 +65,8 @@ public final class ShopDatabase: @unchecked Sendable {
     if version == 0 && tables > 0 {
       throw StorageError("\(path): this SQLite file is not a Stockroom database (it has tables but no schema version)")
     }
-    let check = try database.quickCheck()
-    guard check == "ok" else { throw StorageError("\(path): the database is damaged: \(check)") }
+    // The page-by-page check reads the whole file, seconds for a large shop: `verify` runs it
+    // once the server is serving.
   }
 
   private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
@@ -98,7 +98,7 @@ public final class ShopDatabase: @unchecked Sendable {
     {
       snapshot.stock[item] = level
     }
-    try verifyLedger(snapshot.stock)
+    try Self.verifyEquations(snapshot.stock)
     snapshot.products = try writer.prepare(
       "SELECT id, name, description, price, currency, discount, seller, created, updated FROM products ORDER BY seq"
     ).rows { row in
@@ -116,9 +116,8 @@ public final class ShopDatabase: @unchecked Sendable {
         id: row.int(0), owner: row.text(1), title: row.text(2), body: row.text(3),
         created: Date(timeIntervalSince1970: row.double(4)), updated: Date(timeIntervalSince1970: row.double(5)))
     }
-    snapshot.recentOrders = try writer.prepare(
-      "SELECT id, user, placed, lines, taken FROM orders ORDER BY id DESC LIMIT ?"
-    ).rows([.integer(limits.orderHistory)], Self.order).reversed()
+    // Orders stay in the file, where LIST orders reads them: parsing the newest 10,000 of 100
+    // lines each took seconds of a restart. Memory holds only the orders made since.
     let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970
     // Only what recognises a retry: its receipt is read from the file when one comes.
     snapshot.orderKeys = try writer.prepare(
@@ -126,7 +125,7 @@ public final class ShopDatabase: @unchecked Sendable {
     ).rows([.real(cutoff)]) { row in
       OrderKeyRecord(
         key: OrderKey(user: row.text(0), key: row.text(1)), orderID: row.int(2),
-        requested: try RowText.counts(from: row.text(3)), placed: Date(timeIntervalSince1970: row.double(4)))
+        requestedText: row.text(3), placed: Date(timeIntervalSince1970: row.double(4)))
     }
     var counters = ShopCounters()
     let meta = try writer.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.int(1)) }
@@ -159,31 +158,53 @@ public final class ShopDatabase: @unchecked Sendable {
       lines: try RowText.lines(from: row.text(3)), taken: try RowText.counts(from: row.text(4)))
   }
 
-  /// Refuses a store whose stock does not add up, naming the first item that does not.
-  private func verifyLedger(_ stock: [String: StockLevel]) throws {
-    let sums = try writer.prepare(
-      """
-      SELECT item,
-        total(CASE cause WHEN 'restock' THEN change ELSE 0 END),
-        total(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END),
-        total(CASE cause WHEN 'order' THEN -change ELSE 0 END)
-      FROM ledger GROUP BY item
-      """
-    ).rows { row in (row.text(0), Int(row.double(1)), Int(row.double(2)), Int(row.double(3))) }
-    var ledger: [String: (restocked: Int, corrected: Int, taken: Int)] = [:]
-    for (item, restocked, corrected, taken) in sums { ledger[item] = (restocked, corrected, taken) }
+  /// Refuses a store whose stock does not add up, naming the first item that does not. Reads
+  /// only the stock rows, so it costs nothing at start-up; the ledger is checked by `verify`.
+  private static func verifyEquations(_ stock: [String: StockLevel]) throws {
     for (item, level) in stock.sorted(by: { $0.key < $1.key }) {
       guard level.balances, level.current >= 0 else {
         throw StorageError(
           "stock of \(item) does not balance: initial \(level.initial) + restocked \(level.restocked) - corrected "
             + "\(level.corrected) - taken \(level.taken) is not the current \(level.current)")
       }
-      let recorded = ledger[item] ?? (0, 0, 0)
-      guard recorded == (level.restocked, level.corrected, level.taken) else {
-        throw StorageError(
-          "stock of \(item) disagrees with its ledger: the stock row says restocked \(level.restocked), corrected "
-            + "\(level.corrected), taken \(level.taken); the ledger says \(recorded.restocked), \(recorded.corrected), "
-            + "\(recorded.taken)")
+    }
+  }
+
+  /// The checks that read the whole file: SQLite's page-by-page `quick_check`, and every item's
+  /// stock row against the sum of its ledger. They take seconds on a large shop (a full scan of
+  /// the ledger), so the server runs them on a connection of their own once it is serving, rather
+  /// than keep a restart away for that long. Throws naming the file or the first item that fails.
+  public func verify() throws {
+    let database = try SQLiteDatabase(path: path, readOnly: true)
+    let check = try database.quickCheck()
+    guard check == "ok" else { throw StorageError("\(path): the database is damaged: \(check)") }
+    // One read transaction, so that the stock rows and the ledger are the same moment's.
+    try database.execute("BEGIN")
+    defer { try? database.execute("ROLLBACK") }
+    do {
+      let stock = try database.prepare("SELECT item, restocked, corrected, taken FROM stock").rows { row in
+        (row.text(0), (row.int(1), row.int(2), row.int(3)))
+      }
+      // NOT INDEXED: one pass over the table and a sort is twice as fast as the index's random reads.
+      let sums = try database.prepare(
+        """
+        SELECT item,
+          total(CASE cause WHEN 'restock' THEN change ELSE 0 END),
+          total(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END),
+          total(CASE cause WHEN 'order' THEN -change ELSE 0 END)
+        FROM ledger NOT INDEXED GROUP BY item
+        """
+      ).rows { row in (row.text(0), Int(row.double(1)), Int(row.double(2)), Int(row.double(3))) }
+      var ledger: [String: (restocked: Int, corrected: Int, taken: Int)] = [:]
+      for (item, restocked, corrected, taken) in sums { ledger[item] = (restocked, corrected, taken) }
+      for (item, level) in stock.sorted(by: { $0.0 < $1.0 }) {
+        let recorded = ledger[item] ?? (0, 0, 0)
+        guard recorded == level else {
+          throw StorageError(
+            "\(path): stock of \(item) disagrees with its ledger: the stock row says restocked \(level.0), "
+              + "corrected \(level.1), taken \(level.2); the ledger says \(recorded.restocked), "
+              + "\(recorded.corrected), \(recorded.taken)")
+        }
       }
     }
   }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The order keys the shop honours retries of, kept small: per key a 16-byte digest and 24 bytes
-/// of order id, lines digest and time, about 60 bytes in all with the hash table's slack and the
+/// of order id, lines digest and time, about 120 bytes in all (measured) with the hash table and the
 /// expiry queue. The full receipt of a keyed order is kept only until its store says the order
 /// is on disk (`settle`), where a retry's answer is read; a shop without a disk keeps them all.
 struct OrderKeys: Sendable {

@@ -12,7 +12,7 @@ public struct ShopLimits: Sendable, Equatable {
   public var maximumNameLength = 100
   public var maximumDescriptionLength = 1_000
   /// Keyed orders remembered for retries; a key is kept at least `orderKeyRetention` seconds.
-  /// With a database, memory holds about 60 bytes per key (receipts are read from the file).
+  /// With a database, memory holds about 120 bytes per key (receipts are read from the file).
   public var maximumOrderKeys = 1_000_000
   public var orderKeyRetention: Double = 24 * 60 * 60
   public var maximumKeyLength = 64

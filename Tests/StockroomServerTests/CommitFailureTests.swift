@@ -9,6 +9,7 @@ struct CommitFailureTests {
   func constraintIsNotReadOnly() throws {
     let data = try DataDirectory()
     var (daemon, port) = try data.start()
+    defer { daemon.process.terminate() }
     #expect(try LineClient.greeted(port, user: "alice").request("ORDER banana_juice").statusFields["order"] == "1")
     daemon.process.terminate()
     _ = try daemon.waitForExit()

@@ -12,6 +12,7 @@ struct OrderKeyTests {
   func keysBelongToTheirUser() throws {
     let data = try DataDirectory()
     var (daemon, port) = try data.start()
+    defer { daemon.process.terminate() }
     var alice = try LineClient.greeted(port, user: "alice")
     var bob = try LineClient.greeted(port, user: "bob")
     let first = try alice.request("ORDER banana_juice 2 key=k1")

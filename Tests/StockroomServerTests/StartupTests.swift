@@ -9,6 +9,7 @@ struct StartupTests {
   func ledgerCheckedInBackground() throws {
     let data = try DataDirectory()
     var (daemon, port) = try data.start()
+    defer { daemon.process.terminate() }
     #expect(try LineClient.greeted(port).request("ADD kiwi 5").isOK)
     daemon.process.terminate()
     _ = try daemon.waitForExit()
@@ -29,6 +30,7 @@ struct StartupTests {
   func verifiedAndTimed() throws {
     let data = try DataDirectory()
     let (daemon, port) = try data.start()
+    defer { daemon.process.terminate() }
     #expect(try LineClient.greeted(port).request("ORDER banana_juice key=k").isOK)
     #expect(daemon.logShows("verified \(data.database)"))
     let storage = try #require(daemon.log.split(separator: "\n").first { $0.contains("storage sqlite") })
@@ -40,6 +42,7 @@ struct StartupTests {
   func ordersAfterRestart() throws {
     let data = try DataDirectory()
     var (daemon, port) = try data.start(["--initial-stock", "1000"])
+    defer { daemon.process.terminate() }
     var client = try LineClient.greeted(port)
     for _ in 0..<30 { #expect(try client.request("ORDER banana").isOK) }
     daemon.process.terminate()

@@ -71,4 +71,22 @@ struct OrderKeyTests {
     }
     #expect(server.store.read { $0.heldReceiptCount } == 0, "a retry read from the disk is not kept")
   }
+
+  @Test("without a database, where receipts stay in memory, at most 10,000 keys are held")
+  func memoryCap() throws {
+    let server = try TestServer(initialStock: 100_000)
+    let client = try server.client()
+    let cap = ShopLimits.inMemoryOrderKeys
+    var sent = 0
+    while sent < cap {
+      let batch = min(500, cap - sent)
+      try client.send((sent..<sent + batch).map { "ORDER banana key=k\($0)\n" }.joined())
+      for _ in 0..<batch { #expect(try client.readReply().isOK) }
+      sent += batch
+    }
+    #expect(cap == 10_000)
+    #expect(try client.request("ORDER banana key=one-more").errorCode == .limit)
+    #expect(try client.request("ORDER banana key=k0").isOK, "a retry of a held key still answers")
+    #expect(try client.request("ORDER banana").isOK, "unkeyed orders go on")
+  }
 }

@@ -30,7 +30,11 @@ let package = Package(
       resources: [.copy("Resources/catalog.json")]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
-    .executableTarget(name: "stockroom-bench", dependencies: ["StockroomProtocol"]),
+    // The load generator, and the maker of large databases for measuring start-up.
+    .executableTarget(
+      name: "stockroom-bench",
+      dependencies: ["StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomServer"]
+    ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
     .systemLibrary(name: "CLibedit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .target(name: "CStockroomShims", dependencies: ["CLibedit"]),

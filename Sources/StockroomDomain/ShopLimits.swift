@@ -19,6 +19,7 @@ public struct ShopLimits: Sendable, Equatable {
   public var maximumDescriptionLength = 1_000
   public var maximumDescriptionBytes = 4_000
   /// Keyed orders remembered for retries; a key is kept at least `orderKeyRetention` seconds.
+  /// With a database, memory holds about 120 bytes per key (receipts are read from the file).
   public var maximumOrderKeys = 1_000_000
   public var orderKeyRetention: Double = 24 * 60 * 60
   public var maximumKeyLength = 64
@@ -44,5 +45,16 @@ public struct ShopLimits: Sendable, Equatable {
 
   public var orderKey: TextField {
     TextField("an order key", characters: nil, bytes: 1...maximumKeyLength, lines: .one)
+  }
+
+  /// Keys held without a database keep their whole receipt in memory (up to about 9 KB for an
+  /// order of 100 lines), so far fewer are allowed.
+  public static let inMemoryOrderKeys = 10_000
+
+  /// The limits of a shop that lives in memory only.
+  public static var inMemory: ShopLimits {
+    var limits = ShopLimits()
+    limits.maximumOrderKeys = inMemoryOrderKeys
+    return limits
   }
 }

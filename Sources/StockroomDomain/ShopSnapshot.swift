@@ -6,8 +6,8 @@ public struct ShopSnapshot: Sendable {
   public var diary: [DiaryEntry] = []
   /// Oldest first; only the newest `orderHistory` are kept.
   public var recentOrders: [Order] = []
-  /// Keyed orders still within their retention, oldest first.
-  public var receipts: [OrderReceipt] = []
+  /// Order keys still within their retention, oldest first.
+  public var orderKeys: [OrderKeyRecord] = []
   public var counters = ShopCounters()
 
   public init() {}

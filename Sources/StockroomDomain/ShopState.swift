@@ -16,10 +16,8 @@ public struct ShopState: Sendable {
   private var diaryByOwner: [String: [Int]] = [:]
   public private(set) var orders: OrderHistory
   public private(set) var counters = ShopCounters()
-  /// Keyed orders by key, and the keys oldest first so that expired ones leave cheaply.
-  public private(set) var receipts: [String: OrderReceipt] = [:]
-  private var receiptKeys: [String] = []
-  private var receiptKeysStart = 0
+  /// Keyed orders, for retries.
+  private var orderKeys = OrderKeys()
 
   public var ordersMade: Int { counters.ordersMade }
   /// Grows whenever the set of names changes (a product listed or delisted), so clients know
@@ -65,11 +63,7 @@ public struct ShopState: Sendable {
       diaryByOwner[entry.owner, default: []].append(entry.id)
     }
     for order in snapshot.recentOrders { orders.append(order) }
-    for receipt in snapshot.receipts {
-      guard let key = receipt.key else { continue }
-      receipts[key] = receipt
-      receiptKeys.append(key)
-    }
+    for record in snapshot.orderKeys { orderKeys.restore(record) }
     counters = snapshot.counters
   }
 
@@ -106,6 +100,16 @@ public struct ShopState: Sendable {
   }
 
   public func level(of item: String) -> StockLevel? { stock[item] }
+
+  /// Order keys honoured for retries, and how many of their full receipts are held in memory.
+  public var orderKeyCount: Int { orderKeys.count }
+  public var heldReceiptCount: Int { orderKeys.heldCount }
+
+  /// The orders up to `orderID` are on disk: their receipts need no longer be held in memory,
+  /// since a retry's answer can be read there.
+  public mutating func settleReceipts(through orderID: Int) {
+    orderKeys.settle(through: orderID)
+  }
 
   /// Ids of everything with stock: fruits, dishes, then products oldest first.
   public var stockedIDs: [String] {
@@ -203,15 +207,16 @@ public struct ShopState: Sendable {
       guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
         throw ShopError(.invalid, "an order key is 1 to \(limits.maximumKeyLength) bytes")
       }
-      expireReceipts(now: at)
-      if let receipt = receipts[key] {
-        guard receipt.requested == lines, receipt.order.user == user else {
-          throw ShopError(
-            .invalid, "key \(Echo.quoted(key)) was already used for order \(receipt.order.id), a different order")
-        }
-        return Applied(outcome: .ordered(receipt, repeated: true), events: [])
+      orderKeys.expire(before: at.addingTimeInterval(-limits.orderKeyRetention))
+      let orderKey = OrderKey(user: user, key: key)
+      switch orderKeys.lookup(orderKey, requested: lines) {
+      case .new: break
+      case .held(let receipt): return Applied(outcome: .ordered(receipt, repeated: true), events: [])
+      case .settled(let id): return Applied(outcome: .reordered(orderKey, orderID: id), events: [])
+      case .conflict(let id):
+        throw ShopError(.invalid, "key \(Echo.quoted(key)) was already used for order \(id), a different order")
       }
-      guard receipts.count < limits.maximumOrderKeys else {
+      guard orderKeys.count < limits.maximumOrderKeys else {
         throw ShopError(
           .limit, "\(limits.maximumOrderKeys) order keys are held for retries; keys expire after 24 hours")
       }
@@ -281,30 +286,8 @@ public struct ShopState: Sendable {
     orders.append(order)
     let receipt = OrderReceipt(
       order: order, levels: needs.map { ItemCount($0.item, stock[$0.item]!.current) }, key: key, requested: lines)
-    if let key {
-      receipts[key] = receipt
-      receiptKeys.append(key)
-    }
+    if let key { orderKeys.insert(receipt, key: OrderKey(user: user, key: key)) }
     return Applied(outcome: .ordered(receipt, repeated: false), events: events)
-  }
-
-  /// Forgets keys past their retention; they leave in the order they came.
-  private mutating func expireReceipts(now: Date) {
-    let cutoff = now.addingTimeInterval(-limits.orderKeyRetention)
-    while receiptKeysStart < receiptKeys.count {
-      let key = receiptKeys[receiptKeysStart]
-      guard let receipt = receipts[key] else {
-        receiptKeysStart += 1
-        continue
-      }
-      guard receipt.order.placed < cutoff else { break }
-      receipts[key] = nil
-      receiptKeysStart += 1
-    }
-    if receiptKeysStart > 1024 && receiptKeysStart * 2 > receiptKeys.count {
-      receiptKeys.removeFirst(receiptKeysStart)
-      receiptKeysStart = 0
-    }
   }
 
   private func validateProductText(name: String?, description: String?) throws(ShopError) {

@@ -57,7 +57,7 @@ extension CommandHandler {
 
   func info(session: Session, out: inout ReplyEncoder) {
     let (products, diaryEntries, orders, history, generation) = store.read { state in
-      (state.products.count, state.diary.count, state.ordersMade, state.orders.count, state.namesGeneration)
+      (state.products.count, state.diary.count, state.ordersMade, store.listedOrders(state), state.namesGeneration)
     }
     out.beginRow("stockroomd")
     out.field("version", ProtocolVersion.serverVersion)

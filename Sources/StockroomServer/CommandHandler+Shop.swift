@@ -41,7 +41,7 @@ extension CommandHandler {
           (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
           (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
           (.products, state.products.count), (.exhibits, state.catalog.exhibits.count),
-          (.diary, state.diaryEntries(of: session.user).count), (.orders, state.orders.count),
+          (.diary, state.diaryEntries(of: session.user).count), (.orders, store.listedOrders(state)),
         ]
       }
       for (category, count) in counts {
@@ -351,7 +351,12 @@ extension CommandHandler {
     let applied = try apply(
       &session,
       .order(user: user, lines: lines, at: Date(), key: key))
-    guard case .ordered(let receipt, _) = applied.outcome else { preconditionFailure("order answers ordered") }
+    let receipt: OrderReceipt
+    switch applied.outcome {
+    case .ordered(let held, _): receipt = held
+    case .reordered(let key, let id): receipt = try store.receipt(of: key, orderID: id)
+    default: preconditionFailure("order answers ordered")
+    }
     // Written from the receipt alone, so a retried keyed order answers exactly the same.
     let order = receipt.order
     for line in order.lines {

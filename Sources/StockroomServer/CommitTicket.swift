@@ -4,7 +4,7 @@ import Synchronization
 final class CommitTicket: Sendable {
   enum Outcome: Sendable, Equatable {
     case committed
-    case failed(String)
+    case failed(CommitFailure)
   }
 
   private struct State {

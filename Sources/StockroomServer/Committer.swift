@@ -26,10 +26,15 @@ final class Committer: @unchecked Sendable {
   private let wakeUp = DispatchSemaphore(value: 0)
   private let logger: Logger
   private let done = DispatchSemaphore(value: 0)
-  /// Set by the store: what to do when a commit fails (enter read-only mode and reload).
-  var onFailure: ((String) -> Void)?
-  /// Set by the store: what to do when writing works again.
-  var onRecovery: (() -> Void)?
+  /// Set by the store: a commit failed, so go back to what the disk holds (and, for an I/O
+  /// failure, refuse writes). Returns false when the disk could not be read back: then the shop in
+  /// memory cannot be trusted and writes are refused until a reload works.
+  var onFailure: ((CommitFailure) -> Bool)?
+  /// Set by the store: writing works again. Returns false when the shop could still not be
+  /// read back from the disk, and writes stay refused.
+  var onRecovery: (() -> Bool)?
+  /// Set by the store: the orders up to this id are on disk, so their receipts can be read there.
+  var onSettled: ((Int) -> Void)?
   var deliver: (([StockEvent]) -> Void)?
 
   let commits = Atomic<Int>(0)
@@ -68,12 +73,12 @@ final class Committer: @unchecked Sendable {
   }
 
   /// Fails everything waiting for a commit that will not happen; called under the store's lock.
-  func failPending(_ reason: String) {
+  func failPending(_ failure: CommitFailure) {
     pending.withLock { pending in
       guard pending.awaited else { return }
       let ticket = pending.ticket
       pending = Pending(stopping: pending.stopping)
-      ticket.complete(.failed(reason))
+      ticket.complete(.failed(failure))
     }
   }
 
@@ -117,19 +122,13 @@ final class Committer: @unchecked Sendable {
 
   private func commit(_ work: Pending) {
     guard !failing.load(ordering: .relaxed) else {
-      work.ticket.complete(.failed("the server is refusing writes until the disk accepts them"))
+      work.ticket.complete(.failed(CommitFailure(.io, "the server is refusing writes until the disk accepts them")))
       return
     }
     do {
       if !work.batch.isEmpty { try database.write(work.batch) }
     } catch {
-      let reason = "\(error)"
-      failing.store(true, ordering: .relaxed)
-      logger.error(
-        "commit of \(work.batch.count) changes failed: \(reason); refusing writes until the disk accepts them")
-      // The store reloads what is on disk and fails what came after; then this batch's waiters hear.
-      onFailure?(reason)
-      work.ticket.complete(.failed(reason))
+      fail(work, CommitFailure(error))
       return
     }
     commits.add(1, ordering: .relaxed)
@@ -137,8 +136,30 @@ final class Committer: @unchecked Sendable {
     if work.batch.count > largestBatch.load(ordering: .relaxed) {
       largestBatch.store(work.batch.count, ordering: .relaxed)
     }
+    if let newest = work.batch.receipts.last?.order.id { onSettled?(newest) }
     if !work.events.isEmpty { deliver?(work.events) }
     work.ticket.complete(.committed)
+  }
+
+  /// The store reloads what is on disk and fails what came after; then this batch's waiters hear.
+  private func fail(_ work: Pending, _ failure: CommitFailure) {
+    switch failure.kind {
+    case .io:
+      failing.store(true, ordering: .relaxed)
+      logger.error(
+        "commit of \(work.batch.count) changes failed: \(failure.message); refusing writes until the disk accepts them"
+      )
+    case .logic:
+      // Not the disk's fault, so no read-only mode: a bug or a damaged file, which a person must see.
+      logger.error(
+        "commit of \(work.batch.count) changes refused by the database: \(failure.message); those changes and any "
+          + "queued after them were not made, the shop was reloaded from the disk, and writes go on")
+    }
+    if onFailure?(failure) == false {
+      failing.store(true, ordering: .relaxed)
+      logger.error("cannot read the shop back from the disk after a failed commit; refusing writes until it can")
+    }
+    work.ticket.complete(.failed(failure))
   }
 
   private func probe() {
@@ -147,9 +168,9 @@ final class Committer: @unchecked Sendable {
     } catch {
       return
     }
+    guard onRecovery?() != false else { return }
     failing.store(false, ordering: .relaxed)
     logger.info("writes accepted again: the database took a test write")
-    onRecovery?()
   }
 
   private func housekeeping() {
@@ -158,7 +179,8 @@ final class Committer: @unchecked Sendable {
       let now = Date()
       if now.timeIntervalSince(lastExpiry) > 60 {
         lastExpiry = now
-        try database.expireKeys(olderThan: now.addingTimeInterval(-ShopLimits().orderKeyRetention))
+        // An hour past the shop's own retention, so a key the shop still honours is always on disk.
+        try database.expireKeys(olderThan: now.addingTimeInterval(-(ShopLimits().orderKeyRetention + 3600)))
       }
     } catch {
       logger.warning("background sync failed: \(error)")

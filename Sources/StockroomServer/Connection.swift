@@ -310,8 +310,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       switch outcome {
       case .committed:
         output.bytes += first.reply
-      case .failed(let reason):
-        output.error(ProtocolError(.readOnly, "the change was not saved, so it was not made: \(reason)"))
+      case .failed(let failure):
+        output.error(failure.reply)
       }
       output.bytes += first.after
       heldBytes -= first.reply.count + first.after.count

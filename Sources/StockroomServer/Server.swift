@@ -29,7 +29,8 @@ public final class Server: Sendable {
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
-    self.init(configuration: configuration, store: Store(ShopState(catalog: catalog)), logger: logger)
+    self.init(
+      configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory)), logger: logger)
   }
 
   /// A server on the configured storage: the SQLite file in `dataDirectory`, loaded, checked and
@@ -40,7 +41,9 @@ public final class Server: Sendable {
     guard let directory = configuration.dataDirectory else {
       return Server(configuration: configuration, catalog: catalog, logger: logger)
     }
+    let started = ContinuousClock.now
     let database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
+    let opened = ContinuousClock.now
     let limits = ShopLimits()
     let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits)
     let committer = Committer(database: database, logger: logger)
@@ -48,8 +51,9 @@ public final class Server: Sendable {
       try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
     logger.info(
-      "storage sqlite path=\(database.path) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count)"
+      "storage sqlite path=\(database.path) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
+    store.verifyInBackground(logger: logger)
     return Server(configuration: configuration, store: store, logger: logger)
   }
 

@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 import StockroomDomain
 import StockroomStorage
@@ -14,6 +15,10 @@ final class Store: Sendable {
     var shop: ShopState
     /// Why writes are refused, while they are.
     var readOnly: String?
+    /// The shop in memory ran ahead of the disk and could not be read back yet.
+    var stale = false
+    /// The file failed a whole-file check: writes stay refused until a person looks.
+    var damaged: String?
     /// The recent ledger, for STOCKTAKE when there is no database.
     var ledger = LedgerLog()
   }
@@ -35,8 +40,9 @@ final class Store: Sendable {
     committer.deliver = { [hub] events in
       for mailbox in hub.deliver(events) { mailbox.notify() }
     }
-    committer.onFailure = { [weak self] reason in self?.enterReadOnly(reason) }
-    committer.onRecovery = { [weak self] in self?.state.withLock { $0.readOnly = nil } }
+    committer.onFailure = { [weak self] failure in self?.commitFailed(failure) ?? true }
+    committer.onRecovery = { [weak self] in self?.recovered() ?? true }
+    committer.onSettled = { [weak self] newest in self?.state.withLock { $0.shop.settleReceipts(through: newest) } }
     committer.start()
   }
 
@@ -52,8 +58,12 @@ final class Store: Sendable {
       }
       let applied = try state.shop.apply(mutation)
       guard let committer else {
-        for event in applied.events { state.ledger.append(Self.ledgerEntry(event, at: now)) }
+        for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
         return (applied, hub.deliver(applied.events), nil)
+      }
+      if case .reordered = applied.outcome {
+        // Already on disk: nothing to write and nothing to wait for.
+        return (applied, [], nil)
       }
       if case .ordered(_, repeated: true) = applied.outcome {
         // The first attempt may still be on its way to the disk: answer when it is there.
@@ -62,7 +72,7 @@ final class Store: Sendable {
       let levels = applied.events.map { state.shop.level(of: $0.item) }
       let counters = state.shop.counters
       let ticket = committer.enqueue(events: applied.events) { batch in
-        Self.record(applied, levels: levels, counters: counters, at: now, into: &batch)
+        batch.record(applied, levels: levels, counters: counters, at: now)
       }
       return (applied, [], ticket)
     }
@@ -77,6 +87,14 @@ final class Store: Sendable {
 
   var readOnlyReason: String? { state.withLock { $0.readOnly } }
 
+  /// The receipt of a keyed order already on disk, read there outside the lock.
+  func receipt(of key: OrderKey, orderID: Int) throws -> OrderReceipt {
+    guard let committer, let receipt = try committer.database.receipt(of: key), receipt.order.id == orderID else {
+      throw StorageError("the receipt of order \(orderID) is missing from the database")
+    }
+    return receipt
+  }
+
   /// The ledger of one item, newest first, from the database or from memory.
   func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
     if let committer { return try committer.database.ledger(of: item, paging: paging) }
@@ -87,7 +105,8 @@ final class Store: Sendable {
 
   /// A page of the order history, newest first. The newest orders come from memory, which also
   /// holds those still being committed, so a client always sees its own order; with a database,
-  /// pages past them come from the file, where older orders certainly are.
+  /// the rest of the page comes from the file, where older orders certainly are. (After a
+  /// restart memory holds only the orders made since.)
   func orders(_ paging: Paging) throws -> Page<Order> {
     let (page, kept, newest, made) = state.withLock { state in
       (
@@ -98,69 +117,82 @@ final class Store: Sendable {
     guard let committer else { return page }
     let first = (paging.page - 1) * paging.size
     guard first + paging.size > kept else { return Page(items: page.items, paging: paging, total: made) }
-    // Ids count up without gaps, so the n-th newest order is `newest - n`.
-    let high = newest - first
-    let low = max(1, high - paging.size + 1)
-    guard high >= 1 else { return Page(items: [], paging: paging, total: made) }
-    return Page(items: try committer.database.orders(from: low, through: high), paging: paging, total: made)
+    // Ids count up without gaps, so the n-th newest order is `newest - n`; memory holds the
+    // newest `kept` of them, and the page's part of those is `page.items`.
+    let high = newest - first - page.items.count
+    let low = max(1, newest - first - paging.size + 1)
+    guard high >= low else { return Page(items: page.items, paging: paging, total: made) }
+    let older = try committer.database.orders(from: low, through: high)
+    return Page(items: page.items + older, paging: paging, total: made)
   }
 
-  /// A commit failed: refuse writes, fail whatever was queued after it, and go back to what the
-  /// disk holds, so the shop in memory never runs ahead of the disk.
-  private func enterReadOnly(_ reason: String) {
+  /// How many orders `LIST orders` can page through: all of them with a database.
+  func listedOrders(_ shop: borrowing ShopState) -> Int {
+    committer == nil ? shop.orders.count : shop.ordersMade
+  }
+
+  /// Runs the database's whole-file checks (`ShopDatabase.verify`) on a thread of their own, so
+  /// that a large shop is serving within a second or two of a restart instead of after them. A
+  /// failure refuses writes until the file is repaired and the server restarted; reads go on.
+  func verifyInBackground(logger: Logger) {
+    guard let database = committer?.database else { return }
+    let thread = Thread { [weak self] in
+      sr_set_thread_name("sr-verify")
+      let started = ContinuousClock.now
+      do {
+        try database.verify()
+        let elapsed = ContinuousClock.now - started
+        logger.info(
+          "verified \(database.path): pages sound, every item agrees with its ledger verify_ms=\(elapsed.milliseconds)")
+      } catch {
+        logger.error("\(error); refusing writes: restore a backup, or repair the file and restart")
+        self?.state.withLock { state in
+          state.damaged = "the database failed its check: \(error)"
+          state.readOnly = state.damaged
+        }
+      }
+    }
+    thread.qualityOfService = .utility
+    thread.start()
+  }
+
+  /// A commit failed: fail whatever was queued after it and go back to what the disk holds, so
+  /// the shop in memory never runs ahead of the disk; an I/O failure also refuses writes until
+  /// the disk takes them again. Returns false when the disk could not be read back: then the shop
+  /// in memory is not what the disk holds, and writes stay refused (rather than exiting, which
+  /// would stop reads too) until a reload works.
+  private func commitFailed(_ failure: CommitFailure) -> Bool {
     let reloaded = Result { try reload?() }
-    state.withLock { state in
-      state.readOnly = reason
-      committer?.failPending(reason)
+    return state.withLock { state in
+      committer?.failPending(CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)"))
+      if failure.kind == .io { state.readOnly = failure.message }
       switch reloaded {
       case .success(let shop?): state.shop = shop
       case .success(nil): break
       case .failure(let error):
-        // Without a trustworthy copy of the disk the shop cannot go on.
-        FileHandleWriter.standardError("stockroomd: cannot reload the database after a failed commit: \(error)\n")
-        exit(70)
+        state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
+        state.stale = true
+        return false
       }
+      return true
     }
   }
 
-  static func ledgerEntry(_ event: StockEvent, at: Date) -> LedgerEntry {
-    LedgerEntry(
-      item: event.item, change: event.change, cause: event.cause.name, orderID: event.cause.orderID,
-      user: event.cause.user, at: at)
-  }
-
-  /// Adds the rows one applied mutation changed: `levels` are its events' items right after it
-  /// (nil for an item that is gone).
-  static func record(
-    _ applied: Applied, levels: [StockLevel?], counters: ShopCounters, at: Date, into batch: inout JournalBatch
-  ) {
-    batch.count += 1
-    for (event, level) in zip(applied.events, levels) {
-      if let level {
-        batch.stock[event.item] = level
-        batch.deletedStock.remove(event.item)
-      } else {
-        batch.stock[event.item] = nil
-        batch.deletedStock.insert(event.item)
+  /// Writing works again; a shop that could not be read back after a failure is read now.
+  private func recovered() -> Bool {
+    let stale = state.withLock { $0.stale }
+    let reloaded = stale ? Result { try reload?() } : .success(nil)
+    return state.withLock { state in
+      switch reloaded {
+      case .success(let shop):
+        if let shop { state.shop = shop }
+        state.stale = false
+        state.readOnly = state.damaged
+        return true
+      case .failure(let error):
+        state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
+        return false
       }
-      batch.ledger.append(ledgerEntry(event, at: at))
     }
-    switch applied.outcome {
-    case .restocked: break
-    case .ordered(let receipt, let repeated):
-      if !repeated {
-        batch.orders.append(receipt.order)
-        if receipt.key != nil { batch.receipts.append(receipt) }
-      }
-    case .productSaved(let product, _): batch.products[product.id] = product
-    case .productDeleted(let id):
-      batch.products[id] = nil
-      batch.deletedProducts.insert(id)
-    case .diarySaved(let entry): batch.diary[entry.id] = entry
-    case .diaryDeleted(let id):
-      batch.diary[id] = nil
-      batch.deletedDiary.insert(id)
-    }
-    batch.counters = counters
   }
 }

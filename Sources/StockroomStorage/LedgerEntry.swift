@@ -1,4 +1,5 @@
 import Foundation
+import StockroomDomain
 
 /// One movement of one item's stock, as STOCKTAKE lists it.
 public struct LedgerEntry: Sendable, Hashable {
@@ -20,5 +21,12 @@ public struct LedgerEntry: Sendable, Hashable {
     self.user = user
     self.at = at
     self.sequence = sequence
+  }
+
+  /// The ledger's record of one stock event.
+  public init(_ event: StockEvent, at: Date) {
+    self.init(
+      item: event.item, change: event.change, cause: event.cause.name, orderID: event.cause.orderID,
+      user: event.cause.user, at: at)
   }
 }

@@ -27,11 +27,7 @@ enum RowText {
   }
 
   static func counts(_ counts: [ItemCount]) -> String {
-    records(counts) { count, text in
-      text += count.item
-      text.append(field)
-      text += String(count.count)
-    }
+    ItemCount.listText(counts)
   }
 
   static func counts(from text: String) throws -> [ItemCount] {

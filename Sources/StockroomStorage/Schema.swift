@@ -31,6 +31,18 @@ public enum Schema {
     CREATE INDEX ledger_by_item ON ledger(item, seq);
     CREATE TABLE probe(id INTEGER PRIMARY KEY CHECK (id = 1), payload BLOB NOT NULL);
     """,
+    // 3: order keys belong to the user who sent them. A key's user is its order's.
+    """
+    CREATE TABLE order_keys_by_user(
+      user TEXT NOT NULL, key TEXT NOT NULL, order_id INTEGER NOT NULL, requested TEXT NOT NULL,
+      levels TEXT NOT NULL, placed REAL NOT NULL, PRIMARY KEY (user, key));
+    INSERT INTO order_keys_by_user(user, key, order_id, requested, levels, placed)
+      SELECT o.user, k.key, k.order_id, k.requested, k.levels, k.placed FROM order_keys k
+      JOIN orders o ON o.id = k.order_id;
+    DROP TABLE order_keys;
+    ALTER TABLE order_keys_by_user RENAME TO order_keys;
+    CREATE INDEX order_keys_by_placed ON order_keys(placed);
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

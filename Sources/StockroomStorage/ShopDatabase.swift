@@ -95,7 +95,7 @@ public final class ShopDatabase: @unchecked Sendable {
     {
       snapshot.stock[item] = level
     }
-    try verifyLedger(snapshot.stock)
+    try verifyEquations(snapshot.stock)
     snapshot.products = try writer.prepare(
       "SELECT id, name, description, price, currency, discount, seller, created, updated FROM products ORDER BY seq"
     ).rows { row in
@@ -113,19 +113,16 @@ public final class ShopDatabase: @unchecked Sendable {
         id: row.int(0), owner: row.text(1), title: row.text(2), body: row.text(3),
         created: Date(timeIntervalSince1970: row.double(4)), updated: Date(timeIntervalSince1970: row.double(5)))
     }
-    snapshot.recentOrders = try writer.prepare(
-      "SELECT id, user, placed, lines, taken FROM orders ORDER BY id DESC LIMIT ?"
-    ).rows([.integer(limits.orderHistory)], Self.order).reversed()
+    // Orders stay in the file, where LIST orders reads them: parsing the newest 10,000 of 100
+    // lines each took seconds of a restart. Memory holds only the orders made since.
     let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970
-    snapshot.receipts = try writer.prepare(
-      """
-      SELECT o.id, o.user, o.placed, o.lines, o.taken, k.key, k.requested, k.levels FROM order_keys k
-      JOIN orders o ON o.id = k.order_id WHERE k.placed >= ? ORDER BY k.placed, o.id
-      """
+    // Only what recognises a retry: its receipt is read from the file when one comes.
+    snapshot.orderKeys = try writer.prepare(
+      "SELECT user, key, order_id, requested, placed FROM order_keys WHERE placed >= ? ORDER BY placed, order_id"
     ).rows([.real(cutoff)]) { row in
-      OrderReceipt(
-        order: try Self.order(row), levels: try RowText.counts(from: row.text(7)), key: row.text(5),
-        requested: try RowText.counts(from: row.text(6)))
+      OrderKeyRecord(
+        key: OrderKey(user: row.text(0), key: row.text(1)), orderID: row.int(2),
+        requestedText: row.text(3), placed: Date(timeIntervalSince1970: row.double(4)))
     }
     var counters = ShopCounters()
     let meta = try writer.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.int(1)) }
@@ -158,19 +155,9 @@ public final class ShopDatabase: @unchecked Sendable {
       lines: try RowText.lines(from: row.text(3)), taken: try RowText.counts(from: row.text(4)))
   }
 
-  /// Refuses a store whose stock does not add up, naming the first item that does not.
-  private func verifyLedger(_ stock: [String: StockLevel]) throws {
-    let sums = try writer.prepare(
-      """
-      SELECT item,
-        total(CASE cause WHEN 'restock' THEN change ELSE 0 END),
-        total(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END),
-        total(CASE cause WHEN 'order' THEN -change ELSE 0 END)
-      FROM ledger GROUP BY item
-      """
-    ).rows { row in (row.text(0), Int(row.double(1)), Int(row.double(2)), Int(row.double(3))) }
-    var ledger: [String: (restocked: Int, corrected: Int, taken: Int)] = [:]
-    for (item, restocked, corrected, taken) in sums { ledger[item] = (restocked, corrected, taken) }
+  /// Refuses a store whose stock does not add up, naming the first item that does not. Reads
+  /// only the stock rows, so it costs nothing at start-up; the ledger is checked by `verify`.
+  private func verifyEquations(_ stock: [String: StockLevel]) throws {
     for (item, level) in stock.sorted(by: { $0.key < $1.key }) {
       guard level.balances, level.current >= 0 else {
         throw StorageError(
@@ -178,12 +165,44 @@ public final class ShopDatabase: @unchecked Sendable {
             + "\(level.restocked) - corrected \(level.corrected) - taken \(level.taken) is not the current "
             + "\(level.current). \(Self.restoreAdvice)")
       }
-      let recorded = ledger[item] ?? (0, 0, 0)
-      guard recorded == (level.restocked, level.corrected, level.taken) else {
-        throw StorageError(
-          "\(path) is damaged: the stock of \(item) disagrees with its ledger: the stock row says restocked "
-            + "\(level.restocked), corrected \(level.corrected), taken \(level.taken); the ledger says "
-            + "\(recorded.restocked), \(recorded.corrected), \(recorded.taken). \(Self.restoreAdvice)")
+    }
+  }
+
+  /// The checks that read the whole file: SQLite's page-by-page `quick_check`, and every item's
+  /// stock row against the sum of its ledger. They take seconds on a large shop (a full scan of
+  /// the ledger), so the server runs them on a connection of their own once it is serving, rather
+  /// than keep a restart away for that long. Throws naming the file or the first item that fails.
+  public func verify() throws {
+    let database = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock)
+    let check = try database.quickCheck()
+    guard check == "ok" else { throw StorageError("\(path) is damaged (\(check)). \(Self.restoreAdvice)") }
+    // One read transaction, so that the stock rows and the ledger are the same moment's.
+    try database.execute("BEGIN")
+    defer { try? database.execute("ROLLBACK") }
+    do {
+      let stock = try database.prepare("SELECT item, restocked, corrected, taken FROM stock").rows { row in
+        (row.text(0), (row.int(1), row.int(2), row.int(3)))
+      }
+      // NOT INDEXED: one pass over the table and a sort is twice as fast as the index's random reads.
+      let sums = try database.prepare(
+        """
+        SELECT item,
+          total(CASE cause WHEN 'restock' THEN change ELSE 0 END),
+          total(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END),
+          total(CASE cause WHEN 'order' THEN -change ELSE 0 END)
+        FROM ledger NOT INDEXED GROUP BY item
+        """
+      ).rows { row in (row.text(0), Int(row.double(1)), Int(row.double(2)), Int(row.double(3))) }
+      var ledger: [String: (restocked: Int, corrected: Int, taken: Int)] = [:]
+      for (item, restocked, corrected, taken) in sums { ledger[item] = (restocked, corrected, taken) }
+      for (item, level) in stock.sorted(by: { $0.0 < $1.0 }) {
+        let recorded = ledger[item] ?? (0, 0, 0)
+        guard recorded == level else {
+          throw StorageError(
+            "\(path) is damaged: the stock of \(item) disagrees with its ledger: the stock row says restocked "
+              + "\(level.0), corrected \(level.1), taken \(level.2); the ledger says \(recorded.restocked), "
+              + "\(recorded.corrected), \(recorded.taken). \(Self.restoreAdvice)")
+        }
       }
     }
   }
@@ -213,7 +232,7 @@ public final class ShopDatabase: @unchecked Sendable {
         "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
       insertOrder = try database.prepare("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
       upsertKey = try database.prepare(
-        "INSERT OR REPLACE INTO order_keys(key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?)")
+        "INSERT OR REPLACE INTO order_keys(user, key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?, ?)")
       upsertMeta = try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
     }
   }
@@ -268,11 +287,12 @@ public final class ShopDatabase: @unchecked Sendable {
     let keys = hot.upsertKey
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
-      try keys.bind(1, key)
-      try keys.bind(2, receipt.order.id)
-      try keys.bind(3, RowText.counts(receipt.requested))
-      try keys.bind(4, RowText.counts(receipt.levels))
-      try keys.bind(5, receipt.order.placed.timeIntervalSince1970)
+      try keys.bind(1, receipt.order.user)
+      try keys.bind(2, key)
+      try keys.bind(3, receipt.order.id)
+      try keys.bind(4, RowText.counts(receipt.requested))
+      try keys.bind(5, RowText.counts(receipt.levels))
+      try keys.bind(6, receipt.order.placed.timeIntervalSince1970)
       try keys.execute()
     }
     let product = try statement(
@@ -375,6 +395,24 @@ public final class ShopDatabase: @unchecked Sendable {
       return try reader.prepare(
         "SELECT id, user, placed, lines, taken FROM orders WHERE id BETWEEN ? AND ? ORDER BY id DESC"
       ).rows([.integer(low), .integer(high)], Self.order)
+    }
+  }
+
+  /// The receipt of a keyed order, as its first answer gave it; nil when the key is not kept.
+  public func receipt(of key: OrderKey) throws -> OrderReceipt? {
+    try reader.withLock { reader in
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
+      guard let reader else { return nil }
+      return try reader.prepare(
+        """
+        SELECT o.id, o.user, o.placed, o.lines, o.taken, k.requested, k.levels FROM order_keys k
+        JOIN orders o ON o.id = k.order_id WHERE k.user = ? AND k.key = ?
+        """
+      ).rows([.text(key.user), .text(key.key)]) { row in
+        OrderReceipt(
+          order: try Self.order(row), levels: try RowText.counts(from: row.text(6)), key: key.key,
+          requested: try RowText.counts(from: row.text(5)))
+      }.first
     }
   }
 

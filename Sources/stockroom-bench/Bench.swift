@@ -3,6 +3,7 @@ import Foundation
 /// `stockroom-bench`'s whole life: parse, run once, print one line.
 enum Bench {
   static func run(arguments: [String]) -> Never {
+    if arguments.first == "make-db" { makeDatabase(Array(arguments.dropFirst())) }
     let options: BenchOptions
     do {
       guard let parsed = try BenchOptions.parse(arguments) else {
@@ -35,6 +36,23 @@ enum Bench {
           + " this result is not valid")
     }
     exit(tally.requests > 0 ? 0 : 1)
+  }
+
+  static func makeDatabase(_ arguments: [String]) -> Never {
+    if arguments.contains("--help") || arguments.isEmpty {
+      print(DatabaseMaker.usage)
+      exit(arguments.isEmpty ? 64 : 0)
+    }
+    do {
+      let maker = try DatabaseMaker.parse(arguments)
+      let started = Date()
+      try maker.make()
+      print("made \(maker.directory) in \(Int(Date().timeIntervalSince(started)))s")
+      exit(0)
+    } catch {
+      warn("stockroom-bench make-db: \(error)")
+      exit(69)
+    }
   }
 
   /// Words of `key=value` so that a script can split it and a person can read it.

@@ -93,6 +93,29 @@ struct ShopStateTests {
     #expect(state.level(of: "banana")?.current == 2)
   }
 
+  @Test("order keys belong to their user, and a settled receipt leaves memory but still names its order")
+  func keysPerUser() throws {
+    var state = try shop()
+    let banana = [ItemCount("banana", 1)]
+    let alice = try state.apply(.order(user: "alice", lines: banana, at: now, key: "k1"))
+    let bob = try state.apply(.order(user: "bob", lines: banana, at: now, key: "k1"))
+    guard case .ordered(let hers, false) = alice.outcome, case .ordered(let his, false) = bob.outcome else {
+      Issue.record("two new orders, not a retry: \(bob.outcome)")
+      return
+    }
+    #expect(hers.order.id != his.order.id)
+    #expect(state.level(of: "banana")?.current == 8)
+    #expect(state.orderKeyCount == 2)
+    #expect(state.heldReceiptCount == 2)
+    state.settleReceipts(through: hers.order.id)
+    #expect(state.heldReceiptCount == 1)
+    let retry = try state.apply(.order(user: "alice", lines: banana, at: now, key: "k1"))
+    #expect(retry.outcome == .reordered(OrderKey(user: "alice", key: "k1"), orderID: hers.order.id))
+    let held = try state.apply(.order(user: "bob", lines: banana, at: now, key: "k1"))
+    #expect(held.outcome == .ordered(his, repeated: true))
+    #expect(state.level(of: "banana")?.current == 8)
+  }
+
   @Test("percent discounts round down to the minor unit and sale prices must be lower")
   func discounts() throws {
     let price = Money(minorUnits: 999, currency: .usd)

@@ -143,6 +143,7 @@ struct DurabilityTests {
         INSERT INTO orders VALUES (1, 'old', 0, 'banana_juice\u{1F}Banana Juice\u{1F}juice\u{1F}1\u{1F}\u{1F}', 'banana\u{1F}2');
         INSERT INTO diary VALUES (1, 'old', 'v1 entry', 'written before order keys', 0, 0);
         INSERT INTO meta VALUES ('next_order_id', 2), ('next_diary_id', 2), ('orders_made', 1);
+        INSERT INTO order_keys VALUES ('old-k', 1, 'banana_juice\u{1F}1', 'banana\u{1F}13', \(Date().timeIntervalSince1970));
         """)
       #expect(old.userVersion == Schema.currentVersion - 1)
     }
@@ -150,7 +151,13 @@ struct DurabilityTests {
     let client = try connect(port, as: "old")
     #expect(try client.request("STOCK banana").rows[0]["stock"] == "13")
     #expect(try client.request("DIARY SHOW 1").rows[0]["title"] == "v1 entry")
+    // A key kept before keys belonged to users is its order's user's.
+    let retried = try client.request("ORDER banana_juice key=old-k")
+    #expect(retried.statusFields["order"] == "1", "\(retried.lines)")
+    #expect(retried.rows.last?["stock"] == "13")
     #expect(try client.request("ORDER banana_juice key=after-upgrade").statusFields["order"] == "2")
+    #expect(
+      try LineClient.greeted(port, user: "new").request("ORDER banana_juice key=old-k").statusFields["order"] == "3")
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "10", "items the old file lacked are added")
     daemon.process.terminate()
     _ = try daemon.waitForExit()

@@ -1,0 +1,34 @@
+import StockroomProtocol
+import StockroomStorage
+
+/// Why a group commit did not happen, sorted by what the server does about it.
+struct CommitFailure: Sendable, Equatable {
+  enum Kind: Sendable, Equatable {
+    /// The disk refused (full, I/O error, read-only): refuse writes until it accepts them again.
+    case io
+    /// SQLite refused the rows (a constraint, a bad value): a bug or a damaged file. That batch
+    /// fails, the shop goes back to what the disk holds, and writes go on.
+    case logic
+  }
+
+  var kind: Kind
+  var message: String
+
+  init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  init(_ error: any Error) {
+    let environmental = (error as? SQLiteError)?.isEnvironmental ?? false
+    self.init(environmental ? .io : .logic, "\(error)")
+  }
+
+  /// The one place a failed commit becomes a reply.
+  var reply: ProtocolError {
+    switch kind {
+    case .io: ProtocolError(.readOnly, "the change was not saved, so it was not made: \(message)")
+    case .logic: ProtocolError(.internal, "the change was not saved, so it was not made: \(message)")
+    }
+  }
+}

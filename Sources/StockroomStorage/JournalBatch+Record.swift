@@ -1,0 +1,37 @@
+import Foundation
+import StockroomDomain
+
+extension JournalBatch {
+  /// Adds the rows one applied mutation changed: `levels` are its events' items right after it
+  /// (nil for an item that is gone).
+  public mutating func record(_ applied: Applied, levels: [StockLevel?], counters: ShopCounters, at: Date) {
+    count += 1
+    for (event, level) in zip(applied.events, levels) {
+      if let level {
+        stock[event.item] = level
+        deletedStock.remove(event.item)
+      } else {
+        stock[event.item] = nil
+        deletedStock.insert(event.item)
+      }
+      ledger.append(LedgerEntry(event, at: at))
+    }
+    switch applied.outcome {
+    case .restocked, .reordered: break
+    case .ordered(let receipt, let repeated):
+      if !repeated {
+        orders.append(receipt.order)
+        if receipt.key != nil { receipts.append(receipt) }
+      }
+    case .productSaved(let product, _): products[product.id] = product
+    case .productDeleted(let id):
+      products[id] = nil
+      deletedProducts.insert(id)
+    case .diarySaved(let entry): diary[entry.id] = entry
+    case .diaryDeleted(let id):
+      diary[id] = nil
+      deletedDiary.insert(id)
+    }
+    self.counters = counters
+  }
+}

@@ -9,7 +9,7 @@ extension SQLiteError {
   /// What this failure means for `file` and what to do about it, in words an operator can act on,
   /// with SQLite's own code and message at the end for those who know them.
   public func explained(file: String) -> String {
-    let directory = (file as NSString).deletingLastPathComponent
+    let directory = FilePaths.parent(of: file)
     let grant = AccessAdvice.grant(directory: directory, files: [file])
     let advice: String
     switch code & 0xFF {

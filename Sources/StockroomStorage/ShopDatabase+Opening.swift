@@ -17,7 +17,7 @@ extension ShopDatabase {
       }
       return
     }
-    let parent = (directory as NSString).deletingLastPathComponent
+    let parent = FilePaths.parent(of: directory)
     do {
       if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
     } catch {

@@ -171,18 +171,19 @@ struct StartupRefusalTests {
     daemon.process.terminate()
   }
 
-  @Test("a flipped bit in an order row is refused as a damaged file, naming it and the way back")
+  @Test("a flipped bit in a product row is refused as a damaged file, naming it and the way back")
   func flippedBit() throws {
     let data = try stoppedShop()
     var bytes = try Data(contentsOf: URL(fileURLWithPath: data.database))
-    // The separator after the item id: 0x1F becomes 0x1E, one bit.
-    let marker = Data("banana_juice\u{1F}Banana".utf8)
-    let found = try #require(bytes.range(of: marker), "the order row is in the file")
-    bytes[found.lowerBound + 12] ^= 0x01
+    // Products are read whole at start-up (orders are read when asked for): one bit of the
+    // currency of Pear's row, KRW becoming KRV.
+    let marker = Data("KRW".utf8)
+    let found = try #require(bytes.range(of: marker), "the product row is in the file")
+    bytes[found.lowerBound + 2] ^= 0x01
     try bytes.write(to: URL(fileURLWithPath: data.database))
     let daemon = try refusal(data.path)
     #expect(daemon.logShows("\(data.database) is damaged"), "\(daemon.log)")
-    #expect(daemon.logShows("bad order line"))
+    #expect(daemon.logShows("currency"))
     #expect(daemon.logShows("restore a backup made with `stockroomd backup`"))
   }
 

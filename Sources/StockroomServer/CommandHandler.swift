@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomStorage
 import StockroomText
 
 /// Turns one request line into one reply, using the command table for dispatch and checks.
@@ -11,6 +12,8 @@ struct CommandHandler: Sendable {
   let stats: ServerStats
   let configuration: ServerConfiguration
   let clientCount: @Sendable () -> Int
+  /// Where a failure of the server itself is reported: the client only hears that it happened.
+  let logger: Logger
 
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
@@ -104,7 +107,15 @@ struct CommandHandler: Sendable {
         out.endLine()
       }
       out.error(ProtocolError(Self.code(for: error.kind), error.message))
+    case let error as DamagedRow:
+      logger.error(
+        "the database has a damaged row, \(error); restore a backup made with `stockroomd backup` (see README, "
+          + "Durability)")
+      out.error(
+        ProtocolError(
+          .internal, "the shop's database has a damaged row (\(error)); nothing was changed; tell the operator"))
     default:
+      logger.error("internal error: \(error)")
       out.error(ProtocolError(.internal, "\(error)"))
     }
   }

@@ -108,7 +108,7 @@ public final class Server: Sendable {
   private var context: ServerContext {
     let handler = CommandHandler(
       store: store, stats: stats, configuration: configuration,
-      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) })
+      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger)
     return ServerContext(
       configuration: configuration, store: store, handler: handler, logger: logger,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })

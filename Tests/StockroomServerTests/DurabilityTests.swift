@@ -224,4 +224,27 @@ struct DurabilityTests {
     #expect(try check.request("DIARY LIST").rows.count == 1)
     restored.process.terminate()
   }
+
+  @Test("an order row damaged on disk answers INTERNAL naming it when read, is logged, and the shop serves on")
+  func damagedOrderRow() throws {
+    let data = try DataDirectory()
+    var (daemon, port) = try data.start()
+    try connect(port, as: "dana").request("ORDER banana_juice 2")
+    daemon.process.terminate()
+    _ = try daemon.waitForExit()
+    try SQLiteDatabase(path: data.database).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: data.database))
+    let found = try #require(bytes.range(of: Data("banana_juice\u{1F}".utf8)))
+    bytes[found.lowerBound + 12] ^= 0x01
+    try bytes.write(to: URL(fileURLWithPath: data.database))
+    // Orders are read from the file when asked for, not at start-up.
+    (daemon, port) = try data.start()
+    defer { daemon.process.terminate() }
+    let client = try connect(port, as: "dana")
+    let reply = try client.request("LIST orders")
+    #expect(reply.errorCode == .internal)
+    #expect(reply.message.contains("damaged row"), "\(reply.lines)")
+    #expect(daemon.logShows("ERROR the database has a damaged row"), "\(daemon.log)")
+    #expect(try client.request("ORDER kiwi").isOK, "the shop serves on")
+  }
 }

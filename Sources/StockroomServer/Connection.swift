@@ -524,13 +524,16 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     let configuration = server.configuration
     switch state {
     case .open:
+      let now = EventLoop.clock()
       var next: UInt64?
-      if configuration.idleTimeout > 0 && session.watching == nil {
-        next = lastActivity + UInt64(configuration.idleTimeout) * 1_000_000_000
+      if configuration.idleTimeout > 0 {
+        let idle = UInt64(configuration.idleTimeout) * 1_000_000_000
+        // Not idle now (watching, or a reply waiting for its commit): look again a timeout from now.
+        next = isIdleCandidate ? lastActivity + idle : now + idle
       }
       if configuration.lineTimeout > 0 {
         // Without a partial line, look again a timeout from now, in case one starts.
-        let line = (partialLineSince ?? loop.now) + UInt64(configuration.lineTimeout) * 1_000_000_000
+        let line = (partialLineSince ?? now) + UInt64(configuration.lineTimeout) * 1_000_000_000
         next = min(next ?? line, line)
       }
       return next
@@ -540,6 +543,10 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       return nil
     }
   }
+
+  /// A watcher waits for events, and a reply waiting for its commit is the server's to finish:
+  /// neither is the client being idle.
+  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty }
 
   /// Sets the deadline timer for `nextDeadline()`, unless it already fires by then.
   private func armDeadline() {
@@ -571,7 +578,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
         flush()
         return
       }
-      if configuration.idleTimeout > 0 && session.watching == nil && held.isEmpty,
+      if configuration.idleTimeout > 0 && isIdleCandidate,
         now >= lastActivity + UInt64(configuration.idleTimeout) * 1_000_000_000
       {
         // Not a reply, since nothing was asked: an event line says why, and clients that do not

@@ -1,38 +1,41 @@
-import Dispatch
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
-/// A listening TCP socket and the Dispatch source that accepts from it.
+/// A listening TCP socket, accepting on an event loop of ours.
 ///
-/// Out of file descriptors, `accept` fails while the connection stays queued, so the source
-/// fires again at once: a server that only returns spins on it. This one keeps a spare
+/// Out of file descriptors, `accept` fails while the connection stays queued, so readiness is
+/// reported again at once: a server that only returns spins on it. This one keeps a spare
 /// descriptor for that moment, as libuv and nginx do: give it up, accept the waiting peer, tell
-/// it the server is full, close it and take the spare back. Should even that fail, it stops
-/// accepting for a short pause. Either way it says so once per episode, not once per attempt.
-final class Listener: @unchecked Sendable {
+/// it the server is full, close it and take the spare back. Should even that fail, it leaves the
+/// loop's epoll set for a short pause (the backlog keeps the waiting peers). Either way it says
+/// so once per episode, not once per attempt. A Dispatch read source served here before, but
+/// suspending and resuming it from its own handler left it deaf on Linux.
+///
+/// Everything but `init` and `address` runs on `loop`'s thread, which makes the unchecked
+/// `Sendable` sound.
+final class Listener: EventLoop.Handler, @unchecked Sendable {
   let fd: Int32
   let address: SocketAddress
-  private let source: any DispatchSourceRead
-  private let queue: DispatchQueue
+  private let loop: EventLoop
   private let logger: Logger
   /// What a peer turned away for want of descriptors is told before it is closed.
   private let refusal: [UInt8]
+  private let accept: (Int32, SocketAddress) -> Void
   private var spare: Int32 = -1
   /// Peers turned away since descriptors ran out; nil while accepting normally.
   private var starved: Int?
-  private var paused = false
+  private var registered = false
   private var closed = false
 
-  static let pauseWhenStarved: DispatchTimeInterval = .milliseconds(100)
+  static let pauseWhenStarved: Duration = .milliseconds(100)
 
   /// Binds and listens; `address.port` 0 lets the kernel choose, and `address` then has the real one.
   init(
-    address: SocketAddress, queue: DispatchQueue, logger: Logger, refusal: [UInt8],
-    accept: @escaping @Sendable (Int32, SocketAddress) -> Void
+    address: SocketAddress, loop: EventLoop, logger: Logger, refusal: [UInt8],
+    accept: @escaping (Int32, SocketAddress) -> Void
   ) throws(Errno) {
     let fd = try Syscall.retrying {
       socket(
@@ -55,29 +58,41 @@ final class Listener: @unchecked Sendable {
     }
     self.fd = fd
     self.address = SocketAddress(storage: storage)
-    self.queue = queue
+    self.loop = loop
     self.logger = logger
     self.refusal = refusal
-    self.spare = Self.openSpare()
-    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-    self.source = source
-    // Both handlers are released when the source is cancelled, which ends the cycle they make.
-    source.setEventHandler { [self] in acceptAll(accept) }
-    source.setCancelHandler { [self] in
-      Glibc.close(fd)
-      if spare >= 0 { Glibc.close(spare) }
-      spare = -1
+    self.accept = accept
+    loop.execute { [self] in
+      spare = Self.openSpare()
+      startListening()
     }
-    source.resume()
   }
 
   private static func openSpare() -> Int32 {
     Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
   }
 
+  private func startListening() {
+    guard !closed, !registered else { return }
+    do {
+      try loop.register(fd, self, interest: .read)
+      registered = true
+    } catch {
+      logger.error("cannot watch the listening socket: \(error)")
+    }
+  }
+
+  func ready(_ events: UInt32) {
+    acceptAll()
+  }
+
+  func loopStopped() {
+    finish()
+  }
+
   /// Takes every pending connection: one readiness event may stand for many.
-  private func acceptAll(_ accept: (Int32, SocketAddress) -> Void) {
-    while true {
+  private func acceptAll() {
+    while registered {
       var peer = sockaddr_storage()
       var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
       let client = withUnsafeMutablePointer(to: &peer) {
@@ -135,27 +150,29 @@ final class Listener: @unchecked Sendable {
     return false
   }
 
-  /// Stops listening for a moment; the backlog keeps the waiting peers meanwhile.
+  /// Leaves the epoll set for a moment, so a backlog that cannot be accepted does not spin the loop.
   private func pause() {
-    guard !paused else { return }
-    paused = true
-    source.suspend()
-    queue.asyncAfter(deadline: .now() + Self.pauseWhenStarved) { [self] in
-      guard !closed else { return }
+    guard registered else { return }
+    loop.deregister(fd)
+    registered = false
+    _ = loop.schedule(after: Self.pauseWhenStarved) { [self] in
       if spare < 0 { spare = Self.openSpare() }
-      paused = false
-      source.resume()
+      startListening()
     }
   }
 
+  private func finish() {
+    guard !closed else { return }
+    closed = true
+    if registered { loop.deregister(fd) }
+    registered = false
+    Glibc.close(fd)
+    if spare >= 0 { Glibc.close(spare) }
+    spare = -1
+  }
+
+  /// Stops accepting and closes the socket, on the loop's thread.
   func close() {
-    queue.sync {
-      closed = true
-      if paused {
-        paused = false
-        source.resume()
-      }
-    }
-    source.cancel()
+    loop.execute { [self] in finish() }
   }
 }

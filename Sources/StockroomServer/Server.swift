@@ -17,7 +17,6 @@ public final class Server: Sendable {
   let store: Store
   let stats = ServerStats()
   private let logger: Logger
-  private let acceptQueue = DispatchQueue(label: "stockroom.accept")
   private let listener = Mutex<Listener?>(nil)
   private let connections = Mutex<[Int: Connection]>([:])
   private let nextConnectionID = Atomic<Int>(1)
@@ -76,7 +75,7 @@ public final class Server: Sendable {
     }
     var refusal = ReplyEncoder(capacity: 128)
     refusal.error(ProtocolError(.limit, "server full: out of file descriptors; try again later"))
-    let listener = try Listener(address: address, queue: acceptQueue, logger: logger, refusal: refusal.bytes) {
+    let listener = try Listener(address: address, loop: loops[0], logger: logger, refusal: refusal.bytes) {
       [self] fd, peer in accepted(fd, peer)
     }
     self.listener.withLock { $0 = listener }

@@ -6,8 +6,8 @@ import Testing
 /// `STOCKROOM_FUZZ_SECONDS` sets how long the random run fuzzes (default 60),
 /// `STOCKROOM_FUZZ_SEED` replays a seed (decimal or 0x-hex; random otherwise, and always printed),
 /// `STOCKROOM_FUZZ_WORKERS` how many connections run at once (default 40), and
-/// `STOCKROOM_FUZZ_REPORT` names a file for every problem found (and `<file>.log` for the
-/// server's log). A seed sends the same
+/// `STOCKROOM_FUZZ_REPORT` names a file to append every problem found to (and `<file>.log`
+/// the server's log). A seed sends the same
 /// bytes on each worker's n-th connection every time; how many connections fit in the time, and
 /// how the server interleaves them, varies from run to run.
 @Suite("Protocol fuzzing against a real stockroomd")
@@ -18,12 +18,12 @@ struct ProtocolFuzzTests {
   /// an old seed, so change `RequestGenerator` and `FuzzScript` only by adding at the end.
   static let regressions: [(seed: UInt64, worker: Int, connection: Int, found: String)] = [
     (
-      0x6d2d_9798_b23b_23ec, 5, 5,
-      "a half-closing client got no reply to ADD (issue 8 #0); w13c5 a 27 KB error line (#12), w28c5 U+2028 sent raw (#11)"
+      0xb8cd_5271_8e65_8471, 18, 1,
+      "a half-closing client got no reply to DIARY NEW (issue 8 #0); w33c1 a 6 KB error line (#12); w8c1 U+2028 sent raw (#11); INFO clients < 0 (#5)"
     ),
     (
-      0x6d2d_9798_b23b_23ec, 13, 17,
-      "a half-closing client got no reply to ADD (#0); w30c17 a 5.5 KB error line (#12), w33c17 U+0085 sent raw (#11)"
+      0xb8cd_5271_8e65_8471, 10, 27,
+      "a half-closing client got no reply to ORDER (#0)"
     ),
   ]
 
@@ -69,8 +69,17 @@ struct ProtocolFuzzTests {
       Issue.record("fuzz seed=\(fuzzer.seedText): \(problems.count - recorded) more problems of the same kinds")
     }
     if let path = ProcessInfo.processInfo.environment["STOCKROOM_FUZZ_REPORT"] {
-      try (problems.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-      try log.write(toFile: path + ".log", atomically: true, encoding: .utf8)
+      // Appended, one section per run, so regression runs and the random run all stay readable.
+      let section = ([summary] + problems).joined(separator: "\n") + "\n"
+      for (file, text) in [(path, section), (path + ".log", "== \(summary)\n" + log)] {
+        if let handle = FileHandle(forWritingAtPath: file) {
+          handle.seekToEndOfFile()
+          handle.write(Data(text.utf8))
+          handle.closeFile()
+        } else {
+          try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+      }
     }
   }
 

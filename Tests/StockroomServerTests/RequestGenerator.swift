@@ -51,9 +51,13 @@ struct RequestGenerator: Sendable {
   func grammatical(_ random: inout FuzzRandom, keys: inout OrderKeys) -> [String] {
     let (path, spec) = random.weighted(Self.weighted)
     if !spec.examples.isEmpty && random.percent(25) {
-      // An example is a whole line already; split it into words only where it has spaces outside quotes.
+      // An example is a whole line already; split into its words, so that mutations act on words.
       let example = random.pick(spec.examples)
-      return (try? Tokenizer.words(in: example).map { Quoting.quote($0.text) }) ?? [example]
+      let words = (try? Tokenizer.words(in: example)) ?? []
+      return words.map { word in
+        guard let key = word.key else { return Quoting.quote(word.text) }
+        return key + "=" + Quoting.quote(word.value, isValue: true)
+      }
     }
     var words = path.split(separator: " ").map { word in
       switch random.weighted([(80, 0), (15, 1), (5, 2)]) {
@@ -68,16 +72,18 @@ struct RequestGenerator: Sendable {
       spec.repeats ? 1 + random.below(random.weighted([(60, 1), (30, 4), (10, 110)])) : 1
     for _ in 0..<repetitions {
       for argument in spec.arguments where !(argument.isOptional && random.percent(spec.repeats ? 30 : 50)) {
-        words.append(Quoting.quote(value(argument.kind, &random)))
+        words.append(wire(value(argument.kind, &random), isValue: false, &random))
       }
     }
     var options: [String] = []
     for option in spec.options where random.percent(option.isRequired ? 92 : 35) {
       let text = option.key == "key" ? keys.next(&random) : value(option.kind, &random)
       let key = random.percent(10) ? option.key.uppercased() : option.key
-      options.append(key + "=" + Quoting.quote(text, isValue: true))
+      options.append(key + "=" + wire(text, isValue: true, &random))
     }
-    if spec.id == .order && random.percent(20) { options.append("key=" + keys.next(&random)) }
+    if spec.id == .order && options.isEmpty && random.percent(20) {
+      options.append("key=" + Quoting.quote(keys.next(&random), isValue: true))
+    }
     if random.percent(4) { options.append(random.pick(["colour=red", "page=1", "size=2", "x=", "KEY=k"])) }
     if random.percent(3), let twice = options.first { options.append(twice) }
     for option in options {
@@ -86,6 +92,20 @@ struct RequestGenerator: Sendable {
       words.insert(option, at: at)
     }
     return words
+  }
+
+  /// `text` as a word on the wire: as a client library would write it, or quoted when it need
+  /// not be, or with its first character written as a `\u{...}` escape; all mean the same text.
+  private func wire(_ text: String, isValue: Bool, _ random: inout FuzzRandom) -> String {
+    guard !Quoting.needsQuotes(text, isValue: isValue), let first = text.unicodeScalars.first else {
+      return Quoting.quote(text, isValue: isValue)
+    }
+    switch random.weighted([(85, 0), (10, 1), (5, 2)]) {
+    case 0: return text
+    case 1: return "\"" + text + "\""
+    default:
+      return "\"\\u{" + String(first.value, radix: 16) + "}" + String(text.unicodeScalars.dropFirst()) + "\""
+    }
   }
 
   /// A value of `kind`, mostly the kind of thing a user would send, now and then one on a limit.

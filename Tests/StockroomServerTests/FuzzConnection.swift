@@ -158,6 +158,18 @@ struct FuzzConnection {
       return
         "\(replies) replies to \(expectation.lines.count) lines, \(how)\(sentAll); last status \(FuzzText.describe(Array(audit.lastStatus.utf8).prefix(120))); first unanswered line \(line)"
     }
+    if let reply = audit.tooLongReply {
+      if case .closes(let index, .tooLong) = expectation.ending {
+        // Protocol.md §5: replies to earlier requests are sent first.
+        if reply != index + 1 {
+          return
+            "ERR TOOLONG came as reply \(reply), ahead of replies to earlier lines (the long one is line \(index + 1)): \(missing())"
+        }
+      } else {
+        let line = expectation.lines[min(reply, expectation.lines.count) - 1]
+        return "ERR TOOLONG as reply \(reply), for a line of \(line.count) bytes: \(missing())"
+      }
+    }
     switch expectation.ending {
     case .sentinel(let text):
       if replies == expectation.lines.count && audit.lastStatus == "OK " + text {
@@ -171,7 +183,9 @@ struct FuzzConnection {
       return
         "expected \(index + 1) replies ending in \(kind == .quit ? "OK bye" : "ERR TOOLONG") and a close: \(missing())"
     case .mayClose(let index):
-      if replies == index + 1 || (replies == index && ended) { return nil }
+      // Its answer, if any, is an error, and the last: an earlier one after it is out of order.
+      if replies == index + 1 && audit.lastStatus.utf8.starts(with: "ERR ".utf8) { return nil }
+      if replies == index && ended { return nil }
       return "a line of another protocol at \(index + 1): \(missing())"
     }
   }

@@ -74,6 +74,10 @@ struct FuzzExpectation: Sendable, Equatable {
   /// (`*<n>`) or a TLS record (first byte 0x16): what Redis and the issue close the connection on.
   /// Matched loosely (any case, anywhere in the connection) so that a stricter server passes too,
   /// and by bytes: "Host:" followed by a combining mark is still a Host header.
+  private static let httpMethods: [StaticString] = [
+    "get", "head", "post", "put", "delete", "connect", "options", "trace", "patch",
+  ]
+
   static func isOtherProtocol(_ body: ArraySlice<UInt8>) -> Bool {
     guard let first = body.first else { return false }
     if first == 0x16 { return true }
@@ -81,8 +85,12 @@ struct FuzzExpectation: Sendable, Equatable {
     if first == UInt8(ascii: "*") && body.count <= 24 {
       return body.dropFirst().allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") || $0 == 0x0D }
     }
-    let method = body.prefix(16).prefix { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
-    guard !method.isEmpty, body.dropFirst(method.count).first == UInt8(ascii: " ") else { return false }
+    let method = body.prefix(8).prefix { $0 != UInt8(ascii: " ") }
+    guard body.dropFirst(method.count).first == UInt8(ascii: " "),
+      httpMethods.contains(where: {
+        $0.utf8CodeUnitCount == method.count && LineBytes.line(method, containsIgnoringCase: $0)
+      })
+    else { return false }
     return LineBytes.line(body, containsIgnoringCase: " http/1.")
   }
 }

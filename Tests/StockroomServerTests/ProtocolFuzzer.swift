@@ -158,10 +158,12 @@ struct ProtocolFuzzer {
     let (again, port) = try data.start(Self.serverArguments)
     defer {
       again.process.terminate()
+      _ = try? again.waitForExit()
       log += again.log
     }
     let reader = try LineClient.greeted(port)
     let after = try ShopSnapshot(reader)
+    reader.closeNow()
     if let difference = before.difference(from: after) {
       problems.append("the restart did not load the same shop: \(difference)")
     }

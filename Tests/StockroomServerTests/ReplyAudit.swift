@@ -19,6 +19,8 @@ struct ReplyAudit: Sendable {
   private(set) var replies = 0
   private(set) var lastStatus = ""
   private(set) var events = 0
+  /// Which reply (counting from 1) was the first `ERR TOOLONG`, if any.
+  private(set) var tooLongReply: Int?
   private(set) var problems: [String] = []
   private var rowsInReply = 0
 
@@ -69,6 +71,7 @@ struct ReplyAudit: Sendable {
         problems.append("\(index): an error line of \(line.count) bytes: \(FuzzText.describe(line))")
       }
       finish(line)
+      if tooLongReply == nil && LineBytes.line(line, startsWith: "ERR TOOLONG ") { tooLongReply = replies }
     } else {
       problems.append("\(index): not a protocol line: \(FuzzText.describe(line))")
     }

@@ -25,6 +25,10 @@ struct ProtocolFuzzTests {
       0xb8cd_5271_8e65_8471, 10, 27,
       "a half-closing client got no reply to ORDER (#0)"
     ),
+    (
+      0xa904_e3bb_3a5a_af08, 9, 30,
+      "ERR TOOLONG overtook 27 replies still waiting for their commit (not in issue 8; see ReplyOrderTests)"
+    ),
   ]
 
   static let regressionSeconds = 3.0

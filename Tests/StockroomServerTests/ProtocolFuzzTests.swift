@@ -13,9 +13,10 @@ import Testing
 @Suite("Protocol fuzzing against a real stockroomd")
 struct ProtocolFuzzTests {
   /// Failures the fuzzer found, replayed first for a few seconds each: the seed, and the worker
-  /// and connection that failed (every worker starts at that connection number). Add one
-  /// whenever the fuzzer finds a failure; the generator must keep producing the same bytes for
-  /// an old seed, so change `RequestGenerator` and `FuzzScript` only by adding at the end.
+  /// and connection that failed (every worker starts at that connection number, so the failing
+  /// bytes go out first; a race may still need the replay to be lucky). Add one whenever the
+  /// fuzzer finds a failure. Changing `RequestGenerator`, `FuzzScript` or `FuzzVocabulary`
+  /// changes what a seed sends: find the seeds again then (`STOCKROOM_FUZZ_REPORT` lists them).
   static let regressions: [(seed: UInt64, worker: Int, connection: Int, found: String)] = [
     (
       0xb8cd_5271_8e65_8471, 18, 1,

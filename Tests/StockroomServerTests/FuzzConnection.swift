@@ -192,22 +192,22 @@ struct FuzzConnection {
 
   /// A burst of connections, most of them gone before the server has greeted them.
   private func flood(_ outcome: inout FuzzOutcome) {
-    var sockets: [(FuzzSocket, Int)] = []
+    var sockets: [(FuzzSocket, FuzzScript.FloodAction)] = []
     for action in script.floodActions {
       guard let socket = FuzzSocket(port: port) else {
         outcome.problems.append("\(script.label) (flood): cannot connect: errno \(errno)")
         break
       }
       switch action {
-      case 0: socket.reset()
-      case 1:
+      case .reset: socket.reset()
+      case .pingThenReset:
         _ = socket.send(Array("PING\n".utf8)[...])
         socket.reset()
-      default: sockets.append((socket, action))
+      case .greetingThenReset, .close: sockets.append((socket, action))
       }
     }
     for (socket, action) in sockets {
-      if action == 2 {
+      if action == .greetingThenReset {
         // The first line only: a greeting or ERR LIMIT, never nothing.
         var audit = ReplyAudit()
         var pending: [UInt8] = []

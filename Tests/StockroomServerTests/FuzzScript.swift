@@ -12,8 +12,17 @@ struct FuzzScript: Sendable {
   /// For a resetter: bytes sent and reply lines read before the reset.
   let resetAfterBytes: Int
   let linesBeforeReset: Int
-  /// For a flood: what each of its connections does (see `FuzzConnection.flood`).
-  let floodActions: [Int]
+  /// For a flood: what each of its connections does.
+  let floodActions: [FloodAction]
+
+  enum FloodAction: CaseIterable, Sendable {
+    /// Reset at once, most likely before the server has accepted or greeted it.
+    case reset
+    case pingThenReset
+    /// Wait for the first line, which must be the greeting or `ERR LIMIT`, then reset.
+    case greetingThenReset
+    case close
+  }
 
   /// Requests that make long replies, for connections that do not read to back up.
   private static let heavy = ["LIST dishes", "HELP", "NAMES", "EXPO", "HELP ORDER", "LIST dishes size=100", "STOCK"]
@@ -55,6 +64,6 @@ struct FuzzScript: Sendable {
     }
     resetAfterBytes = random.below(bytes.count + 1)
     linesBeforeReset = random.percent(50) ? 0 : random.below(20)
-    floodActions = (0..<(5 + random.below(16))).map { _ in random.below(4) }
+    floodActions = (0..<(5 + random.below(16))).map { _ in random.pick(FloodAction.allCases) }
   }
 }

@@ -36,23 +36,21 @@ final class FuzzSocket {
         connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
+    // A failed init still runs deinit, which closes the socket: closing it here as well could
+    // close a descriptor another thread has been given in between.
     if result != 0 {
-      guard errno == EINPROGRESS, wait(for: Int16(POLLOUT), milliseconds: timeout) != 0 else {
-        close(fd)
-        return nil
-      }
+      guard errno == EINPROGRESS, wait(for: Int16(POLLOUT), milliseconds: timeout) != 0 else { return nil }
       var error: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)
       getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
       guard error == 0 else {
-        close(fd)
         errno = error
         return nil
       }
     }
   }
 
-  deinit { if open { close(fd) } }
+  deinit { if open && fd >= 0 { close(fd) } }
 
   /// The poll events that happened within `milliseconds`, 0 when none did.
   func wait(for events: Int16, milliseconds: Int32) -> Int16 {

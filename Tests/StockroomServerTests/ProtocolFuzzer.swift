@@ -117,11 +117,17 @@ struct ProtocolFuzzer {
       }
       return (problems, summary, daemon.log)
     }
-    // A checking connection that broke during the run (already a problem) is replaced.
-    let finalChecker = checkerWorks ? checker : try LineClient.greeted(port, user: "fuzz-checker")
     var log = ""
-    let after = try checkShop(daemon: daemon, checker: finalChecker, data: data, problems: &problems, log: &log)
-    summary += after
+    do {
+      // A checking connection that broke during the run (already a problem) is replaced.
+      let finalChecker = checkerWorks ? checker : try LineClient.greeted(port, user: "fuzz-checker")
+      summary += try checkShop(daemon: daemon, checker: finalChecker, data: data, problems: &problems, log: &log)
+    } catch {
+      let state =
+        daemon.process.isRunning ? "still running" : "exited with status \(daemon.process.terminationStatus)"
+      problems.append("checking the shop after the run failed: \(error); the server \(state)")
+      log = daemon.log
+    }
     return (problems, summary, log)
   }
 

@@ -1,4 +1,3 @@
-import StockroomDomain
 import StockroomText
 
 /// The command table: the one list of commands that drives dispatch, HELP, argument checks,

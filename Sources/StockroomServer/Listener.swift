@@ -138,9 +138,7 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
       spare = -1
       let client = Glibc.accept(fd, nil, nil)
       if client >= 0 {
-        // Best effort and never blocking: the socket's buffer is empty, so the line fits.
-        _ = refusal.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        Glibc.close(client)
+        Syscall.turnAway(client, with: refusal)
         starved? += 1
       }
       spare = Self.openSpare()

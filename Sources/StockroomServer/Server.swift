@@ -127,15 +127,18 @@ public final class Server: Sendable {
     guard admitted else {
       stats.rejectedConnections.add(1, ordering: .relaxed)
       logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients))")
-      // A rejected client still gets its ERR line; a flood of them is closed without one.
+      let rejection = ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later")
+      // A rejected client gets its ERR line and a moment to read it; past 64 of them still
+      // closing, a flood gets the line and is closed at once, so it cannot hold descriptors.
       guard lingeringRejections.add(1, ordering: .relaxed).newValue <= 64 else {
         lingeringRejections.subtract(1, ordering: .relaxed)
-        Glibc.close(fd)
+        var line = ReplyEncoder(capacity: 128)
+        line.error(rejection)
+        Syscall.turnAway(fd, with: line.bytes)
         return
       }
       connections.withLock { $0[id] = connection }
-      connection.start(
-        rejection: ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later"))
+      connection.start(rejection: rejection)
       return
     }
     connections.withLock { $0[id] = connection }

@@ -35,6 +35,20 @@ enum Syscall {
     try retrying { Glibc.write(fd, buffer.baseAddress, buffer.count) }
   }
 
+  /// Tells a peer it is turned away and closes at once, never blocking: sends `line`, shuts the
+  /// sending side, and reads away what the peer already sent, since closing with unread input
+  /// makes the kernel answer with a reset that can destroy the line before the peer reads it.
+  static func turnAway(_ fd: Int32, with line: [UInt8]) {
+    _ = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+    Glibc.shutdown(fd, Int32(SHUT_WR))
+    var scratch = [UInt8](repeating: 0, count: 4096)
+    for _ in 0..<16 {
+      let count = scratch.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+      if count <= 0 { break }
+    }
+    Glibc.close(fd)
+  }
+
   /// Ignores SIGPIPE so a write to a closed peer fails with EPIPE instead of killing the server,
   /// and SIGXFSZ so a file-size limit makes SQLite's write fail (and the server refuse writes)
   /// instead of killing it.

@@ -76,6 +76,18 @@ struct HostileClientTests {
     _ = second
   }
 
+  @Test("a flood of turned-away connections that stay open each still get ERR LIMIT")
+  func rejectedFlood() throws {
+    let server = try TestServer { $0.maxClients = 1 }
+    let only = try server.client()
+    var flood: [LineClient] = []
+    for _ in 0..<100 { flood.append(try LineClient(port: server.port, receiveTimeout: 10)) }
+    for (index, peer) in flood.enumerated() {
+      #expect(try peer.readReply().errorCode == .limit, "connection \(index) of the flood")
+    }
+    #expect(try only.request("PING").message == "PONG")
+  }
+
   // MARK: Out of file descriptors
 
   @Test("out of file descriptors, every connection gets a line and the server does not spin")

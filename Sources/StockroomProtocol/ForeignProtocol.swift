@@ -13,19 +13,25 @@ public enum ForeignProtocol: String, Sendable, Equatable, CaseIterable {
   case tls = "TLS"
 
   /// What a connection's first bytes say, before any line is complete; nil when they look like ours.
-  public static func detect(firstBytes: some Collection<UInt8>) -> ForeignProtocol? {
+  public static func detect(firstBytes: UnsafeRawBufferPointer) -> ForeignProtocol? {
     firstBytes.first == 0x16 ? .tls : nil
   }
 
   /// What a request line (without LF or the CR before it) says. `isFirst` is true for the
   /// connection's first line, where RESP's array header can only appear.
-  public static func detect(line: some BidirectionalCollection<UInt8>, isFirst: Bool) -> ForeignProtocol? {
+  ///
+  /// It runs for every request line, so it takes the concrete slice the connection holds (a
+  /// generic collection costs runtime metadata look-ups across modules), allocates nothing, and
+  /// gives up at the first byte or word for our own commands.
+  public static func detect(line: ArraySlice<UInt8>, isFirst: Bool) -> ForeignProtocol? {
     guard let first = line.first else { return nil }
-    if isFirst && first == UInt8(ascii: "*") {
-      let digits = line.dropFirst()
-      if !digits.isEmpty && digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-        return .resp
+    if isFirst && first == UInt8(ascii: "*") && line.count > 1 {
+      var digits = true
+      for byte in line.dropFirst() where byte < UInt8(ascii: "0") || byte > UInt8(ascii: "9") {
+        digits = false
+        break
       }
+      if digits { return .resp }
     }
     if isHostHeader(line) || isRequestLine(line) { return .http }
     return nil
@@ -35,27 +41,45 @@ public enum ForeignProtocol: String, Sendable, Equatable, CaseIterable {
     "GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "CONNECT", "TRACE",
   ].map { Array($0.utf8) }
 
-  /// `METHOD <target> HTTP/<version>`, as RFC 9112 writes a request line. Runs for every request
-  /// line, so it allocates nothing and gives up at the first word for our own commands.
-  private static func isRequestLine(_ line: some BidirectionalCollection<UInt8>) -> Bool {
-    guard let space = line.prefix(8).firstIndex(of: UInt8(ascii: " ")) else { return false }
-    let method = line[..<space]
-    guard methods.contains(where: { method.elementsEqual($0) }) else { return false }
-    guard let lastSpace = line.lastIndex(of: UInt8(ascii: " ")), lastSpace != space else { return false }
-    return line[line.index(after: lastSpace)...].starts(with: "HTTP/".utf8)
+  /// Whether `line` holds `word` starting at `index`.
+  private static func has(_ word: [UInt8], in line: ArraySlice<UInt8>, at index: Int) -> Bool {
+    guard index + word.count <= line.endIndex else { return false }
+    for offset in 0..<word.count where line[index + offset] != word[offset] { return false }
+    return true
   }
 
-  /// A `Host:` header line, in any case, as a browser sends with every request.
-  private static func isHostHeader(_ line: some Collection<UInt8>) -> Bool {
-    var expected = "host:".utf8.makeIterator()
-    var matched = 0
-    for byte in line.prefix(5) {
-      let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-      guard lower == expected.next() else { return false }
-      matched += 1
+  /// `METHOD <target> HTTP/<version>`, as RFC 9112 writes a request line.
+  private static func isRequestLine(_ line: ArraySlice<UInt8>) -> Bool {
+    // Every method is 3 to 7 capital letters and then a space.
+    let start = line.startIndex
+    var space = start
+    while space < line.endIndex && space - start < 8 && line[space] != UInt8(ascii: " ") {
+      guard line[space] >= UInt8(ascii: "A") && line[space] <= UInt8(ascii: "Z") else { return false }
+      space += 1
     }
-    return matched == 5
+    guard space < line.endIndex, line[space] == UInt8(ascii: " "), space - start >= 3 else { return false }
+    guard methods.contains(where: { $0.count == space - start && has($0, in: line, at: start) }) else { return false }
+    var lastSpace = line.endIndex - 1
+    while lastSpace > space && line[lastSpace] != UInt8(ascii: " ") { lastSpace -= 1 }
+    guard lastSpace > space else { return false }
+    return has(httpVersion, in: line, at: lastSpace + 1)
   }
+
+  private static let httpVersion = Array("HTTP/".utf8)
+
+  /// A `Host:` header line, in any case, as a browser sends with every request.
+  private static func isHostHeader(_ line: ArraySlice<UInt8>) -> Bool {
+    guard line.count >= 5 else { return false }
+    let start = line.startIndex
+    for (offset, expected) in hostPrefix.enumerated() {
+      let byte = line[start + offset]
+      let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+      guard lower == expected else { return false }
+    }
+    return true
+  }
+
+  private static let hostPrefix = Array("host:".utf8)
 
   /// The one line the server sends before closing, where the peer can read it.
   public var refusal: ProtocolError {

@@ -11,7 +11,7 @@ struct ForeignProtocolTests {
       ("*3", true, .resp), ("*12", true, .resp),
     ])
   func recognised(line: String, isFirst: Bool, expected: ForeignProtocol) {
-    #expect(ForeignProtocol.detect(line: Array(line.utf8), isFirst: isFirst) == expected)
+    #expect(ForeignProtocol.detect(line: ArraySlice(line.utf8), isFirst: isFirst) == expected)
   }
 
   @Test(
@@ -22,13 +22,15 @@ struct ForeignProtocolTests {
       ("GETTING / HTTP/1.1", true),
     ])
   func notRecognised(line: String, isFirst: Bool) {
-    #expect(ForeignProtocol.detect(line: Array(line.utf8), isFirst: isFirst) == nil)
+    #expect(ForeignProtocol.detect(line: ArraySlice(line.utf8), isFirst: isFirst) == nil)
   }
 
   @Test("a first byte of 0x16 is a TLS record; text is not")
   func tls() {
-    #expect(ForeignProtocol.detect(firstBytes: [0x16, 0x03, 0x01]) == .tls)
-    #expect(ForeignProtocol.detect(firstBytes: Array("PING\n".utf8)) == nil)
-    #expect(ForeignProtocol.detect(firstBytes: [UInt8]()) == nil)
+    for (bytes, expected) in [
+      ([UInt8]([0x16, 0x03, 0x01]), ForeignProtocol.tls), (Array("PING\n".utf8), nil), ([], nil),
+    ] {
+      bytes.withUnsafeBytes { #expect(ForeignProtocol.detect(firstBytes: $0) == expected) }
+    }
   }
 }

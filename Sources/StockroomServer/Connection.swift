@@ -519,34 +519,41 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
 
   // MARK: Deadlines
 
+  /// A watcher waits for events, and a reply waiting for its commit is the server's to finish:
+  /// neither is the client being idle.
+  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty }
+
+  private var idleTimeout: UInt64 { UInt64(server.configuration.idleTimeout) * 1_000_000_000 }
+  private var lineTimeout: UInt64 { UInt64(server.configuration.lineTimeout) * 1_000_000_000 }
+
+  /// When this connection counts as idle, if it can now.
+  private var idleDeadline: UInt64? {
+    idleTimeout > 0 && isIdleCandidate ? lastActivity + idleTimeout : nil
+  }
+
+  /// When the request line being received must be whole, if one is.
+  private var lineDeadline: UInt64? {
+    guard lineTimeout > 0, let since = partialLineSince else { return nil }
+    return since + lineTimeout
+  }
+
+  private var closingDeadline: UInt64 { closingSince + EventLoop.nanoseconds(Self.closingGrace) }
+
   /// When the connection must next be looked at, or nil when nothing can expire.
   private func nextDeadline() -> UInt64? {
-    let configuration = server.configuration
     switch state {
     case .open:
+      // What cannot expire now may by a timeout from now (a line starts, a watcher unwatches).
       let now = EventLoop.clock()
-      var next: UInt64?
-      if configuration.idleTimeout > 0 {
-        let idle = UInt64(configuration.idleTimeout) * 1_000_000_000
-        // Not idle now (watching, or a reply waiting for its commit): look again a timeout from now.
-        next = isIdleCandidate ? lastActivity + idle : now + idle
-      }
-      if configuration.lineTimeout > 0 {
-        // Without a partial line, look again a timeout from now, in case one starts.
-        let line = (partialLineSince ?? now) + UInt64(configuration.lineTimeout) * 1_000_000_000
-        next = min(next ?? line, line)
-      }
-      return next
+      let idle = idleTimeout > 0 ? idleDeadline ?? now + idleTimeout : nil
+      let line = lineTimeout > 0 ? lineDeadline ?? now + lineTimeout : nil
+      return [idle, line].compactMap { $0 }.min()
     case .closing:
-      return closingSince + EventLoop.nanoseconds(Self.closingGrace)
+      return closingDeadline
     case .draining, .closed:
       return nil
     }
   }
-
-  /// A watcher waits for events, and a reply waiting for its commit is the server's to finish:
-  /// neither is the client being idle.
-  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty }
 
   /// Sets the deadline timer for `nextDeadline()`, unless it already fires by then.
   private func armDeadline() {
@@ -567,9 +574,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     let now = EventLoop.clock()
     switch state {
     case .open:
-      if let since = partialLineSince, configuration.lineTimeout > 0,
-        now >= since + UInt64(configuration.lineTimeout) * 1_000_000_000
-      {
+      if let deadline = lineDeadline, now >= deadline {
         endWith(
           ProtocolError(
             .timeout,
@@ -578,9 +583,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
         flush()
         return
       }
-      if configuration.idleTimeout > 0 && isIdleCandidate,
-        now >= lastActivity + UInt64(configuration.idleTimeout) * 1_000_000_000
-      {
+      if let deadline = idleDeadline, now >= deadline {
         // Not a reply, since nothing was asked: an event line says why, and clients that do not
         // know it ignore it.
         output.beginEvent("closing")
@@ -593,7 +596,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
         return
       }
     case .closing:
-      if now >= closingSince + EventLoop.nanoseconds(Self.closingGrace) {
+      if now >= closingDeadline {
         closeNow(.closingTimedOut(seconds: Int(Self.closingGrace.components.seconds)))
         return
       }

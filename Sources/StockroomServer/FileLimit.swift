@@ -20,11 +20,16 @@ struct FileLimit: Sendable, Equatable {
   /// Set when fewer clients than asked fit: what to tell the operator.
   var warning: String?
 
+  /// The process's open-file limits now, or nil when they cannot be read.
+  static func current() -> rlimit? {
+    var limits = rlimit()
+    return getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limits) == 0 ? limits : nil
+  }
+
   /// Raises the soft limit toward `maxClients + reserved` (never lowers it) and says how many
   /// clients fit.
   static func adjust(forClients maxClients: Int) -> FileLimit {
-    var limits = rlimit()
-    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limits) == 0 else {
+    guard var limits = current() else {
       return FileLimit(limit: maxClients + reserved, maxClients: maxClients, warning: nil)
     }
     let wanted = rlim_t(maxClients + reserved)

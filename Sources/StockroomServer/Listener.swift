@@ -127,10 +127,9 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
   private func turnAwayOne(_ error: Errno) -> Bool {
     if starved == nil {
       starved = 0
-      var limit = rlimit()
-      getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+      let limit = FileLimit.current().map { String($0.rlim_cur) } ?? "unknown"
       logger.warning(
-        "out of file descriptors accepting a connection (\(error)); the limit is \(limit.rlim_cur) (ulimit -n): "
+        "out of file descriptors accepting a connection (\(error)); the limit is \(limit) (ulimit -n): "
           + "new connections get ERR LIMIT until some close; raise the limit or lower --max-clients")
     }
     if spare >= 0 {

@@ -27,15 +27,7 @@ final class FuzzSocket {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let result = Loopback.connect(fd, port: port)
     // A failed init still runs deinit, which closes the socket: closing it here as well could
     // close a descriptor another thread has been given in between.
     if result != 0 {
@@ -78,8 +70,7 @@ final class FuzzSocket {
   /// A reset instead of a FIN, as a crashed or impatient client leaves.
   func reset() {
     guard open else { return }
-    var linger = linger(l_onoff: 1, l_linger: 0)
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+    Loopback.resetOnClose(fd)
     close(fd)
     open = false
   }

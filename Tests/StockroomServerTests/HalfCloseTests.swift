@@ -20,10 +20,9 @@ struct HalfCloseTests {
     /// Sends `script` on a new connection, ends the input, and returns every line received.
     func send(_ script: String, port: UInt16) throws -> [String] {
       switch self {
-      case .netcatQuit:
-        return try Netcat.run(["-q1"], port: port, input: script).split(separator: "\n").map(String.init)
-      case .netcatShutdown:
-        return try Netcat.run(["-N"], port: port, input: script).split(separator: "\n").map(String.init)
+      case .netcatQuit, .netcatShutdown:
+        let flag = self == .netcatQuit ? "-q1" : "-N"
+        return try Netcat.run([flag], port: port, input: script).split(separator: "\n").map(String.init)
       case .socketShutdown:
         let client = try LineClient(port: UInt16(port))
         try client.send(script)

@@ -26,16 +26,7 @@ final class LineClient: @unchecked Sendable {
       // Before connect, so the window the server sees is small from the start.
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard result == 0 else {
+    guard Loopback.connect(fd, port: port) == 0 else {
       close(fd)
       throw Failure(description: "connect: \(errno)")
     }
@@ -52,8 +43,7 @@ final class LineClient: @unchecked Sendable {
   /// Closes with a reset (SO_LINGER 0) instead of a FIN, as a crashed or hostile peer may.
   func resetNow() {
     guard !closed else { return }
-    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    Loopback.resetOnClose(fd)
     closeNow()
   }
 

@@ -116,35 +116,46 @@ public final class Server: Sendable {
   private func accepted(_ fd: Int32, _ peer: SocketAddress) {
     _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-    let admitted = connections.withLock { all -> Bool in
+    // Under the lock, so that checking the count and taking a place are one step.
+    let admitted = connections.withLock { _ -> Bool in
       guard stats.connectedClients.load(ordering: .relaxed) < maxClients else { return false }
       stats.connectedClients.add(1, ordering: .relaxed)
       return true
     }
-    let connection = Connection(
-      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count],
-      admission: admitted ? .client : .rejected)
     guard admitted else {
-      stats.rejectedConnections.add(1, ordering: .relaxed)
-      logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients))")
-      let rejection = ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later")
-      // A rejected client gets its ERR line and a moment to read it; past 64 of them still
-      // closing, a flood gets the line and is closed at once, so it cannot hold descriptors.
-      guard lingeringRejections.add(1, ordering: .relaxed).newValue <= 64 else {
-        lingeringRejections.subtract(1, ordering: .relaxed)
-        var line = ReplyEncoder(capacity: 128)
-        line.error(rejection)
-        Syscall.turnAway(fd, with: line.bytes)
-        return
-      }
-      connections.withLock { $0[id] = connection }
-      connection.start(rejection: rejection)
+      reject(fd, id: id, peer: peer)
       return
     }
-    connections.withLock { $0[id] = connection }
+    let connection = makeConnection(fd, id: id, peer: peer, admission: .client)
     stats.totalConnections.add(1, ordering: .relaxed)
     logger.info("connect id=\(id) peer=\(peer) clients=\(stats.connectedClients.load(ordering: .relaxed))")
     connection.start()
+  }
+
+  /// Turns a connection past `maxClients` away with `ERR LIMIT`.
+  private func reject(_ fd: Int32, id: Int, peer: SocketAddress) {
+    stats.rejectedConnections.add(1, ordering: .relaxed)
+    logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients))")
+    let rejection = ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later")
+    // A rejected client gets its ERR line and a moment to read it; past 64 of them still
+    // closing, a flood gets the line and is closed at once, so it cannot hold descriptors.
+    guard lingeringRejections.add(1, ordering: .relaxed).newValue <= 64 else {
+      lingeringRejections.subtract(1, ordering: .relaxed)
+      var line = ReplyEncoder(capacity: 128)
+      line.error(rejection)
+      Syscall.turnAway(fd, with: line.bytes)
+      return
+    }
+    makeConnection(fd, id: id, peer: peer, admission: .rejected).start(rejection: rejection)
+  }
+
+  /// A connection on its loop, known to the server until it closes.
+  private func makeConnection(_ fd: Int32, id: Int, peer: SocketAddress, admission: Connection.Admission) -> Connection
+  {
+    let connection = Connection(
+      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count], admission: admission)
+    connections.withLock { $0[id] = connection }
+    return connection
   }
 
   private func closed(_ connection: Connection, reason: CloseReason) {

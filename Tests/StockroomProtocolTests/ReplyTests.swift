@@ -86,6 +86,17 @@ struct ReplyTests {
 
 @Suite("Quoting characters that split or reorder lines")
 struct LineSafeQuotingTests {
+  @Test("the byte-level check on status text and the scalar-level one on words agree on every character up to U+2FFF")
+  func escapeSetsAgree() {
+    for value in UInt32(0)...0x2FFF {
+      guard let scalar = Unicode.Scalar(value), scalar != "\n" else { continue }
+      var out = ReplyEncoder(capacity: 16)
+      out.ok("a" + String(Character(scalar)) + "b")
+      let kept = String(decoding: out.bytes, as: UTF8.self).unicodeScalars.contains(scalar)
+      #expect(kept != Quoting.mustEscape(scalar), "U+\(String(value, radix: 16))")
+    }
+  }
+
   @Test(
     "C1 controls, U+2028, U+2029 and bidi controls are escaped and read back",
     arguments: [

@@ -53,30 +53,36 @@ final class TerminalSession {
   }
 
   /// Polls the screen until `condition` holds; fails with the last screen after the deadline.
+  ///
+  /// The wait holds its thread instead of suspending: Swift Testing runs every test on a pool
+  /// as wide as the machine has cores, and while other tests block that pool on sockets and
+  /// processes a suspended wait resumes only after its deadline has passed, having seen the
+  /// screen once, too early, if at all. The screen is always read once more at the deadline.
   @discardableResult
   func waitFor(
     _ what: String, timeout: Double = 20, _ condition: (String) -> Bool
-  ) async throws -> String {
+  ) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
-    var last = ""
-    while Date() < deadline {
-      last = try screen()
+    while true {
+      let last = try screen()
       if condition(last) { return last }
-      try await Task.sleep(for: .milliseconds(50))
+      guard Date() < deadline else {
+        throw Timeout(description: "timed out waiting for \(what); screen was:\n\(last)")
+      }
+      usleep(50_000)
     }
-    throw Timeout(description: "timed out waiting for \(what); screen was:\n\(last)")
   }
 
   @discardableResult
-  func waitFor(text: String, timeout: Double = 20) async throws -> String {
-    try await waitFor("'\(text)' on screen", timeout: timeout) { $0.contains(text) }
+  func waitFor(text: String, timeout: Double = 20) throws -> String {
+    try waitFor("'\(text)' on screen", timeout: timeout) { $0.contains(text) }
   }
 
   /// Waits for `text` and then an empty prompt below it. Keys sent before the prompt is back
   /// meet the terminal in cooked mode, where Ctrl-D and Tab do not reach the line editor.
   @discardableResult
-  func waitForPrompt(after text: String, timeout: Double = 20) async throws -> String {
-    try await waitFor("'\(text)' and then a fresh prompt", timeout: timeout) { screen in
+  func waitForPrompt(after text: String, timeout: Double = 20) throws -> String {
+    try waitFor("'\(text)' and then a fresh prompt", timeout: timeout) { screen in
       let lines = Self.lines(screen)
       guard let last = lines.last, last.hasSuffix(">"),
         let index = lines.lastIndex(where: { $0.contains(text) })

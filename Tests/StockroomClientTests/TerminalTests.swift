@@ -7,46 +7,46 @@ struct TerminalTests {
   private static let promptEnd = "> "
 
   @Test("Tab completes a command word, then a Korean alias from the server's NAMES")
-  func tabCompletion() async throws {
+  func tabCompletion() throws {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
     try terminal.start(["-p", "\(server.port)", "-u", "alice"])
-    try await terminal.waitFor(text: "stockroom alice@127.0.0.1:\(server.port)>")
+    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(server.port)>")
     try terminal.type("OR")
     try terminal.send("Tab")
-    try await terminal.waitFor(text: "> ORDER ")
+    try terminal.waitFor(text: "> ORDER ")
     try terminal.type("딸바")
     try terminal.send("Tab")
-    let screen = try await terminal.waitFor(text: "> ORDER 딸바쥬스 ")
+    let screen = try terminal.waitFor(text: "> ORDER 딸바쥬스 ")
     #expect(screen.contains("ORDER 딸바쥬스"))
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK order=1")
+    try terminal.waitForPrompt(after: "OK order=1")
     // Several matches: the list is shown and the line is kept.
     try terminal.type("SHOW 딸")
     try terminal.send("Tab")
-    let listed = try await terminal.waitFor("candidate list") { $0.contains("딸기쥬스") && $0.contains("딸바쥬스") }
+    let listed = try terminal.waitFor("candidate list") { $0.contains("딸기쥬스") && $0.contains("딸바쥬스") }
     #expect(TerminalSession.lines(listed).last?.hasSuffix("> SHOW 딸") == true)
   }
 
   @Test("history survives to the next run; LOGIN lines never reach the file")
-  func historyAcrossRuns() async throws {
+  func historyAcrossRuns() throws {
     let server = try ShopServer()
     let first = try TerminalSession()
     defer { first.stop() }
     try first.start(["-p", "\(server.port)"])
-    try await first.waitFor(text: ">")
+    try first.waitFor(text: ">")
     for _ in 0..<2 {
       try first.type("STOCK kiwi")
       try first.send("Enter")
-      try await first.waitForPrompt(after: "OK 1 items")
+      try first.waitForPrompt(after: "OK 1 items")
     }
     try first.type("LOGIN alice password=hunter2")
     try first.send("Enter")
-    try await first.waitForPrompt(after: "ERR UNKNOWN")
+    try first.waitForPrompt(after: "ERR UNKNOWN")
     try first.send("C-d")
     let history = first.historyFile
-    try await first.waitFor("the file to hold STOCK kiwi") { _ in
+    try first.waitFor("the file to hold STOCK kiwi") { _ in
       (try? String(contentsOfFile: history, encoding: .utf8))?.contains("kiwi") == true
     }
     let saved = try String(contentsOfFile: history, encoding: .utf8)
@@ -57,73 +57,73 @@ struct TerminalTests {
     let second = try TerminalSession(historyFile: history)
     defer { second.stop() }
     try second.start(["-p", "\(server.port)"])
-    try await second.waitFor(text: ">")
+    try second.waitFor(text: ">")
     try second.send("Up")
-    try await second.waitFor(text: "> STOCK kiwi")
+    try second.waitFor(text: "> STOCK kiwi")
     try second.send("Enter")
-    try await second.waitForPrompt(after: "OK 1 items")
+    try second.waitForPrompt(after: "OK 1 items")
     // Ctrl-R finds it by a fragment too, and Enter runs what it found.
     try second.send("C-c")
     try second.send("C-r")
     try second.type("kiw")
-    try await second.waitFor("the search to find the line") { screen in
+    try second.waitFor("the search to find the line") { screen in
       let lines = TerminalSession.lines(screen)
       return lines.last == "bck:kiw" && lines.dropLast().last?.hasSuffix("> STOCK kiwi") == true
     }
     try second.send("Enter")
-    try await second.waitFor("the found line to run") { screen in
+    try second.waitFor("the found line to run") { screen in
       screen.components(separatedBy: "OK 1 items").count == 3
     }
   }
 
   @Test("after a command word the remaining arguments are hinted from the command table")
-  func argumentHint() async throws {
+  func argumentHint() throws {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
     try terminal.start(["-p", "\(server.port)"])
-    try await terminal.waitFor(text: ">")
+    try terminal.waitFor(text: ">")
     try terminal.type("ORDER ")
-    let screen = try await terminal.waitFor(text: "<item> [n] [<item> [n] ...]")
+    let screen = try terminal.waitFor(text: "<item> [n] [<item> [n] ...]")
     #expect(TerminalSession.lines(screen).last?.contains("> ORDER ") == true)
     try terminal.type("banana_juice ")
-    try await terminal.waitFor("the hint to move on") { screen in
+    try terminal.waitFor("the hint to move on") { screen in
       let last = TerminalSession.lines(screen).last ?? ""
       return last.contains("[n] [<item> [n] ...]") && !last.contains("<item> [n] [<item>")
     }
     // Ctrl-C clears the half-typed line and gives a fresh prompt.
     try terminal.send("C-c")
-    try await terminal.waitFor("a fresh prompt") { screen in
+    try terminal.waitFor("a fresh prompt") { screen in
       TerminalSession.lines(screen).last?.hasSuffix("127.0.0.1:\(server.port)>") == true
     }
     // A short line after a long one is sent as typed, with nothing left over from before.
     try terminal.type("PING a-long-first-line")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK a-long-first-line")
+    try terminal.waitForPrompt(after: "OK a-long-first-line")
     try terminal.type("PING x")
     try terminal.send("Enter")
-    let screen2 = try await terminal.waitFor(text: "OK x")
+    let screen2 = try terminal.waitFor(text: "OK x")
     #expect(TerminalSession.lines(screen2).contains("OK x"), "\(screen2)")
     let cleared = TerminalSession.lines(screen2).filter { $0.contains("^C") }
     #expect(cleared.count == 1 && !cleared[0].contains("[n]"), "hint left behind: \(screen2)")
   }
 
   @Test("a WATCH event from another client appears above the prompt; the half-typed line survives")
-  func watchEventWhileTyping() async throws {
+  func watchEventWhileTyping() throws {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
     try terminal.start(["-p", "\(server.port)", "-u", "alice"])
-    try await terminal.waitFor(text: ">")
+    try terminal.waitFor(text: ">")
     try terminal.type("WATCH banana")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK watching=banana")
+    try terminal.waitForPrompt(after: "OK watching=banana")
     try terminal.type("STOCK bana")
-    try await terminal.waitFor(text: "> STOCK bana")
+    try terminal.waitFor(text: "> STOCK bana")
 
     let other = try ClientProcess.run(["-p", "\(server.port)", "-u", "bob", "ORDER", "banana_juice"])
     #expect(other.status == 0)
-    let screen = try await terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
+    let screen = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
     let lines = TerminalSession.lines(screen)
     let eventRow = try #require(lines.firstIndex { $0.contains("! stock banana → 8") })
     #expect(lines.last?.hasSuffix("> STOCK bana") == true, "\(lines)")
@@ -132,72 +132,72 @@ struct TerminalTests {
     // The editor's buffer kept the text too: finishing the word runs the whole command.
     try terminal.type("na")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK 1 items")
+    try terminal.waitForPrompt(after: "OK 1 items")
     #expect(try terminal.screen().contains("banana  fruit      8"))
   }
 
   @Test("completion learns a product another user lists, while the line is half-typed")
-  func completionFollowsCatalogue() async throws {
+  func completionFollowsCatalogue() throws {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
     try terminal.start(["-p", "\(server.port)", "-u", "alice"])
-    try await terminal.waitFor(text: ">")
+    try terminal.waitFor(text: ">")
     try terminal.type("WATCH")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK watching=all")
+    try terminal.waitForPrompt(after: "OK watching=all")
     try terminal.type("PRODUCT EDIT ")
-    try await terminal.waitFor(text: "<id>")
+    try terminal.waitFor(text: "<id>")
     let other = try ClientProcess.run(
       ["-p", "\(server.port)", "-u", "bob", "PRODUCT", "NEW", "name=Red apple", "price=1200", "stock=3"])
     #expect(other.status == 0, "\(other.output)")
-    try await terminal.waitFor(text: "! stock p1 → 3 (+3, listed, by bob)")
+    try terminal.waitFor(text: "! stock p1 → 3 (+3, listed, by bob)")
     try terminal.send("Tab")
-    try await terminal.waitFor("p1 completed") { screen in
+    try terminal.waitFor("p1 completed") { screen in
       TerminalSession.lines(screen).last?.contains("> PRODUCT EDIT p1 ") == true
     }
   }
 
   @Test("HELP and :json are answered locally; Ctrl-D leaves with status 0")
-  func localCommandsAndLeaving() async throws {
+  func localCommandsAndLeaving() throws {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
     try terminal.start(["-p", "\(server.port)"])
-    try await terminal.waitFor(text: ">")
+    try terminal.waitFor(text: ">")
     try terminal.type("HELP ORDER")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "ORDER 딸바쥬스 2 galbi_jjim")
+    try terminal.waitForPrompt(after: "ORDER 딸바쥬스 2 galbi_jjim")
     try terminal.type(":json on")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "json output on")
+    try terminal.waitForPrompt(after: "json output on")
     try terminal.type("STOCK kiwi")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: #"{"status":"OK","code":null"#)
+    try terminal.waitForPrompt(after: #"{"status":"OK","code":null"#)
     try terminal.type(":json off")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "json output off")
+    try terminal.waitForPrompt(after: "json output off")
     try terminal.type("STOCK kiwi")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "kiwi  fruit     10  ██████████")
+    try terminal.waitForPrompt(after: "kiwi  fruit     10  ██████████")
     try terminal.send("C-d")
-    try await terminal.waitFor(text: "[stockroom exited with status 0]")
+    try terminal.waitFor(text: "[stockroom exited with status 0]")
   }
 
   @Test("when the server goes away the prompt says so, and the next command reconnects")
-  func reconnect() async throws {
+  func reconnect() throws {
     var server: ShopServer? = try ShopServer()
     let port = try #require(server?.port)
     let terminal = try TerminalSession()
     defer { terminal.stop() }
     try terminal.start(["-p", "\(port)", "-u", "alice"])
-    try await terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
+    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
     try terminal.type("WATCH")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK watching=all")
+    try terminal.waitForPrompt(after: "OK watching=all")
     server?.server.stop()
     server = nil
-    try await terminal.waitFor(text: "not connected>")
+    try terminal.waitFor(text: "not connected>")
     let screen = try terminal.screen()
     #expect(screen.components(separatedBy: "will reconnect on the next command").count == 2)
 
@@ -205,11 +205,11 @@ struct TerminalTests {
     let second = try ShopServer(port: port)
     try terminal.type("STOCK kiwi")
     try terminal.send("Enter")
-    try await terminal.waitForPrompt(after: "OK 1 items")
-    try await terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
+    try terminal.waitForPrompt(after: "OK 1 items")
+    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
     let other = try ClientProcess.run(["-p", "\(second.port)", "-u", "bob", "ORDER", "banana_juice"])
     #expect(other.status == 0)
-    try await terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
+    try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
     let reconnected = try ClientProcess.run(["-p", "\(second.port)", "INFO"])
     #expect(reconnected.output.contains("watchers=1"), "\(reconnected.output)")
   }

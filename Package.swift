@@ -11,7 +11,7 @@ let package = Package(
     .library(name: "StockroomClient", targets: ["StockroomClient"]),
   ],
   targets: [
-    // How a client's word is quoted back in an error message; shared by the shop's rules and the wire.
+    // What the shop's rules and the wire share: how a client's word is quoted back, and roles.
     .target(name: "StockroomText"),
     // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
     .target(name: "StockroomDomain", dependencies: ["StockroomText"]),

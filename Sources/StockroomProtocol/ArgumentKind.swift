@@ -19,4 +19,10 @@ public enum ArgumentKind: String, Sendable, Hashable {
   case money
   case currency
   case discount
+  /// A password: never echoed, completed or kept in history.
+  case password
+  /// An account role: customer, staff or admin.
+  case role
+  /// An account's name.
+  case account
 }

@@ -4,6 +4,8 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
   case help, ping, quit, hello, info, names
   case list, show, expo, stock, add, order, stocktake
   case diary, diaryNew, diaryList, diaryShow, diaryEdit, diaryDelete
-  case product, productNew, productEdit, productDelete
+  case product, productNew, productEdit, productDelete, productList, productShow
+  case login, logout, whoami, register, passwd
+  case user, userAdd, userDel, userRole, userPasswd, userList
   case watch, unwatch
 }

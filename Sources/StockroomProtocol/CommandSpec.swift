@@ -1,3 +1,5 @@
+import StockroomText
+
 /// One row of the command table: everything dispatch, HELP, argument checks and client
 /// completion need to know about a command, as data.
 ///
@@ -22,7 +24,10 @@ public final class CommandSpec: Sendable {
   /// True when the whole argument pattern may repeat (`ORDER a 1 b 2`).
   public let repeats: Bool
   public let options: [OptionSpec]
+  /// The least role that may run the command at all.
   public let role: Role
+  /// Uses of the command that need more than `role`.
+  public let restrictions: [Restriction]
   public let flags: Set<Flag>
   public let examples: [String]
   public let subcommands: [CommandSpec]
@@ -30,6 +35,7 @@ public final class CommandSpec: Sendable {
   public init(
     _ id: CommandID, _ name: String, group: String, role: Role = .guest, flags: Set<Flag>,
     arguments: [Argument] = [], repeats: Bool = false, options: [OptionSpec] = [],
+    restrictions: [Restriction] = [],
     summary: String, examples: [String] = [], subcommands: [CommandSpec] = []
   ) {
     self.id = id
@@ -40,6 +46,7 @@ public final class CommandSpec: Sendable {
     self.repeats = repeats
     self.options = options
     self.role = role
+    self.restrictions = restrictions
     self.flags = flags
     self.examples = examples
     self.subcommands = subcommands
@@ -72,6 +79,16 @@ public final class CommandSpec: Sendable {
   public func usage(path: String) -> String {
     let synopsis = argumentSynopsis
     return synopsis.isEmpty ? path : path + " " + synopsis
+  }
+
+  /// The least role that may run `request` of this command: its own role, raised by any
+  /// restriction the request meets, with the reason of the restriction that raised it.
+  public func requiredRole(for request: Request) -> (role: Role, reason: String?) {
+    var needed: (role: Role, reason: String?) = (role, nil)
+    for restriction in restrictions where restriction.role > needed.role && restriction.applies(to: request) {
+      needed = (restriction.role, restriction.reason)
+    }
+    return needed
   }
 
   public func subcommand(named word: String) -> CommandSpec? {

@@ -18,9 +18,59 @@ public enum CommandTable {
       summary: "Say goodbye and close the connection.", examples: ["QUIT"]),
     CommandSpec(
       .hello, "HELLO", group: "connection", flags: [.connection],
-      arguments: [Argument("name", .name)],
-      summary: "Name this connection's user; diary entries and products belong to that name.",
-      examples: ["HELLO alice", "HELLO 민지"]),
+      summary: "The handshake: the protocol version, the server and who this connection is logged in as.",
+      examples: ["HELLO"]),
+    CommandSpec(
+      .login, "LOGIN", group: "account", flags: [.connection],
+      arguments: [Argument("name", .account), Argument("password", .password)],
+      summary: "Log in; a wrong name and a wrong password get the same ERR AUTH, and failures are slowed down.",
+      examples: ["LOGIN alice \"correct horse battery\""]),
+    CommandSpec(
+      .logout, "LOGOUT", group: "account", flags: [.connection],
+      summary: "Log out; the connection goes on as a guest.", examples: ["LOGOUT"]),
+    CommandSpec(
+      .whoami, "WHOAMI", group: "account", flags: [.connection],
+      summary: "The account this connection is logged in as, and its role; guest when none.", examples: ["WHOAMI"]),
+    CommandSpec(
+      .register, "REGISTER", group: "account", flags: [.write],
+      arguments: [Argument("name", .name), Argument("password", .password)],
+      summary: "Make a customer account and log in, when the server allows self-registration.",
+      examples: ["REGISTER 민지 \"a long passphrase\""]),
+    CommandSpec(
+      .passwd, "PASSWD", group: "account", role: .customer, flags: [.write],
+      arguments: [Argument("old", .password), Argument("new", .password)],
+      summary: "Change your own password.", examples: ["PASSWD \"old passphrase\" \"new passphrase\""]),
+    CommandSpec(
+      .user, "USER", group: "account", role: .admin, flags: [.write],
+      summary: "Manage accounts: ADD, DEL, ROLE, PASSWD, LIST.", examples: ["USER LIST"],
+      subcommands: [
+        CommandSpec(
+          .userAdd, "ADD", group: "account", role: .admin, flags: [.write],
+          arguments: [Argument("name", .name), Argument("password", .password)],
+          options: [OptionSpec("role", .role, "customer (default), staff or admin")],
+          summary: "Make an account.", examples: ["USER ADD bob \"bob's passphrase\" role=staff"]),
+        CommandSpec(
+          .userDel, "DEL", group: "account", role: .admin, flags: [.write],
+          arguments: [Argument("name", .account)],
+          summary: "Remove an account; its data stays, and only an admin can make the name again.",
+          examples: ["USER DEL bob"]),
+        CommandSpec(
+          .userRole, "ROLE", group: "account", role: .admin, flags: [.write],
+          arguments: [Argument("name", .account), Argument("role", .role)],
+          summary: "Give an account another role; it takes effect on its next request.",
+          examples: ["USER ROLE bob admin"]),
+        CommandSpec(
+          .userPasswd, "PASSWD", group: "account", role: .admin, flags: [.write],
+          arguments: [Argument("name", .account), Argument("password", .password)],
+          summary: "Set an account's password.", examples: ["USER PASSWD bob \"a new passphrase\""]),
+        CommandSpec(
+          .userList, "LIST", group: "account", role: .admin, flags: [.read],
+          options: [
+            OptionSpec("page", .number, "page number, from 1"),
+            OptionSpec("size", .number, "accounts per page, 1 to 100"),
+          ],
+          summary: "Every account with its role.", examples: ["USER LIST"]),
+      ]),
     CommandSpec(
       .info, "INFO", group: "connection", flags: [.read],
       summary: "Server version, uptime, connected clients, commands served and orders made.",
@@ -31,6 +81,11 @@ public enum CommandTable {
       options: [
         OptionSpec("page", .number, "page number, from 1"),
         OptionSpec("size", .number, "items per page, 1 to 100"),
+      ],
+      restrictions: [
+        Restriction(
+          .argument(index: 0, value: "orders"), role: .customer,
+          "order history is personal: your own orders, or everyone's for staff")
       ],
       summary: "Without a category, every category with its item count; with one, its items, a page at a time.",
       examples: ["LIST", "LIST juices", "LIST dishes soup", "LIST products page=2 size=5", "LIST orders"]),
@@ -72,44 +127,45 @@ public enum CommandTable {
         OptionSpec(
           "key", .text, "a client-chosen id: the same key again returns the first reply and takes nothing twice")
       ],
+      restrictions: [Restriction(.option("key"), role: .customer, "keyed orders belong to an account")],
       summary: "Order juices, dishes, fruits or products, all or nothing across every line.",
       examples: ["ORDER banana_juice", "ORDER 딸바쥬스 2 galbi_jjim", "ORDER p3 2", "ORDER kiwi_juice key=7f3a-0001"]),
     CommandSpec(
-      .diary, "DIARY", group: "diary", role: .user, flags: [.write],
+      .diary, "DIARY", group: "diary", role: .customer, flags: [.write],
       summary: "Your own diary: NEW, LIST, SHOW, EDIT, DELETE.",
       examples: ["DIARY NEW \"Market day\" \"Bought 딸기.\\nSold out by noon.\"", "DIARY LIST"],
       subcommands: [
         CommandSpec(
-          .diaryNew, "NEW", group: "diary", role: .user, flags: [.write],
+          .diaryNew, "NEW", group: "diary", role: .customer, flags: [.write],
           arguments: [Argument("title", .text), Argument("body", .text)],
           summary: "Write an entry; quote the title and body, \\n starts a new line.",
           examples: ["DIARY NEW \"Market day\" \"Sold out by noon.\""]),
         CommandSpec(
-          .diaryList, "LIST", group: "diary", role: .user, flags: [.read],
+          .diaryList, "LIST", group: "diary", role: .customer, flags: [.read],
           options: [
             OptionSpec("page", .number, "page number, from 1"),
             OptionSpec("size", .number, "entries per page, 1 to 100"),
           ],
           summary: "Your entries, newest first, with a one-line preview.", examples: ["DIARY LIST page=2"]),
         CommandSpec(
-          .diaryShow, "SHOW", group: "diary", role: .user, flags: [.read],
+          .diaryShow, "SHOW", group: "diary", role: .customer, flags: [.read],
           arguments: [Argument("id", .diaryID)], summary: "One entry in full.", examples: ["DIARY SHOW 3"]),
         CommandSpec(
-          .diaryEdit, "EDIT", group: "diary", role: .user, flags: [.write],
+          .diaryEdit, "EDIT", group: "diary", role: .customer, flags: [.write],
           arguments: [Argument("id", .diaryID)],
           options: [OptionSpec("title", .text, "new title"), OptionSpec("body", .text, "new body")],
           summary: "Change the title, the body or both.", examples: ["DIARY EDIT 3 title=\"Market day, 2nd\""]),
         CommandSpec(
-          .diaryDelete, "DELETE", group: "diary", role: .user, flags: [.write],
+          .diaryDelete, "DELETE", group: "diary", role: .customer, flags: [.write],
           arguments: [Argument("id", .diaryID)], summary: "Delete an entry.", examples: ["DIARY DELETE 3"]),
       ]),
     CommandSpec(
-      .product, "PRODUCT", group: "market", role: .user, flags: [.write],
-      summary: "Sell on the open market: NEW, EDIT, DELETE. LIST products and SHOW p1 read them.",
+      .product, "PRODUCT", group: "market", flags: [.write],
+      summary: "The open market: LIST and SHOW for anyone; NEW, EDIT and DELETE to sell.",
       examples: ["PRODUCT NEW name=\"Red apple\" price=1200 stock=30"],
       subcommands: [
         CommandSpec(
-          .productNew, "NEW", group: "market", role: .user, flags: [.write],
+          .productNew, "NEW", group: "market", role: .customer, flags: [.write],
           options: productOptions(required: true),
           summary: "Register a product; answers its id (p1, p2, ...).",
           examples: [
@@ -117,14 +173,25 @@ public enum CommandTable {
             "PRODUCT NEW name=Teapot price=24.50 currency=USD discount=10% stock=3 description=\"Blue glaze\"",
           ]),
         CommandSpec(
-          .productEdit, "EDIT", group: "market", role: .user, flags: [.write],
+          .productEdit, "EDIT", group: "market", role: .customer, flags: [.write],
           arguments: [Argument("id", .productID)], options: productOptions(required: false),
           summary: "Change a product you sell; stock changes go through ADD.",
           examples: ["PRODUCT EDIT p1 price=1100 discount=none"]),
         CommandSpec(
-          .productDelete, "DELETE", group: "market", role: .user, flags: [.write],
-          arguments: [Argument("id", .productID)], summary: "Stop selling a product.",
+          .productDelete, "DELETE", group: "market", role: .customer, flags: [.write],
+          arguments: [Argument("id", .productID)], summary: "Stop selling a product (admins: any product).",
           examples: ["PRODUCT DELETE p1"]),
+        CommandSpec(
+          .productList, "LIST", group: "market", flags: [.read],
+          options: [
+            OptionSpec("page", .number, "page number, from 1"),
+            OptionSpec("size", .number, "products per page, 1 to 100"),
+          ],
+          summary: "Every product on sale, a page at a time (as LIST products).", examples: ["PRODUCT LIST page=2"]),
+        CommandSpec(
+          .productShow, "SHOW", group: "market", flags: [.read],
+          arguments: [Argument("id", .productID)], summary: "One product (as SHOW p1).",
+          examples: ["PRODUCT SHOW p1"]),
       ]),
     CommandSpec(
       .watch, "WATCH", group: "live", flags: [.connection],

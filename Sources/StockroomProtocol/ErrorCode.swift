@@ -15,6 +15,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
   case `internal` = "INTERNAL"
   case foreignProtocol = "PROTOCOL"
   case timeout = "TIMEOUT"
+  case auth = "AUTH"
+  case noAuth = "NOAUTH"
+  case exists = "EXISTS"
 
   /// One line for Protocol.md and HELP.
   public var meaning: String {
@@ -25,7 +28,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .notFound: "no such item, category, section, product or diary entry"
     case .shortage: "not enough stock; nothing was taken"
     case .invalid: "a value is out of range or malformed: quantity, price, name, page"
-    case .denied: "the item belongs to another user"
+    case .denied: "logged in, but this account's role may not do this, or the product is another seller's"
     case .tooLong: "the request line is longer than the server's limit; the connection is closed"
     case .limit: "a server limit was reached: clients, products, diary entries, order keys"
     case .readOnly:
@@ -34,6 +37,10 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .foreignProtocol:
       "the connection began in another protocol (HTTP, RESP, TLS); nothing was run and the connection is closed"
     case .timeout: "a request line did not arrive whole in time; the connection is closed"
+    case .auth:
+      "wrong name or password (the same answer for both), or too many failed attempts; failures are slowed down"
+    case .noAuth: "this needs a login: LOGIN <name> <password>, or REGISTER to make an account"
+    case .exists: "an account of that name already exists"
     }
   }
 }

@@ -43,6 +43,19 @@ public enum Schema {
     ALTER TABLE order_keys_by_user RENAME TO order_keys;
     CREATE INDEX order_keys_by_placed ON order_keys(placed);
     """,
+    // 4: accounts, and diary entries numbered per owner so an id tells nothing of anyone
+    // else's diary. Existing entries are numbered 1, 2, ... per owner in the order they were
+    // written; `diary_numbers` keeps each owner's next number, so a deleted number is never reused.
+    """
+    CREATE TABLE accounts(
+      name TEXT PRIMARY KEY, role TEXT NOT NULL CHECK (role IN ('customer', 'staff', 'admin')),
+      hash TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
+    ALTER TABLE diary ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+    UPDATE diary SET number = (SELECT COUNT(*) FROM diary d WHERE d.owner = diary.owner AND d.id <= diary.id);
+    CREATE UNIQUE INDEX diary_by_owner ON diary(owner, number);
+    CREATE TABLE diary_numbers(owner TEXT PRIMARY KEY, next INTEGER NOT NULL);
+    INSERT INTO diary_numbers(owner, next) SELECT owner, MAX(number) + 1 FROM diary GROUP BY owner;
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

@@ -87,6 +87,9 @@ struct CommandHandler: Sendable {
     case .productEdit: try productEdit(request, session: &session, out: &out)
     case .productDelete: try productDelete(request, session: &session, out: &out)
     case .watch: try watch(request, session: &session, out: &out)
+    case .login, .logout, .whoami, .register, .passwd, .user, .userAdd, .userDel, .userRole, .userPasswd, .userList,
+      .productList, .productShow:
+      throw ProtocolError(.unknown, "accounts are being built")
     case .unwatch:
       session.watching = nil
       out.ok("not watching")

@@ -146,6 +146,10 @@ struct RequestGenerator: Sendable {
     case .money: random.percent(60) ? String(random.below(50_000)) : random.pick(FuzzVocabulary.money)
     case .currency: random.pick(FuzzVocabulary.currencies)
     case .discount: random.pick(FuzzVocabulary.discounts)
+    case .password:
+      random.percent(70) ? random.pick(["correct-horse", "hunter2hunter2", "short"]) : longText(&random)
+    case .role: random.pick(["customer", "staff", "admin", "guest", "root", "ADMIN"])
+    case .account: random.percent(75) ? random.pick(FuzzVocabulary.users) : random.pick(FuzzVocabulary.oddNames)
     }
   }
 

@@ -157,4 +157,49 @@ struct AccountCommandTests {
     }
     #expect(try rows(data).keys.sorted() == ["carol", "dave"])
   }
+
+  /// On a terminal the password is asked for twice and never shown, and the terminal echoes
+  /// again afterwards, after a mismatch and after a Ctrl-C at the prompt too.
+  @Test func asksOnTheTerminalWithoutEcho() throws {
+    let data = try DataDirectory()
+    let typed = "typed-Secret-5"
+
+    let terminal = try AccountTerminal()
+    defer { terminal.stop() }
+    try terminal.start(["user", "add", "tina", "--role", "staff", "--data", data.path])
+    try terminal.waitFor("password for tina:")
+    try terminal.typeLine(typed)
+    try terminal.waitFor("again:")
+    try terminal.typeLine(typed)
+    let screen = try terminal.waitFor("[done]")
+    #expect(screen.contains("added tina as staff"))
+    #expect(screen.contains("[exited 0]"))
+    #expect(!screen.contains(typed))
+    #expect(screen.split(separator: "\n").contains("echo"), "echo left off:\n\(screen)")
+    let stored = try #require(try rows(data)["tina"])
+    #expect(PasswordHash.verify(stored.hash, Password(typed)))
+
+    let differ = try AccountTerminal()
+    defer { differ.stop() }
+    try differ.start(["user", "passwd", "tina", "--data", data.path])
+    try differ.waitFor("password for tina:")
+    try differ.typeLine("another-Secret-6")
+    try differ.waitFor("again:")
+    try differ.typeLine("another-Secret-7")
+    let refused = try differ.waitFor("[done]")
+    #expect(refused.contains("the two passwords differ"))
+    #expect(refused.contains("[exited 1]"))
+    #expect(!refused.contains("another-Secret"))
+    #expect(refused.split(separator: "\n").contains("echo"), "echo left off:\n\(refused)")
+
+    let interrupted = try AccountTerminal()
+    defer { interrupted.stop() }
+    try interrupted.start(["user", "passwd", "tina", "--data", data.path])
+    try interrupted.waitFor("password for tina:")
+    try interrupted.interrupt()
+    let stopped = try interrupted.waitFor("[done]")
+    #expect(stopped.contains("[exited 130]"))
+    #expect(stopped.split(separator: "\n").contains("echo"), "echo left off after Ctrl-C:\n\(stopped)")
+    #expect(try #require(try rows(data)["tina"]).hash == stored.hash)
+  }
 }

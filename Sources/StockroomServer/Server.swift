@@ -101,7 +101,11 @@ public final class Server: Sendable {
   public func addAccount(name: String, password: String, role: Role) throws {
     let secret = Password(password)
     try secret.check()
-    let hash = try PasswordHash.make(secret)
+    try addAccount(name: name, passwordHash: try PasswordHash.make(secret), role: role)
+  }
+
+  /// Makes an account from a hash made earlier with `PasswordHash.make`.
+  public func addAccount(name: String, passwordHash hash: String, role: Role) throws {
     let now = Date()
     _ = try store.apply(
       .createAccount(

@@ -7,10 +7,10 @@ import Testing
 struct CommitFailureTests {
   @Test("a constraint violation fails that change with INTERNAL, and the shop stays writable and consistent")
   func constraintIsNotReadOnly() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     defer { daemon.process.terminate() }
-    #expect(try LineClient.greeted(port, user: "alice").request("ORDER banana_juice").statusFields["order"] == "1")
+    #expect(try LineClient.greeted(port, user: "alice", role: .staff).request("ORDER banana_juice").statusFields["order"] == "1")
     daemon.process.terminate()
     _ = try daemon.waitForExit()
     // A row the database refuses at commit time, as a conflicting hand-made row would: the
@@ -22,8 +22,8 @@ struct CommitFailureTests {
       """)
 
     (daemon, port) = try data.start()
-    let mallory = try LineClient.greeted(port, user: "mallory")
-    let alice = try LineClient.greeted(port, user: "alice")
+    let mallory = try LineClient.greeted(port, user: "mallory", role: .staff)
+    let alice = try LineClient.greeted(port, user: "alice", role: .staff)
     let kiwiBefore = try alice.request("STOCK kiwi").rows[0]["stock"]
     let refused = try mallory.request("ORDER kiwi_juice")
     #expect(refused.errorCode == .internal, "\(refused.lines)")
@@ -44,7 +44,7 @@ struct CommitFailureTests {
     daemon.process.terminate()
     #expect(try daemon.waitForExit() == 0)
     (daemon, port) = try data.start()
-    let again = try LineClient.greeted(port, user: "alice")
+    let again = try LineClient.greeted(port, user: "alice", role: .staff)
     #expect(try again.request("INFO").rows[0]["orders"] == "2")
     #expect(try again.request("STOCKTAKE kiwi").rows[0]["balances"] == "yes")
   }

@@ -104,17 +104,16 @@ struct ConcurrencyTests {
   @Test("a watcher sees every change by others, in order, and never inside a reply")
   func watchEvents() throws {
     let server = try TestServer(initialStock: 10_000)
-    let watcher = try server.client()
+    // Staff, who alone are told who made a change.
+    let watcher = try server.client(as: "watcher", role: .staff)
     #expect(try watcher.request("WATCH banana 딸기").statusFields["watching"] == "banana strawberry")
-    let staff = try server.client()
-    try staff.request("HELLO staff")
+    let staff = try server.client(as: "staff", role: .staff)
     // Changes on other items are not sent to a watcher of banana and strawberry.
     try staff.request("ORDER kiwi_juice")
     let orderers = 8
     let perOrderer = 25
     try together(orderers) { index in
-      let client = try server.client()
-      try client.request("HELLO u\(index)")
+      let client = try server.client(as: "u\(index)", role: .staff)
       for round in 0..<perOrderer {
         let line = round.isMultiple(of: 5) ? "ADD banana 3" : "ORDER strawberry_banana_juice"
         let reply = try client.request(line)

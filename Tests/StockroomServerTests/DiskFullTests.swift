@@ -6,12 +6,12 @@ import Testing
 struct DiskFullTests {
   @Test("a failed commit answers ERR, refuses writes, keeps serving reads, and writing resumes when space returns")
   func fillTheDisk() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     // A file-size limit on the server process plays a small disk: writes past it fail with EFBIG.
     let (daemon, port) = try data.start(prefix: ["/usr/bin/prlimit", "--fsize=393216:unlimited"])
     let watcher = try LineClient.greeted(port)
     #expect(try watcher.request("WATCH").isOK)
-    let writer = try LineClient.greeted(port, user: "writer")
+    let writer = try LineClient.greeted(port, user: "writer", role: .staff)
     let body = String(repeating: "가", count: 2000)
     var saved: [String] = []
     var failure: Reply?
@@ -60,7 +60,7 @@ struct DiskFullTests {
     daemon.process.terminate()
     _ = try daemon.waitForExit()
     let (restarted, restartedPort) = try data.start()
-    let check = try LineClient.greeted(restartedPort, user: "writer")
+    let check = try LineClient.greeted(restartedPort, user: "writer", role: .staff)
     let entries = try check.request("DIARY LIST size=100")
     #expect(Int(entries.statusFields["total"] ?? "") == saved.count + 1)
     for id in saved { #expect(try check.request("DIARY SHOW \(id)").isOK) }

@@ -6,12 +6,12 @@ import Testing
 @Suite("Durable shop on SQLite")
 struct DurabilityTests {
   private func connect(_ port: UInt16, as user: String? = nil) throws -> LineClient {
-    try LineClient.greeted(port, user: user)
+    try LineClient.greeted(port, user: user, role: .staff)
   }
 
   @Test("orders, restocks, products and diary entries made before a clean stop are all there after start")
   func restart() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     var alice = try connect(port, as: "alice")
     #expect(try alice.request("ORDER 딸바쥬스 banana_juice 2").statusFields["order"] == "1")
@@ -50,7 +50,7 @@ struct DurabilityTests {
 
   @Test("the same keyed order sent twice, and again after a restart, takes stock once")
   func keyedOrders() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     var client = try connect(port, as: "bob")
     let first = try client.request("ORDER mango_juice 2 key=retry-1")
@@ -69,7 +69,7 @@ struct DurabilityTests {
 
   @Test("a truncated or garbage database is refused at start-up with a clear message, never a crash or a reset")
   func corruption() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     let client = try connect(port)
     for index in 0..<200 { try client.send("DIARY NEW \"entry \(index)\" \"\(String(repeating: "x", count: 500))\"\n") }
@@ -102,7 +102,7 @@ struct DurabilityTests {
 
   @Test("a second server on the same data directory is refused while the first runs")
   func oneServerPerDirectory() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     let (first, port) = try data.start()
     let second = try DaemonProcess(["--port", "0", "--data", data.path])
     #expect(try second.waitForExit() == 65)
@@ -116,7 +116,7 @@ struct DurabilityTests {
 
   @Test("a store whose stock does not add up is refused, naming the item")
   func equationChecked() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     try connect(port).request("ORDER banana_juice")
     daemon.process.terminate()
@@ -142,22 +142,34 @@ struct DurabilityTests {
         INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES ('banana', -2, 'order', 1, 'old', 0);
         INSERT INTO orders VALUES (1, 'old', 0, 'banana_juice\u{1F}Banana Juice\u{1F}juice\u{1F}1\u{1F}\u{1F}', 'banana\u{1F}2');
         INSERT INTO diary VALUES (1, 'old', 'v1 entry', 'written before order keys', 0, 0);
-        INSERT INTO meta VALUES ('next_order_id', 2), ('next_diary_id', 2), ('orders_made', 1);
-        INSERT INTO order_keys VALUES ('old-k', 1, 'banana_juice\u{1F}1', 'banana\u{1F}13', \(Date().timeIntervalSince1970));
+        INSERT INTO diary VALUES (2, 'squatter', 'theirs', 'written before accounts', 0, 0);
+        INSERT INTO diary VALUES (3, 'old', 'second', 'the second of old''s own', 0, 0);
+        INSERT INTO meta VALUES ('next_order_id', 2), ('next_diary_id', 4), ('orders_made', 1);
+        INSERT INTO order_keys VALUES ('old', 'old-k', 1, 'banana_juice\u{1F}1', 'banana\u{1F}13', \(Date().timeIntervalSince1970));
         """)
       #expect(old.userVersion == Schema.currentVersion - 1)
     }
+    // Data from before accounts stays with its owner's name; only an admin can make that name.
+    try data.addAccount().addAccount("old", role: .staff)
     let (daemon, port) = try data.start()
     let client = try connect(port, as: "old")
     #expect(try client.request("STOCK banana").rows[0]["stock"] == "13")
+    // Entries are numbered per owner, in the order they were written.
     #expect(try client.request("DIARY SHOW 1").rows[0]["title"] == "v1 entry")
-    // A key kept before keys belonged to users is its order's user's.
+    #expect(try client.request("DIARY SHOW 2").rows[0]["title"] == "second")
+    #expect(try client.request("DIARY LIST").rows.map(\.id) == ["2", "1"])
+    #expect(try client.request("DIARY NEW third body").statusFields["diary"] == "3")
+    let squatter = try LineClient.greeted(port)
+    let claim = try squatter.request("REGISTER squatter \(Quoting.quote(LineClient.password(for: "squatter")))")
+    #expect(claim.errorCode == .denied, "a name holding data from before accounts is an admin's to give")
+    #expect(try squatter.request("DIARY LIST").errorCode == .noAuth)
+    // A key kept before the upgrade still answers its retry.
     let retried = try client.request("ORDER banana_juice key=old-k")
     #expect(retried.statusFields["order"] == "1", "\(retried.lines)")
     #expect(retried.rows.last?["stock"] == "13")
     #expect(try client.request("ORDER banana_juice key=after-upgrade").statusFields["order"] == "2")
     #expect(
-      try LineClient.greeted(port, user: "new").request("ORDER banana_juice key=old-k").statusFields["order"] == "3")
+      try LineClient.greeted(port, user: "new", role: .staff).request("ORDER banana_juice key=old-k").statusFields["order"] == "3")
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "10", "items the old file lacked are added")
     daemon.process.terminate()
     _ = try daemon.waitForExit()
@@ -166,7 +178,7 @@ struct DurabilityTests {
 
   @Test("a catalogue that changes between runs adds new items and never resets existing stock")
   func catalogueChanges() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     try connect(port).request("ORDER kiwi_juice 2")
     daemon.process.terminate()
@@ -188,7 +200,7 @@ struct DurabilityTests {
 
   @Test("LIST orders pages through the whole history, past the newest 10,000 kept in memory")
   func orderHistory() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     let (daemon, port) = try data.start(["--initial-stock", "1000000"])
     let client = try connect(port, as: "dana")
     let count = 10_005
@@ -206,7 +218,7 @@ struct DurabilityTests {
 
   @Test("stockroomd backup writes a consistent copy while the server runs, and the copy starts")
   func backup() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     let (daemon, port) = try data.start()
     let client = try connect(port, as: "carol")
     try client.request("ORDER pineapple_juice 3")
@@ -227,7 +239,7 @@ struct DurabilityTests {
 
   @Test("an order row damaged on disk answers INTERNAL naming it when read, is logged, and the shop serves on")
   func damagedOrderRow() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     try connect(port, as: "dana").request("ORDER banana_juice 2")
     daemon.process.terminate()

@@ -35,11 +35,13 @@ struct HalfCloseTests {
   /// Every kind of write, one request per connection: the reply is the last line received.
   @Test("every kind of write is answered before the connection closes", arguments: Mode.allCases)
   func everyWrite(mode: Mode) throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount().addAccount("alice", role: .staff)
     let (daemon, port) = try data.start()
     defer { daemon.process.terminate() }
+    // The request after LOGIN waits for the password check and runs as alice.
+    let login = "LOGIN alice \(Quoting.quote(LineClient.password(for: "alice")))\n"
     func reply(_ request: String) throws -> String {
-      let lines = try mode.send("HELLO alice\n\(request)\n", port: port)
+      let lines = try mode.send(login + "\(request)\n", port: port)
       #expect(lines.first?.hasPrefix("OK stockroomd") == true, "\(mode): no greeting for \(request)")
       let last = try #require(lines.last, "\(mode): nothing for \(request)")
       #expect(last.hasPrefix("OK "), "\(mode): \(request) got \(lines)")
@@ -66,13 +68,14 @@ struct HalfCloseTests {
 
   @Test("many pipelined writes, then end of input: every one is answered, in order", arguments: Mode.allCases)
   func pipelinedWrites(mode: Mode) throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount().addAccount("alice", role: .staff)
     let (daemon, port) = try data.start()
     defer { daemon.process.terminate() }
-    let script = (1...200).map { "ADD kiwi \($0)\nPING \($0)\n" }.joined()
+    let login = "LOGIN alice \(Quoting.quote(LineClient.password(for: "alice")))\n"
+    let script = login + (1...200).map { "ADD kiwi \($0)\nPING \($0)\n" }.joined()
     let lines = try mode.send(script, port: port)
     let statuses = lines.filter { $0.hasPrefix("OK") || $0.hasPrefix("ERR") }
-    #expect(statuses.count == 401, "greeting and 400 replies; got \(statuses.count)")
+    #expect(statuses.count == 402, "greeting, login and 400 replies; got \(statuses.count)")
     #expect(statuses.last == "OK 200")
     let client = try LineClient.greeted(port)
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == String(10 + 200 * 201 / 2))

@@ -10,7 +10,7 @@ import Testing
 struct OrderKeyTests {
   @Test("the same key from two users names two orders; neither sees the other's; retries answer the first reply")
   func keysBelongToTheirUser() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     defer { daemon.process.terminate() }
     var alice = try LineClient.greeted(port, user: "alice")
@@ -46,7 +46,7 @@ struct OrderKeyTests {
 
   @Test("with a database, receipts leave memory once on disk; only a small index of keys stays")
   func receiptsLeaveMemory() throws {
-    let data = try DataDirectory()
+    let data = try DataDirectory().addAccount()
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.logging = false
@@ -75,7 +75,7 @@ struct OrderKeyTests {
   @Test("without a database, where receipts stay in memory, at most 10,000 keys are held")
   func memoryCap() throws {
     let server = try TestServer(initialStock: 100_000)
-    let client = try server.client()
+    let client = try server.client(as: "alice")
     let cap = ShopLimits.inMemoryOrderKeys
     var sent = 0
     while sent < cap {

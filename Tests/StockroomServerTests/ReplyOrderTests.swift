@@ -9,7 +9,8 @@ struct ReplyOrderTests {
   @Test("ERR TOOLONG comes after the replies to earlier pipelined changes, however long their commit takes")
   func tooLongAfterPendingCommits() throws {
     let data = try DataDirectory()
-    let (daemon, port) = try data.start()
+    // Enough bananas for every try; an order waits for its commit as a restock does.
+    let (daemon, port) = try data.start(["--initial-stock", "1000"])
     defer {
       daemon.process.terminate()
       _ = try? daemon.waitForExit()
@@ -19,11 +20,11 @@ struct ReplyOrderTests {
     // lose it nearly every time when the order is not enforced.
     for trial in 1...500 {
       let client = try LineClient.greeted(port)
-      try client.send("ADD banana 1\n\r\n" + long + "\n")
+      try client.send("ORDER banana\n\r\n" + long + "\n")
       let lines = try client.readsToEnd()
       let kinds = lines.map { String($0.prefix(while: { $0 != " " })) }
       #expect(
-        kinds == ["*", "OK", "ERR", "ERR"] && lines.last?.hasPrefix("ERR TOOLONG ") == true,
+        kinds == ["*", "*", "OK", "ERR", "ERR"] && lines.last?.hasPrefix("ERR TOOLONG ") == true,
         "try \(trial): \(lines.map { $0.prefix(50) })")
       if lines.last?.hasPrefix("ERR TOOLONG ") != true { break }
     }

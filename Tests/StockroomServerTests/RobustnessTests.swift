@@ -35,14 +35,14 @@ struct RobustnessTests {
       ("ORDER bananna_juice", .notFound), ("ADD banana", .args), ("ADD banana x", .invalid),
       ("ADD banana 1 kiwi", .args), ("ADD banana_juice 3", .invalid), ("ADD banana 0", .invalid),
       ("LIST nothing", .notFound), ("LIST fruits page=0", .invalid), ("LIST fruits size=1000", .invalid),
-      ("LIST fruits colour=red", .args), ("HELLO \"two words\"", .invalid), ("WATCH eiffel_tower", .invalid),
+      ("LIST fruits colour=red", .args), ("REGISTER \"two words\" long-enough-pw", .invalid), ("WATCH eiffel_tower", .invalid),
       ("ORDER banana_juice 99999999999999999999", .invalid), ("SHOW a\u{1}", .syntax),
       ("ADD banana +-3", .invalid), ("ADD 3 banana", .invalid), ("PRODUCT EDIT p1 stock=3", .args),
       ("PRODUCT NEW name=x price=1 discount=+10%", .invalid),
     ])
   func badRequests(line: String, code: ErrorCode) throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let reply = try client.request(line)
     #expect(reply.errorCode == code, "\(line) → \(reply.lines)")
     #expect(reply.rows.isEmpty, "a failed request leaves no data lines")
@@ -178,7 +178,7 @@ struct RobustnessTests {
     let watcher = try LineClient(port: server.port, receiveBuffer: 4096)
     _ = try watcher.readReply()
     #expect(try watcher.request("WATCH").isOK)
-    let worker = try server.client()
+    let worker = try server.client(as: "worker", role: .staff)
     // Each restock is one ~70-byte event for the watcher, which reads none of them: 7 MB in all,
     // more than the kernel's socket buffers and the 64 KB limit together.
     for _ in 0..<200 {

@@ -17,7 +17,7 @@ struct ShopSessionTests {
   @Test("the juice bar: list, show, order, shortage, stock")
   func juiceBar() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "juicer")
     let juices = try client.request("LIST juices")
     #expect(juices.rows.count == 7)
     #expect(juices.rows.first { $0.id == "strawberry_banana_juice" }?["recipe"] == "10 strawberry + 1 banana")
@@ -52,7 +52,7 @@ struct ShopSessionTests {
   @Test("ADD answers one row per item with its kind, change and level, even when changes cancel out")
   func addRows() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "clerk", role: .staff)
     let reply = try client.request("ADD banana 5 banana -5 kiwi 3 galbi_jjim -1")
     #expect(
       reply.rows.map { "\($0.id!) \($0["kind"]!) \($0["change"]!) \($0["stock"]!)" } == [
@@ -109,10 +109,8 @@ struct ShopSessionTests {
   @Test("the open market: register, edit, list newest first with paging, order, delete")
   func market() throws {
     let server = try TestServer()
-    let alice = try server.client()
-    let bob = try server.client()
-    try alice.request("HELLO alice")
-    try bob.request("HELLO bob")
+    let alice = try server.client(as: "alice")
+    let bob = try server.client(as: "bob")
     for index in 1...7 {
       let reply = try alice.request("PRODUCT NEW name=\"Apple \(index)\" price=\(1000 + index) stock=5")
       #expect(reply.statusFields["product"] == "p\(index)")
@@ -152,9 +150,9 @@ struct ShopSessionTests {
   @Test("the diary: Korean multi-line entries, newest first, private to their owner")
   func diary() throws {
     let server = try TestServer()
-    let minji = try server.client()
+    let minji = try server.client(as: "민지")
     let guest = try server.client()
-    try minji.request("HELLO 민지")
+    let other = try server.client(as: "other")
     let created = try minji.request(#"DIARY NEW "첫 일기" "오늘은 딸기를 샀다.\n내일은 망고 🥭""#)
     let id = try #require(created.statusFields["diary"])
     #expect(created.rows[0]["created"]?.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil)
@@ -168,9 +166,11 @@ struct ShopSessionTests {
     #expect(shown.rows[0]["body"] == "오늘은 딸기를 샀다.\n내일은 망고 🥭")
     #expect(shown.rows[0]["owner"] == "민지")
 
-    #expect(try guest.request("DIARY SHOW \(id)").errorCode == .notFound)
-    #expect(try guest.request("DIARY LIST").rows.isEmpty)
-    #expect(try guest.request("DIARY DELETE \(id)").errorCode == .notFound)
+    #expect(try guest.request("DIARY SHOW \(id)").errorCode == .noAuth)
+    #expect(try guest.request("DIARY LIST").errorCode == .noAuth)
+    #expect(try other.request("DIARY SHOW \(id)").errorCode == .notFound)
+    #expect(try other.request("DIARY LIST").rows.isEmpty)
+    #expect(try other.request("DIARY DELETE \(id)").errorCode == .notFound)
 
     let edited = try minji.request("DIARY EDIT \(id) title=\"고친 일기\"")
     #expect(edited.rows[0]["title"] == "고친 일기")
@@ -219,7 +219,7 @@ struct ShopSessionTests {
   @Test("NAMES lists every id and alias a command takes")
   func names() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "seller")
     let names = try client.request("NAMES")
     #expect(names.rows.first { $0.id == "strawberry_banana_juice" }?["aliases"] == "딸바쥬스")
     let generation = names.statusFields["generation"]

@@ -239,7 +239,7 @@ struct StartupRefusalTests {
     let parent = try DataDirectory()
     let directory = parent.path + "/shop"
     let daemon = try DaemonProcess(["--port", "0", "--data", directory])
-    let client = try LineClient.greeted(try daemon.port())
+    let client = try LineClient.greeted(try daemon.port(), user: "keeper")
     #expect(try client.request("DIARY NEW secret \"not for other users\"").isOK)
     #expect(try mode(directory) == 0o700)
     for name in ["stockroom.sqlite", "stockroom.sqlite-wal", "stockroom.sqlite-shm", "stockroom.lock"] {

@@ -2,11 +2,14 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomServer
+import Synchronization
 
 /// A real server on a kernel-chosen loopback port, in this process.
 final class TestServer: Sendable {
   let server: Server
   let port: UInt16
+  /// The accounts made on this server so far, with their roles.
+  private let accounts = Mutex<[String: Role]>([:])
 
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
@@ -18,8 +21,8 @@ final class TestServer: Sendable {
     configure(&configuration)
     let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)
     server = Server(configuration: configuration, catalog: catalog, logger: Logger(isEnabled: false))
-    try server.addAccount(name: "admin", password: LineClient.password(for: "admin"), role: .admin)
     port = try server.start()
+    try account("admin", role: .admin)
   }
 
   /// A connection, past the greeting unless `greeted` is false, logged in as `user` when given
@@ -27,8 +30,22 @@ final class TestServer: Sendable {
   func client(greeted: Bool = true, as user: String? = nil, role: Role = .customer) throws -> LineClient {
     let client = try LineClient(port: port)
     if greeted { _ = try client.readReply() }
-    if let user { try client.logIn(user, role: role) }
+    if let user {
+      try account(user, role: role)
+      try client.logInExisting(user)
+    }
     return client
+  }
+
+  /// Makes `name`'s account with `role` unless it exists; its password is `LineClient.password(for:)`.
+  func account(_ name: String, role: Role) throws {
+    let known = accounts.withLock { $0[name] }
+    if let known {
+      guard known == role else { throw LineClient.Failure(description: "\(name) is \(known), not \(role)") }
+      return
+    }
+    try server.addAccount(name: name, passwordHash: try TestAccounts.hash(for: name), role: role)
+    accounts.withLock { $0[name] = role }
   }
 
   deinit {

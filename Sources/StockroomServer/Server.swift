@@ -113,6 +113,11 @@ public final class Server: Sendable {
         selfRegistered: false))
   }
 
+  /// What protected mode and the start-up log need to know of the shop's accounts.
+  public var accountSummary: (accounts: Int, admins: Int) {
+    store.read { ($0.accounts.count, $0.adminCount) }
+  }
+
   /// Stops accepting and closes every connection.
   public func stop() {
     listener.withLock { listener in

@@ -60,6 +60,7 @@ public enum ServerMain {
         "stockroomd: refusing to start: \(StartupDiagnosis.message(for: error, file: file))\n")
       exit(65)
     }
+    refuseUnprotected(configuration, server: server, logger: logger)
     do {
       let port = try server.start()
       logger.info(
@@ -84,6 +85,26 @@ public enum ServerMain {
       sources.append(source)
     }
     withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  /// Protected mode, as Redis has it: a server other machines can reach must have someone who
+  /// can manage it, or the first stranger to REGISTER owns a shop no one administers.
+  private static func refuseUnprotected(_ configuration: ServerConfiguration, server: Server, logger: Logger) {
+    let loopback = SocketAddress(host: configuration.host, port: configuration.port)?.isLoopback ?? false
+    let (accounts, admins) = server.accountSummary
+    logger.info(
+      "security bind=\(configuration.host) reachable=\(loopback ? "this-machine" : "network") registration=\(configuration.registration.rawValue) accounts=\(accounts) admins=\(admins) passwords=argon2id login_attempts_per_connection=\(CommandHandler.loginAttemptsPerConnection)"
+    )
+    guard !loopback, admins == 0 else { return }
+    let data = configuration.dataDirectory.map { " --data \($0)" } ?? ""
+    let how =
+      configuration.dataDirectory == nil
+      ? "a shop kept in memory has no accounts at start; use --data DIR and create an admin there first"
+      : "create one first:\n  stockroomd user add NAME --role admin\(data)"
+    FileHandleWriter.standardError(
+      "stockroomd: refusing to start: --host \(configuration.host) lets other machines connect, and the shop has no "
+        + "admin account (protected mode); \(how)\nor listen on 127.0.0.1 only (the default).\n")
+    exit(65)
   }
 
   /// Refuses, or with --insecure-permissions only warns about, a shop other users can read.

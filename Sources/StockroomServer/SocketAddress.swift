@@ -39,6 +39,25 @@ struct SocketAddress: Sendable, CustomStringConvertible {
 
   var family: Int32 { Int32(storage.ss_family) }
 
+  /// Whether only this machine can reach the address: 127.0.0.0/8, ::1, or 127.x mapped into IPv6.
+  var isLoopback: Bool {
+    withUnsafeBytes(of: storage) { raw in
+      switch family {
+      case AF_INET:
+        let v4 = raw.load(as: sockaddr_in.self)
+        return withUnsafeBytes(of: v4.sin_addr) { $0[0] == 127 }
+      case AF_INET6:
+        let v6 = raw.load(as: sockaddr_in6.self)
+        return withUnsafeBytes(of: v6.sin6_addr) { bytes in
+          let loopback = bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
+          let mapped = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+          return loopback || mapped
+        }
+      default: return false
+      }
+    }
+  }
+
   var length: socklen_t {
     socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
   }

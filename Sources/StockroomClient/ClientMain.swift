@@ -35,7 +35,7 @@ public enum ClientMain {
       } catch {
         TerminalOutput.writeError("stockroom: \(error)\n")
         // 130, as a shell reports Ctrl-C; any other way of having no password is 2.
-        exit(error == .cancelled ? 130 : 2)
+        exit(error == .interrupted ? 130 : 2)
       }
     }
     let mode = options.mode ?? (outputIsTerminal ? .human : .raw)

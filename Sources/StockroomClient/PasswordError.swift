@@ -6,8 +6,10 @@ public enum PasswordError: Error, Equatable, CustomStringConvertible, Sendable {
   /// Group or others may read or write the file; like .pgpass, it is refused rather than used.
   case exposed(path: String, mode: UInt32)
   case empty(path: String)
-  /// Ctrl-C or Ctrl-D at the prompt.
+  /// Ctrl-D, end of input or Enter on nothing at the prompt.
   case cancelled
+  /// Ctrl-C at the prompt.
+  case interrupted
   case noTerminal(reason: String)
 
   public var description: String {
@@ -21,6 +23,7 @@ public enum PasswordError: Error, Equatable, CustomStringConvertible, Sendable {
         + "chmod 600 it"
     case .empty(let path): "the password file \(path) has no password on its first line"
     case .cancelled: "no password given"
+    case .interrupted: "interrupted"
     case .noTerminal(let reason): "cannot ask for a password: \(reason)"
     }
   }

@@ -28,8 +28,8 @@ public enum PasswordPrompt {
     let keys = withUnsafeBytes(of: saved.c_cc) { cc in
       (interrupt: cc[Int(VINTR)], end: cc[Int(VEOF)], erase: cc[Int(VERASE)], kill: cc[Int(VKILL)])
     }
-    write(prompt, to: fd)
-    // TCSAFLUSH drops keys typed before the prompt: they were echoed, so they are no secret.
+    // Echo goes off before the prompt shows, so nothing typed after seeing it is echoed;
+    // TCSAFLUSH drops keys typed earlier, which were echoed and so are no secret.
     guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else {
       throw .noTerminal(reason: "cannot turn echo off: \(String(cString: strerror(errno)))")
     }
@@ -38,6 +38,7 @@ public enum PasswordPrompt {
       // Enter was not echoed either; end the prompt's line.
       write("\n", to: fd)
     }
+    write(prompt, to: fd)
     var typed: [UInt8] = []
     defer { for index in typed.indices { typed[index] = 0 } }
     while true {
@@ -50,7 +51,7 @@ public enum PasswordPrompt {
         return Secret(String(decoding: typed, as: UTF8.self))
       case keys.interrupt:
         write("^C", to: fd)
-        throw .cancelled
+        throw .interrupted
       case keys.end:
         // As at a shell prompt: Ctrl-D on nothing typed ends, on something it is ignored.
         if typed.isEmpty { throw .cancelled }

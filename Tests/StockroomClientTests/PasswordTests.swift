@@ -51,8 +51,13 @@ struct PasswordTests {
     let credentials = Credentials(name: "alice", password: Secret(Self.password))
     var dumped = ""
     dump(options, to: &dumped)
-    for text in ["\(options)", String(reflecting: options), "\(credentials)", String(reflecting: credentials), dumped] {
-      #expect(!text.contains("horse"), "a password leaked into a description")
+    for (index, text) in [
+      "\(options)", String(reflecting: options), "\(credentials)", String(reflecting: credentials), dumped,
+    ]
+    .enumerated() {
+      // A boolean, so a failure does not print the text with the password in it.
+      let leaked = text.contains("horse")
+      #expect(!leaked, "a password leaked into description \(index)")
     }
     #expect("\(Secret(Self.password))" == "<secret>")
   }
@@ -62,8 +67,8 @@ struct PasswordTests {
     for secret in [Self.password, "a=b", "say \"hi\"", "탁자"] {
       let line = Credentials(name: "민지 kim", password: Secret(secret)).loginLine
       let words = try Tokenizer.words(in: line)
-      #expect(words.map(\.text) == ["LOGIN", "민지 kim", secret])
-      #expect(words.allSatisfy { !$0.isOption })
+      let readBack = words.map(\.text) == ["LOGIN", "민지 kim", secret] && words.allSatisfy { !$0.isOption }
+      #expect(readBack, "a password did not come back as one positional word")
     }
   }
 

@@ -20,13 +20,16 @@ let package = Package(
     // System SQLite, from Debian's libsqlite3-dev.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.
-    .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "CSQLite"]),
+    .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite"]),
     // epoll and eventfd, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
     // Event loops, listener, connections, sessions, the shared store and its committer.
     .target(
       name: "StockroomServer",
-      dependencies: ["StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "CStockroomSystem"],
+      dependencies: [
+        "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
+        "CStockroomSystem",
+      ],
       resources: [.copy("Resources/catalog.json")]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),

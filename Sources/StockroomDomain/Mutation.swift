@@ -1,4 +1,5 @@
 import Foundation
+import StockroomText
 
 /// Every change the shop can undergo, as a value, with the clock already read: replaying the same
 /// mutations on the same catalogue gives the same shop, which is what a journal will store.
@@ -10,8 +11,15 @@ public enum Mutation: Sendable, Equatable {
   case order(user: String, lines: [ItemCount], at: Date, key: String? = nil)
   case createProduct(seller: String, draft: ProductDraft, at: Date)
   case editProduct(id: String, user: String, changes: ProductChanges, at: Date)
-  case deleteProduct(id: String, user: String)
+  /// `anySeller` lets an admin delist a product someone else sells.
+  case deleteProduct(id: String, user: String, anySeller: Bool = false)
   case createDiary(owner: String, title: String, body: String, at: Date)
   case editDiary(id: Int, owner: String, title: String?, body: String?, at: Date)
   case deleteDiary(id: Int, owner: String)
+  /// `selfRegistered` when the person is making their own account: a name that still owns
+  /// data from before accounts existed is then refused, so only an admin can hand it back.
+  case createAccount(Account, selfRegistered: Bool)
+  case deleteAccount(name: String)
+  case setRole(name: String, role: Role, at: Date)
+  case setPassword(name: String, hash: String, at: Date)
 }

@@ -31,4 +31,12 @@ public struct OrderHistory: Sendable {
     return Page(items: (first..<last).map(newest), paging: paging, total: count)
   }
 
+  /// `user`'s orders among those held, newest first.
+  public func newestFirst(of user: String) -> [Order] {
+    (0..<count).lazy.map(newest).filter { $0.user == user }
+  }
+
+  /// The id of the oldest order held; every later order is held too.
+  public var oldestID: Int? { ring.isEmpty ? nil : newest(count - 1).id }
+
 }

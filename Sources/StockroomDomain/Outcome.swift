@@ -9,5 +9,8 @@ public enum Outcome: Sendable, Equatable {
   case productSaved(Product, stock: Int)
   case productDeleted(String)
   case diarySaved(DiaryEntry)
+  /// The entry's store id.
   case diaryDeleted(Int)
+  case accountSaved(Account)
+  case accountDeleted(String)
 }

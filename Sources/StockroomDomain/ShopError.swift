@@ -2,6 +2,8 @@
 public struct ShopError: Error, Sendable, Equatable, CustomStringConvertible {
   public enum Kind: Sendable, Equatable {
     case notFound, shortage, invalid, denied, limit
+    /// An account of that name already exists.
+    case exists
     /// The shop cannot take changes right now (its store cannot save them).
     case unavailable
   }

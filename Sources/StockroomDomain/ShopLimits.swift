@@ -3,6 +3,8 @@ public struct ShopLimits: Sendable, Equatable {
   public var maximumProducts = 10_000
   public var maximumDiaryEntries = 100_000
   public var maximumDiaryEntriesPerUser = 1_000
+  /// About 250 bytes each in memory (name, role, a 97-byte hash), so 25 MB at most.
+  public var maximumAccounts = 100_000
   /// Orders kept for `LIST orders`; older ones are dropped from the list, not from the counts.
   public var orderHistory = 10_000
   public var maximumQuantity = 1_000_000

@@ -4,6 +4,9 @@ public struct ShopSnapshot: Sendable {
   /// Oldest first.
   public var products: [Product] = []
   public var diary: [DiaryEntry] = []
+  /// Each owner's next diary number.
+  public var diaryNumbers: [String: Int] = [:]
+  public var accounts: [Account] = []
   /// Oldest first; only the newest `orderHistory` are kept.
   public var recentOrders: [Order] = []
   /// Order keys still within their retention, oldest first.

@@ -12,8 +12,13 @@ public struct ShopState: Sendable {
   public private(set) var products: [String: Product] = [:]
   /// Product ids, oldest first.
   public private(set) var productIDs: [String] = []
+  /// By store id.
   public private(set) var diary: [Int: DiaryEntry] = [:]
-  private var diaryByOwner: [String: [Int]] = [:]
+  /// Each owner's entries: their number to their store id.
+  private var diaryByOwner: [String: [Int: Int]] = [:]
+  /// Each owner's next diary number; kept after deletes, so a number is never given twice.
+  public private(set) var diaryNumbers: [String: Int] = [:]
+  public private(set) var accounts: [String: Account] = [:]
   public private(set) var orders: OrderHistory
   public private(set) var counters = ShopCounters()
   /// Keyed orders, for retries.
@@ -58,10 +63,15 @@ public struct ShopState: Sendable {
       products[product.id] = product
       productIDs.append(product.id)
     }
-    for entry in snapshot.diary.sorted(by: { $0.id < $1.id }) {
+    for entry in snapshot.diary {
       diary[entry.id] = entry
-      diaryByOwner[entry.owner, default: []].append(entry.id)
+      diaryByOwner[entry.owner, default: [:]][entry.number] = entry.id
+      diaryNumbers[entry.owner] = max(diaryNumbers[entry.owner] ?? 1, entry.number + 1)
     }
+    for (owner, next) in snapshot.diaryNumbers {
+      diaryNumbers[owner] = max(diaryNumbers[owner] ?? 1, next)
+    }
+    for account in snapshot.accounts { accounts[account.name] = account }
     for order in snapshot.recentOrders { orders.append(order) }
     for record in snapshot.orderKeys { orderKeys.restore(record) }
     counters = snapshot.counters
@@ -130,17 +140,31 @@ public struct ShopState: Sendable {
     productIDs.reversed().compactMap { products[$0] }
   }
 
+  /// `owner`'s entries, newest first.
   public func diaryEntries(of owner: String) -> [DiaryEntry] {
-    (diaryByOwner[owner] ?? []).reversed().compactMap { diary[$0] }
+    guard let numbers = diaryByOwner[owner] else { return [] }
+    return numbers.keys.sorted(by: >).compactMap { numbers[$0].flatMap { diary[$0] } }
   }
 
-  /// An entry, if `owner` wrote it; someone else's entry is as good as missing.
-  public func diaryEntry(_ id: Int, of owner: String) throws(ShopError) -> DiaryEntry {
-    guard let entry = diary[id], entry.owner == owner else {
-      throw ShopError(.notFound, "no diary entry \(id) of yours")
+  public func diaryCount(of owner: String) -> Int { diaryByOwner[owner]?.count ?? 0 }
+
+  /// `owner`'s entry by the number they see. Numbers are per owner, so no one else's entries
+  /// can be reached, counted or told apart from missing ones.
+  public func diaryEntry(_ number: Int, of owner: String) throws(ShopError) -> DiaryEntry {
+    guard let id = diaryByOwner[owner]?[number], let entry = diary[id] else {
+      throw ShopError(.notFound, "no diary entry \(number) of yours")
     }
     return entry
   }
+
+  /// Whether `name` owns diary entries or products without having an account: data from before
+  /// accounts, or left by a removed account. Only an admin may create such a name.
+  public func hasUnclaimedData(_ name: String) -> Bool {
+    guard accounts[name] == nil else { return false }
+    return diaryByOwner[name] != nil || products.values.contains { $0.seller == name }
+  }
+
+  public var adminCount: Int { accounts.values.count { $0.role == .admin } }
 
   // MARK: Changing
 
@@ -151,12 +175,16 @@ public struct ShopState: Sendable {
     case .createProduct(let seller, let draft, let at): return try createProduct(seller: seller, draft: draft, at: at)
     case .editProduct(let id, let user, let changes, let at):
       return try editProduct(id: id, user: user, changes: changes, at: at)
-    case .deleteProduct(let id, let user): return try deleteProduct(id: id, user: user)
+    case .deleteProduct(let id, let user, let anySeller): return try deleteProduct(id: id, user: user, anySeller: anySeller)
     case .createDiary(let owner, let title, let body, let at):
       return try createDiary(owner: owner, title: title, body: body, at: at)
     case .editDiary(let id, let owner, let title, let body, let at):
       return try editDiary(id: id, owner: owner, title: title, body: body, at: at)
     case .deleteDiary(let id, let owner): return try deleteDiary(id: id, owner: owner)
+    case .createAccount(let account, let selfRegistered): return try createAccount(account, selfRegistered: selfRegistered)
+    case .deleteAccount(let name): return try deleteAccount(name)
+    case .setRole(let name, let role, let at): return try setRole(name, role, at: at)
+    case .setPassword(let name, let hash, let at): return try setPassword(name, hash, at: at)
     }
   }
 
@@ -347,8 +375,14 @@ public struct ShopState: Sendable {
     return Applied(outcome: .productSaved(product, stock: stock[product.id]?.current ?? 0), events: [])
   }
 
-  private mutating func deleteProduct(id: String, user: String) throws(ShopError) -> Applied {
-    let product = try ownedProduct(id, by: user)
+  private mutating func deleteProduct(id: String, user: String, anySeller: Bool) throws(ShopError) -> Applied {
+    let product: Product
+    if anySeller {
+      guard let found = products[ItemNames.key(id)] else { throw ShopError(.notFound, "no product \(Echo.quoted(id))") }
+      product = found
+    } else {
+      product = try ownedProduct(id, by: user)
+    }
     products[product.id] = nil
     productIDs.removeAll { $0 == product.id }
     counters.namesGeneration += 1
@@ -367,34 +401,92 @@ public struct ShopState: Sendable {
     guard diary.count < limits.maximumDiaryEntries else {
       throw ShopError(.limit, "the diary store is full (\(limits.maximumDiaryEntries) entries)")
     }
-    guard (diaryByOwner[owner]?.count ?? 0) < limits.maximumDiaryEntriesPerUser else {
+    guard diaryCount(of: owner) < limits.maximumDiaryEntriesPerUser else {
       throw ShopError(.limit, "a diary holds at most \(limits.maximumDiaryEntriesPerUser) entries; delete some first")
     }
-    let entry = DiaryEntry(id: counters.nextDiaryID, owner: owner, title: title, body: body, created: at, updated: at)
+    let number = diaryNumbers[owner] ?? 1
+    let entry = DiaryEntry(
+      id: counters.nextDiaryID, number: number, owner: owner, title: title, body: body, created: at, updated: at)
     counters.nextDiaryID += 1
+    diaryNumbers[owner] = number + 1
     diary[entry.id] = entry
-    diaryByOwner[owner, default: []].append(entry.id)
+    diaryByOwner[owner, default: [:]][number] = entry.id
     return Applied(outcome: .diarySaved(entry), events: [])
   }
 
   private mutating func editDiary(
-    id: Int, owner: String, title: String?, body: String?, at: Date
+    id number: Int, owner: String, title: String?, body: String?, at: Date
   ) throws(ShopError) -> Applied {
-    var entry = try diaryEntry(id, of: owner)
+    var entry = try diaryEntry(number, of: owner)
     guard title != nil || body != nil else { throw ShopError(.invalid, "nothing to change; give title= or body=") }
     try validateDiary(title: title, body: body)
     if let title { entry.title = title }
     if let body { entry.body = body }
     entry.updated = at
-    diary[id] = entry
+    diary[entry.id] = entry
     return Applied(outcome: .diarySaved(entry), events: [])
   }
 
-  private mutating func deleteDiary(id: Int, owner: String) throws(ShopError) -> Applied {
-    _ = try diaryEntry(id, of: owner)
-    diary[id] = nil
-    diaryByOwner[owner]?.removeAll { $0 == id }
+  private mutating func deleteDiary(id number: Int, owner: String) throws(ShopError) -> Applied {
+    let entry = try diaryEntry(number, of: owner)
+    diary[entry.id] = nil
+    diaryByOwner[owner]?[number] = nil
     if diaryByOwner[owner]?.isEmpty == true { diaryByOwner[owner] = nil }
-    return Applied(outcome: .diaryDeleted(id), events: [])
+    return Applied(outcome: .diaryDeleted(entry.id), events: [])
+  }
+
+
+  // MARK: Accounts
+
+  private mutating func createAccount(_ account: Account, selfRegistered: Bool) throws(ShopError) -> Applied {
+    guard accounts[account.name] == nil else {
+      throw ShopError(.exists, "an account named \(Echo.quoted(account.name)) already exists")
+    }
+    guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
+    if selfRegistered && hasUnclaimedData(account.name) {
+      throw ShopError(
+        .denied, "the name \(Echo.quoted(account.name)) holds data from before accounts; an admin must create it")
+    }
+    guard accounts.count < limits.maximumAccounts else {
+      throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")
+    }
+    accounts[account.name] = account
+    return Applied(outcome: .accountSaved(account), events: [])
+  }
+
+  private func account(_ name: String) throws(ShopError) -> Account {
+    guard let account = accounts[name] else { throw ShopError(.notFound, "no account named \(Echo.quoted(name))") }
+    return account
+  }
+
+  /// A shop with admins keeps at least one, or no one could manage accounts again online.
+  private func keepsAnAdmin(without name: String) throws(ShopError) {
+    guard accounts[name]?.role == .admin, adminCount == 1 else { return }
+    throw ShopError(.invalid, "\(Echo.quoted(name)) is the last admin; make another admin first")
+  }
+
+  private mutating func deleteAccount(_ name: String) throws(ShopError) -> Applied {
+    _ = try account(name)
+    try keepsAnAdmin(without: name)
+    accounts[name] = nil
+    return Applied(outcome: .accountDeleted(name), events: [])
+  }
+
+  private mutating func setRole(_ name: String, _ role: Role, at: Date) throws(ShopError) -> Applied {
+    var changed = try account(name)
+    guard role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
+    if role != .admin { try keepsAnAdmin(without: name) }
+    changed.role = role
+    changed.updated = at
+    accounts[name] = changed
+    return Applied(outcome: .accountSaved(changed), events: [])
+  }
+
+  private mutating func setPassword(_ name: String, _ hash: String, at: Date) throws(ShopError) -> Applied {
+    var changed = try account(name)
+    changed.passwordHash = hash
+    changed.updated = at
+    accounts[name] = changed
+    return Applied(outcome: .accountSaved(changed), events: [])
   }
 }

@@ -85,7 +85,8 @@ public enum CommandTable {
       restrictions: [
         Restriction(
           .argument(index: 0, value: "orders"), role: .customer,
-          "order history is personal: your own orders, or everyone's for staff")
+          "order history is personal: your own orders, or everyone's for staff"),
+        Restriction(.argument(index: 0, value: "diary"), role: .customer, "a diary is its owner's alone"),
       ],
       summary: "Without a category, every category with its item count; with one, its items, a page at a time.",
       examples: ["LIST", "LIST juices", "LIST dishes soup", "LIST products page=2 size=5", "LIST orders"]),

@@ -1,7 +1,7 @@
 /// Versions announced in the greeting line.
 public enum ProtocolVersion {
   /// Bumped only for changes an existing client could misread.
-  public static let current = 1
+  public static let current = 2
   public static let serverVersion = "0.1.0"
   public static let defaultPort: UInt16 = 7878
   public static let defaultMaxLine = 64 * 1024

@@ -66,6 +66,16 @@ public struct ReplyEncoder: Sendable {
     endLine()
   }
 
+  /// `OK text key=value ...`: a summary word a person reads, then fields a script reads.
+  public mutating func ok(_ text: String, fields: [(String, String)]) {
+    bytes.append(UInt8(ascii: "O"))
+    bytes.append(UInt8(ascii: "K"))
+    bytes.append(UInt8(ascii: " "))
+    appendSingleLine(text)
+    for (key, value) in fields { field(key, value) }
+    endLine()
+  }
+
   /// `OK key=value ...`, for replies whose summary a script may want to read.
   public mutating func ok(fields: [(String, String)]) {
     bytes.append(UInt8(ascii: "O"))

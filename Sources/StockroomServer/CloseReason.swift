@@ -9,6 +9,8 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   case clientQuit
   /// The client shut its sending side: every request it sent was answered, then we closed.
   case inputEnded
+  /// Too many failed LOGIN or PASSWD attempts on one connection.
+  case loginFailures(Int)
   case lineTooLong
   case readFailed(Errno)
   case writeFailed(Errno)
@@ -31,6 +33,7 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case .clientClosed: "client closed"
     case .clientQuit: "client quit"
     case .inputEnded: "client finished sending; every request answered"
+    case .loginFailures(let count): "\(count) failed logins"
     case .lineTooLong: "line too long"
     case .readFailed(let error): "read failed: \(error)"
     case .writeFailed(let error): "write failed: \(error)"

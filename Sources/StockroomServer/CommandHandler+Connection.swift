@@ -49,15 +49,23 @@ extension CommandHandler {
     out.ok(spec.name)
   }
 
-  func hello(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
-    let name = try TextRules.userName(request.arguments[0].text)
-    session.user = name
-    out.ok("hello \(name)")
+  /// The handshake: which protocol this server speaks and who the connection is. It grants
+  /// nothing; only LOGIN (or REGISTER) makes a connection someone.
+  func hello(session: Session, role: Role, out: inout ReplyEncoder) {
+    out.ok(
+      "hello",
+      fields: [
+        ("protocol", String(ProtocolVersion.current)), ("server", ProtocolVersion.serverVersion),
+        ("user", session.user), ("role", role.rawValue),
+      ])
   }
 
-  func info(session: Session, out: inout ReplyEncoder) {
+  func info(session: Session, role: Role, out: inout ReplyEncoder) {
     let (products, diaryEntries, orders, history, generation) = store.read { state in
-      (state.products.count, state.diary.count, state.ordersMade, store.listedOrders(state), state.namesGeneration)
+      (
+        state.products.count, session.account.map { state.diaryCount(of: $0) } ?? 0, state.ordersMade,
+        store.listedOrders(state), state.namesGeneration
+      )
     }
     out.beginRow("stockroomd")
     out.field("version", ProtocolVersion.serverVersion)
@@ -68,6 +76,8 @@ extension CommandHandler {
     out.field("connections_total", stats.totalConnections.load(ordering: .relaxed))
     out.field("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed))
     out.field("commands", stats.commandsServed.load(ordering: .relaxed))
+    out.field("failed_logins", stats.failedLogins.load(ordering: .relaxed))
+    out.field("throttled_names", throttle.trackedNames)
     out.field("orders", orders)
     out.field("orders_listed", history)
     out.field("products", products)
@@ -89,6 +99,8 @@ extension CommandHandler {
     out.field("read_only", readOnly != nil)
     if let readOnly { out.field("read_only_reason", readOnly) }
     out.field("user", session.user)
+    out.field("role", role.rawValue)
+    out.field("registration", configuration.registration.rawValue)
     out.endLine()
     out.ok()
   }

@@ -15,7 +15,7 @@ extension CommandHandler {
     guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
     out.diaryRow(entry, detail: false)
     out.endLine()
-    out.ok(fields: [("diary", String(entry.id))])
+    out.ok(fields: [("diary", String(entry.number))])
   }
 
   func diaryList(_ request: Request, session: Session, out: inout ReplyEncoder) throws {

@@ -63,9 +63,10 @@ extension CommandHandler {
     out.ok(fields: [("product", product.id)])
   }
 
-  func productDelete(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func productDelete(_ request: Request, session: inout Session, role: Role, out: inout ReplyEncoder) throws {
     let user = session.user
-    let applied = try apply(&session, .deleteProduct(id: request.arguments[0].text, user: user))
+    let applied = try apply(
+      &session, .deleteProduct(id: request.arguments[0].text, user: user, anySeller: role >= .admin))
     guard case .productDeleted(let id) = applied.outcome else { preconditionFailure("delete answers deleted") }
     out.ok(fields: [("deleted", id)])
   }

@@ -34,15 +34,20 @@ extension CommandHandler {
     }
   }
 
-  func list(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
+  func list(_ request: Request, session: Session, role: Role, out: inout ReplyEncoder) throws {
     guard let word = request.arguments.first?.text else {
-      let counts = store.read { state in
+      var counts = store.read { state in
         [
           (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
           (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
           (.products, state.products.count), (.exhibits, state.catalog.exhibits.count),
-          (.diary, state.diaryEntries(of: session.user).count), (.orders, store.listedOrders(state)),
         ]
+      }
+      // What is personal is counted for its owner only; a guest has none of it.
+      if let account = session.account {
+        counts.append((.diary, store.read { $0.diaryCount(of: account) }))
+        let orders = role >= .staff ? store.read { store.listedOrders($0) } : try store.orders(of: account, Paging(page: 1, size: 1)).total
+        counts.append((.orders, orders))
       }
       for (category, count) in counts {
         out.beginRow(category.rawValue)
@@ -92,13 +97,7 @@ extension CommandHandler {
     case .dishes:
       try listDishes(section: request.arguments.dropFirst().first?.text, paging: paging, out: &out)
     case .products:
-      let page = paging.slice(
-        store.read { state in state.productsNewestFirst().map { ($0, state.level(of: $0.id)) } })
-      for (product, level) in page.items {
-        out.productRow(product, level: level, detail: false)
-        out.endLine()
-      }
-      Self.pageFooter(page, out: &out)
+      listProducts(paging, out: &out)
     case .exhibits:
       let page = paging.slice(store.read { state in state.catalog.exhibits })
       for exhibit in page.items {
@@ -114,13 +113,23 @@ extension CommandHandler {
       }
       Self.pageFooter(page, out: &out)
     case .orders:
-      let page = try store.orders(paging)
+      // Staff see every order; anyone else their own.
+      let page = role >= .staff ? try store.orders(paging) : try store.orders(of: session.user, paging)
       for order in page.items {
         out.orderRow(order)
         out.endLine()
       }
       Self.pageFooter(page, out: &out)
     }
+  }
+
+  func listProducts(_ paging: Paging, out: inout ReplyEncoder) {
+    let page = paging.slice(store.read { state in state.productsNewestFirst().map { ($0, state.level(of: $0.id)) } })
+    for (product, level) in page.items {
+      out.productRow(product, level: level, detail: false)
+      out.endLine()
+    }
+    Self.pageFooter(page, out: &out)
   }
 
   /// Dishes grouped by section: a section row (with its count) before the first of its dishes

@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomSecurity
 import StockroomStorage
 import StockroomText
 
@@ -14,12 +15,16 @@ struct CommandHandler: Sendable {
   let clientCount: @Sendable () -> Int
   /// Where a failure of the server itself is reported: the client only hears that it happened.
   let logger: Logger
+  /// Where password hashing and checking run, off the event loops.
+  let credentials: CredentialPool
+  let throttle: LoginThrottle
 
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
-  /// Returns the commit the reply must wait for, when the command changed the shop and the shop
-  /// is saved to disk: the caller holds the reply until the ticket says the change is saved.
-  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> CommitTicket? {
+  /// Returns what the reply must wait for: the commit of a change when the shop is saved to
+  /// disk (the caller holds the reply until the ticket says it is saved), or password work (the
+  /// caller runs it, answers nothing else meanwhile, and hands it to `finish`).
+  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     stats.commandsServed.add(1, ordering: .relaxed)
     let mark = out.bytes.count
     do {
@@ -28,13 +33,64 @@ struct CommandHandler: Sendable {
         throw ProtocolError(.syntax, "empty request; type HELP for the list of commands")
       }
       let request = try parse(words)
-      try dispatch(request, session: &session, out: &out)
+      let role = try authorize(request, session: &session)
+      try dispatch(request, role: role, session: &session, out: &out)
     } catch {
       out.bytes.removeSubrange(mark...)
       fail(error, out: &out)
     }
-    defer { session.commit = nil }
-    return session.commit
+    return Self.takeWait(&session)
+  }
+
+  /// Turns finished password work into its reply (and the commit that reply waits for, if any).
+  func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    let mark = out.bytes.count
+    do {
+      try credentialDone(ticket, session: &session, out: &out)
+    } catch {
+      out.bytes.removeSubrange(mark...)
+      fail(error, out: &out)
+    }
+    return Self.takeWait(&session)
+  }
+
+  private static func takeWait(_ session: inout Session) -> ReplyWait? {
+    defer {
+      session.commit = nil
+      session.credential = nil
+    }
+    if let ticket = session.credential { return .credential(ticket) }
+    return session.commit.map(ReplyWait.commit)
+  }
+
+  /// The caller's role now: a guest's without looking, an account's from the session while no
+  /// account has changed since it was read. An account removed meanwhile is logged out.
+  func role(_ session: inout Session) -> Role {
+    guard let name = session.account else { return .guest }
+    let generation = store.accountsGeneration
+    if let cached = session.cachedRole, cached.generation == generation { return cached.role }
+    guard let role = store.read({ $0.accounts[name]?.role }) else {
+      session.account = nil
+      session.cachedRole = nil
+      return .guest
+    }
+    session.cachedRole = (role, generation)
+    return role
+  }
+
+  /// The command table's policy, enforced here and only here: the least role a command (or this
+  /// use of it) needs, against the caller's.
+  private func authorize(_ request: Request, session: inout Session) throws(ProtocolError) -> Role {
+    let role = role(&session)
+    let (needed, reason) = request.spec.requiredRole(for: request)
+    guard role < needed else { return role }
+    let why = reason.map { "; \($0)" } ?? ""
+    if role == .guest {
+      throw ProtocolError(
+        .noAuth, "\(request.path) needs a login\(why); LOGIN <name> <password>, or REGISTER <name> <password>")
+    }
+    throw ProtocolError(
+      .denied, "\(request.path) needs the \(needed.rawValue) role\(why); \(session.user) is \(role.rawValue)")
   }
 
   /// Applies a mutation and remembers the commit its reply must wait for.
@@ -59,16 +115,16 @@ struct CommandHandler: Sendable {
     }
   }
 
-  private func dispatch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  private func dispatch(_ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder) throws {
     switch request.id {
     case .help: try help(request, out: &out)
     case .ping: out.ok(request.arguments.first.map(\.text) ?? "PONG")
     case .quit:
-      session.wantsClose = true
+      session.closing = .clientQuit
       out.ok("bye")
-    case .hello: try hello(request, session: &session, out: &out)
-    case .info: info(session: session, out: &out)
-    case .list: try list(request, session: session, out: &out)
+    case .hello: hello(session: session, role: role, out: &out)
+    case .info: info(session: session, role: role, out: &out)
+    case .list: try list(request, session: session, role: role, out: &out)
     case .show: try show(request, out: &out)
     case .names: names(out: &out)
     case .expo: expo(out: &out)
@@ -76,8 +132,6 @@ struct CommandHandler: Sendable {
     case .add: try add(request, session: &session, out: &out)
     case .order: try order(request, session: &session, out: &out)
     case .stocktake: try stocktake(request, out: &out)
-    case .diary, .product:
-      preconditionFailure("CommandTable.parse always resolves a subcommand")
     case .diaryNew: try diaryNew(request, session: &session, out: &out)
     case .diaryList: try diaryList(request, session: session, out: &out)
     case .diaryShow: try diaryShow(request, session: session, out: &out)
@@ -85,11 +139,26 @@ struct CommandHandler: Sendable {
     case .diaryDelete: try diaryDelete(request, session: &session, out: &out)
     case .productNew: try productNew(request, session: &session, out: &out)
     case .productEdit: try productEdit(request, session: &session, out: &out)
-    case .productDelete: try productDelete(request, session: &session, out: &out)
+    case .productDelete: try productDelete(request, session: &session, role: role, out: &out)
     case .watch: try watch(request, session: &session, out: &out)
-    case .login, .logout, .whoami, .register, .passwd, .user, .userAdd, .userDel, .userRole, .userPasswd, .userList,
-      .productList, .productShow:
-      throw ProtocolError(.unknown, "accounts are being built")
+    case .login: try login(request, session: &session)
+    case .logout:
+      session.account = nil
+      session.cachedRole = nil
+      out.ok("logout")
+    case .whoami: out.ok(session.user, fields: [("role", role.rawValue)])
+    case .register: try register(request, session: &session)
+    case .passwd: try passwd(request, session: &session)
+    case .user, .diary, .product:
+      preconditionFailure("CommandTable.parse always resolves a subcommand")
+    case .userAdd: try userAdd(request, session: &session)
+    case .userPasswd: try userPasswd(request, session: &session)
+    case .userDel: try userDel(request, session: &session, out: &out)
+    case .userRole: try userRole(request, session: &session, out: &out)
+    case .userList: try userList(request, out: &out)
+    case .productList:
+      try listProducts(Paging(page: request.options["page"], size: request.options["size"]), out: &out)
+    case .productShow: try show(request, out: &out)
     case .unwatch:
       session.watching = nil
       out.ok("not watching")
@@ -130,6 +199,7 @@ struct CommandHandler: Sendable {
     case .invalid: .invalid
     case .denied: .denied
     case .limit: .limit
+    case .exists: .exists
     case .unavailable: .readOnly
     }
   }

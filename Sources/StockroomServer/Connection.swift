@@ -70,6 +70,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   private var outputStart = 0
   /// Replies waiting for their commit, each with what was answered after it, in order.
   private var held: [HeldReply] = []
+  /// Password work the next reply waits for; no later request runs until it is done.
+  private var awaitingCredential: CredentialTicket?
   private var heldBytes = 0
   /// Where replies are written while earlier ones are held.
   private var scratch = ReplyEncoder(capacity: 1024)
@@ -215,6 +217,11 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   private func processInput() {
     let maxLine = server.configuration.maxLine
     while state == .open {
+      if awaitingCredential != nil {
+        // Who the next request runs as may depend on the pending LOGIN; it waits, unread.
+        pauseReading()
+        break
+      }
       if pendingOutput + heldBytes >= server.configuration.outputHighWater {
         // Backpressure: answer no more until this client reads what it asked for.
         pauseReading()
@@ -252,12 +259,12 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       inputStart = min(lineEnd + 1, input.count)
       scanFrom = inputStart
       if session.watching != watchingBefore { watchChanged() }
-      if session.wantsClose {
-        closeReason = .clientQuit
+      if let reason = session.closing {
+        closeReason = reason
         beginClosing()
       }
     }
-    if inputEnded && state == .open && inputStart == input.count && !readSuspended {
+    if inputEnded && state == .open && inputStart == input.count && !readSuspended && awaitingCredential == nil {
       closeReason = .inputEnded
       beginClosing()
     }
@@ -275,20 +282,52 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   /// Answers one request line. A reply that waits for a commit is held back, and so is
   /// everything after it, so replies leave in request order and only once they are true on disk.
   private func answer(_ line: ArraySlice<UInt8>) {
+    write { handler, session, out in handler.handle(line, session: &session, out: &out) }
+  }
+
+  /// Writes one reply, or holds it back behind its commit or behind earlier held replies.
+  private func write(_ reply: (CommandHandler, inout Session, inout ReplyEncoder) -> ReplyWait?) {
     if held.isEmpty {
       let mark = output.bytes.count
-      guard let ticket = server.handler.handle(line, session: &session, out: &output) else { return }
-      hold(ticket, reply: Array(output.bytes[mark...]))
-      output.bytes.removeSubrange(mark...)
+      switch reply(server.handler, &session, &output) {
+      case nil: return
+      case .credential(let ticket): runCredential(ticket)
+      case .commit(let ticket):
+        hold(ticket, reply: Array(output.bytes[mark...]))
+        output.bytes.removeSubrange(mark...)
+      }
     } else {
       scratch.bytes.removeAll(keepingCapacity: true)
-      if let ticket = server.handler.handle(line, session: &session, out: &scratch) {
-        hold(ticket, reply: scratch.bytes)
-      } else {
+      switch reply(server.handler, &session, &scratch) {
+      case .commit(let ticket): hold(ticket, reply: scratch.bytes)
+      case .credential(let ticket): runCredential(ticket)
+      case nil:
         held[held.count - 1].after += scratch.bytes
         heldBytes += scratch.bytes.count
       }
     }
+  }
+
+  /// Runs password work; its reply is written when it is done, and reading resumes then.
+  private func runCredential(_ ticket: CredentialTicket) {
+    awaitingCredential = ticket
+    ticket.run(on: loop, pool: server.handler.credentials) { [weak self] in self?.credentialFinished() }
+  }
+
+  private func credentialFinished() {
+    guard state != .closed, let ticket = awaitingCredential else { return }
+    awaitingCredential = nil
+    write { handler, session, out in handler.finish(ticket, session: &session, out: &out) }
+    if let reason = session.closing, state == .open {
+      closeReason = reason
+      beginClosing()
+    } else if state == .open {
+      resumeReading()
+      processInput()
+    } else if state == .closing && held.isEmpty && pendingOutput == 0 {
+      finishWriting()
+    }
+    flush()
   }
 
   private func hold(_ ticket: CommitTicket, reply: [UInt8]) {
@@ -405,18 +444,20 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
 
   private func writeEvents(_ events: [StockEvent]) {
     guard !events.isEmpty else { return }
+    // Who made a change is staff's to know; everyone else sees the change alone.
+    let showUser = server.handler.role(&session) >= .staff
     if held.isEmpty {
-      Self.encode(events, into: &output)
+      Self.encode(events, showUser: showUser, into: &output)
     } else {
       // An event must not overtake a reply still waiting for its commit.
       scratch.bytes.removeAll(keepingCapacity: true)
-      Self.encode(events, into: &scratch)
+      Self.encode(events, showUser: showUser, into: &scratch)
       held[held.count - 1].after += scratch.bytes
       heldBytes += scratch.bytes.count
     }
   }
 
-  private static func encode(_ events: [StockEvent], into output: inout ReplyEncoder) {
+  private static func encode(_ events: [StockEvent], showUser: Bool, into output: inout ReplyEncoder) {
     for event in events {
       output.beginEvent("stock")
       output.field("item", event.item)
@@ -424,7 +465,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       output.field("change", CommandHandler.signed(event.change))
       output.field("cause", event.cause.name)
       if let order = event.cause.orderID { output.field("order", order) }
-      output.field("user", event.cause.user)
+      if showUser { output.field("user", event.cause.user) }
       output.endLine()
     }
   }
@@ -468,7 +509,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
         if pendingOutput > 0 { flush() }
       }
     case .closing:
-      if held.isEmpty { finishWriting() }
+      if held.isEmpty && awaitingCredential == nil { finishWriting() }
     case .draining, .closed:
       break
     }
@@ -499,7 +540,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       server.store.hub.unsubscribe(id)
       self.mailbox = nil
     }
-    if pendingOutput == 0 && held.isEmpty { finishWriting() }
+    if pendingOutput == 0 && held.isEmpty && awaitingCredential == nil { finishWriting() }
   }
 
   /// The last reply is out: shut our side, and read and drop until the client closes, so the
@@ -521,7 +562,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
 
   /// A watcher waits for events, and a reply waiting for its commit is the server's to finish:
   /// neither is the client being idle.
-  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty }
+  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty && awaitingCredential == nil }
 
   private var idleTimeout: UInt64 { UInt64(server.configuration.idleTimeout) * 1_000_000_000 }
   private var lineTimeout: UInt64 { UInt64(server.configuration.lineTimeout) * 1_000_000_000 }

@@ -101,7 +101,7 @@ extension ReplyEncoder {
   }
 
   mutating func diaryRow(_ entry: DiaryEntry, detail: Bool) {
-    beginRow(String(entry.id))
+    beginRow(String(entry.number))
     field("kind", "diary")
     field("title", entry.title)
     if detail {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StockroomDomain
 import StockroomProtocol
+import StockroomSecurity
 import StockroomStorage
 import Synchronization
 
@@ -25,6 +26,9 @@ public final class Server: Sendable {
   private let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
   private let maxClients: Int
+  /// Two threads hash and check passwords for every connection; a full queue answers busy.
+  private let credentials = CredentialPool(threads: 2, capacity: 64)
+  private let throttle = LoginThrottle()
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
@@ -92,6 +96,19 @@ public final class Server: Sendable {
   /// Turned-away connections still saying goodbye; for tests that wait for them to go.
   public var lingeringRejectionCount: Int { lingeringRejections.load(ordering: .relaxed) }
 
+  /// Makes an account, for a program that embeds the server (tests, tools): hashed here, on the
+  /// calling thread, then applied like USER ADD. With a database it is saved by the next commit.
+  public func addAccount(name: String, password: String, role: Role) throws {
+    let secret = Password(password)
+    try secret.check()
+    let hash = try PasswordHash.make(secret)
+    let now = Date()
+    _ = try store.apply(
+      .createAccount(
+        Account(name: try TextRules.userName(name), role: role, passwordHash: hash, created: now, updated: now),
+        selfRegistered: false))
+  }
+
   /// Stops accepting and closes every connection.
   public func stop() {
     listener.withLock { listener in
@@ -102,12 +119,14 @@ public final class Server: Sendable {
     // then closes every connection still registered with it as "server stopping".
     for loop in loops { loop.stop() }
     store.committer?.stop()
+    credentials.shutdown()
   }
 
   private var context: ServerContext {
     let handler = CommandHandler(
       store: store, stats: stats, configuration: configuration,
-      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger)
+      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
+      credentials: credentials, throttle: throttle)
     return ServerContext(
       configuration: configuration, store: store, handler: handler, logger: logger,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })

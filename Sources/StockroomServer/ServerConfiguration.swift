@@ -30,6 +30,7 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// Seconds a request line may take from its first byte to its LF; 0 never. Stops a client
   /// that holds a connection by sending a byte now and then (slowloris).
   public var lineTimeout = 30
+  public var registration = Registration.open
 
   public init() {}
 
@@ -55,6 +56,7 @@ public struct ServerConfiguration: Sendable, Equatable {
       --insecure-permissions
                            start on such a DIR anyway, with a warning in the log
       --memory             keep the shop in memory only: a restart starts from the catalogue
+      --registration MODE  open (default): anyone may REGISTER a customer account; closed: admins only
       --fsync MODE         always (default): every acknowledged change is on disk, even after power loss
                            batch: forced to disk every --fsync-interval ms; power loss can lose that window
                            off: the OS writes when it likes; power loss can lose ~30 s
@@ -139,6 +141,12 @@ public struct ServerConfiguration: Sendable, Equatable {
       case "--loops": config.loops = try integer(argument, 1...256)
       case "--timeout": config.idleTimeout = try integer(argument, 0...31_536_000)
       case "--line-timeout": config.lineTimeout = try integer(argument, 0...86_400)
+      case "--registration":
+        let mode = try value(argument)
+        guard let registration = Registration(rawValue: mode) else {
+          throw UsageError(message: "--registration takes open or closed, not '\(mode)'")
+        }
+        config.registration = registration
       default: throw UsageError(message: "unknown option '\(argument)'; try --help")
       }
       index += 1

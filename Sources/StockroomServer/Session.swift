@@ -1,14 +1,28 @@
+import StockroomText
+
 /// What one connection remembers between its requests.
 struct Session: Sendable {
-  static let defaultUser = "guest"
+  /// The name orders and events carry for a connection that is not logged in.
+  static let guestName = "guest"
 
-  var user = Session.defaultUser
+  /// The account this connection logged in as; nil for a guest.
+  var account: String? = nil
+  /// The account's role as last read, and the store's account generation it was read at: a role
+  /// changed or an account removed by an admin takes effect on the next request.
+  var cachedRole: (role: Role, generation: Int)? = nil
+  /// Failed LOGIN and PASSWD attempts on this connection; each slows the next, and too many close it.
+  var failedLogins = 0
   /// nil when not watching; an empty set means every item.
   var watching: Set<String>? = nil
-  /// Set by QUIT: close once the reply is out.
-  var wantsClose = false
+  /// Set by QUIT, or by too many failed logins: close once the reply is out.
+  var closing: CloseReason? = nil
   /// The commit the current request's reply waits for, if any.
   var commit: CommitTicket? = nil
+  /// The password work the current request's reply waits for, if any.
+  var credential: CredentialTicket? = nil
 
   init() {}
+
+  /// The name this connection acts under: its account's, or `guest`.
+  var user: String { account ?? Self.guestName }
 }

@@ -24,6 +24,9 @@ final class Store: Sendable {
   }
 
   private let state: Mutex<Guarded>
+  /// Grows whenever an account is made, changed or removed (or the shop is read back), so a
+  /// session can keep its role between requests and notice the moment it may be stale.
+  private let accountGeneration = Atomic<Int>(0)
   let hub = WatchHub()
   /// Fixed for the store's life, so readable without the lock.
   let limits: ShopLimits
@@ -57,6 +60,10 @@ final class Store: Sendable {
         throw ShopError(.unavailable, "writes are refused until the disk accepts them again: \(reason)")
       }
       let applied = try state.shop.apply(mutation)
+      switch applied.outcome {
+      case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
+      default: break
+      }
       guard let committer else {
         for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
         return (applied, hub.deliver(applied.events), nil)
@@ -86,6 +93,8 @@ final class Store: Sendable {
   }
 
   var readOnlyReason: String? { state.withLock { $0.readOnly } }
+
+  var accountsGeneration: Int { accountGeneration.load(ordering: .acquiring) }
 
   /// The receipt of a keyed order already on disk, read there outside the lock.
   func receipt(of key: OrderKey, orderID: Int) throws -> OrderReceipt {
@@ -124,6 +133,20 @@ final class Store: Sendable {
     guard high >= low else { return Page(items: page.items, paging: paging, total: made) }
     let older = try committer.database.orders(from: low, through: high)
     return Page(items: page.items + older, paging: paging, total: made)
+  }
+
+  /// A page of `user`'s own orders, newest first: those made since start-up from memory, which
+  /// holds every order newer than its oldest, and the older ones from the file.
+  func orders(of user: String, _ paging: Paging) throws -> Page<Order> {
+    let (recent, oldest) = state.withLock { state in
+      (state.shop.orders.newestFirst(of: user), state.shop.orders.oldestID ?? state.shop.counters.nextOrderID)
+    }
+    let first = (paging.page - 1) * paging.size
+    let fromMemory = Array(recent.dropFirst(first).prefix(paging.size))
+    guard let committer else { return Page(items: fromMemory, paging: paging, total: recent.count) }
+    let older = try committer.database.orders(
+      of: user, below: oldest, offset: max(0, first - recent.count), limit: paging.size - fromMemory.count)
+    return Page(items: fromMemory + older.orders, paging: paging, total: recent.count + older.total)
   }
 
   /// How many orders `LIST orders` can page through: all of them with a database.
@@ -167,7 +190,9 @@ final class Store: Sendable {
       committer?.failPending(CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)"))
       if failure.kind == .io { state.readOnly = failure.message }
       switch reloaded {
-      case .success(let shop?): state.shop = shop
+      case .success(let shop?):
+        state.shop = shop
+        accountGeneration.add(1, ordering: .releasing)
       case .success(nil): break
       case .failure(let error):
         state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
@@ -185,7 +210,10 @@ final class Store: Sendable {
     return state.withLock { state in
       switch reloaded {
       case .success(let shop):
-        if let shop { state.shop = shop }
+        if let shop {
+          state.shop = shop
+          accountGeneration.add(1, ordering: .releasing)
+        }
         state.stale = false
         state.readOnly = state.damaged
         return true

@@ -27,10 +27,18 @@ extension JournalBatch {
     case .productDeleted(let id):
       products[id] = nil
       deletedProducts.insert(id)
-    case .diarySaved(let entry): diary[entry.id] = entry
+    case .diarySaved(let entry):
+      diary[entry.id] = entry
+      diaryNumbers[entry.owner] = max(diaryNumbers[entry.owner] ?? 0, entry.number + 1)
     case .diaryDeleted(let id):
       diary[id] = nil
       deletedDiary.insert(id)
+    case .accountSaved(let account):
+      accounts[account.name] = account
+      deletedAccounts.remove(account.name)
+    case .accountDeleted(let name):
+      accounts[name] = nil
+      deletedAccounts.insert(name)
     }
     self.counters = counters
   }

@@ -14,6 +14,10 @@ public struct JournalBatch: Sendable {
   public var deletedProducts: Set<String> = []
   public var diary: [Int: DiaryEntry] = [:]
   public var deletedDiary: Set<Int> = []
+  /// Owners whose next diary number moved, with the number.
+  public var diaryNumbers: [String: Int] = [:]
+  public var accounts: [String: Account] = [:]
+  public var deletedAccounts: Set<String> = []
   public var counters: ShopCounters? = nil
   /// How many mutations the batch holds.
   public var count = 0

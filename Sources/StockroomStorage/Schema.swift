@@ -55,6 +55,7 @@ public enum Schema {
     CREATE UNIQUE INDEX diary_by_owner ON diary(owner, number);
     CREATE TABLE diary_numbers(owner TEXT PRIMARY KEY, next INTEGER NOT NULL);
     INSERT INTO diary_numbers(owner, next) SELECT owner, MAX(number) + 1 FROM diary GROUP BY owner;
+    CREATE INDEX orders_by_user ON orders(user, id);
     """,
   ]
 

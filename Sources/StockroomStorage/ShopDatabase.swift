@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomText
 import Synchronization
 
 #if canImport(Glibc)
@@ -108,10 +109,24 @@ public final class ShopDatabase: @unchecked Sendable {
         discount: try RowText.discount(from: row.optionalText(5), currency: currency), seller: row.text(6),
         created: Date(timeIntervalSince1970: row.double(7)), updated: Date(timeIntervalSince1970: row.double(8)))
     }
-    snapshot.diary = try writer.prepare("SELECT id, owner, title, body, created, updated FROM diary").rows { row in
+    snapshot.diary = try writer.prepare("SELECT id, number, owner, title, body, created, updated FROM diary").rows {
+      row in
       DiaryEntry(
-        id: row.int(0), owner: row.text(1), title: row.text(2), body: row.text(3),
-        created: Date(timeIntervalSince1970: row.double(4)), updated: Date(timeIntervalSince1970: row.double(5)))
+        id: row.int(0), number: row.int(1), owner: row.text(2), title: row.text(3), body: row.text(4),
+        created: Date(timeIntervalSince1970: row.double(5)), updated: Date(timeIntervalSince1970: row.double(6)))
+    }
+    for (owner, next) in try writer.prepare("SELECT owner, next FROM diary_numbers").rows([], {
+      ($0.text(0), $0.int(1))
+    }) {
+      snapshot.diaryNumbers[owner] = next
+    }
+    snapshot.accounts = try writer.prepare("SELECT name, role, hash, created, updated FROM accounts").rows { row in
+      guard let role = Role(rawValue: row.text(1)), role != .guest else {
+        throw DamagedRow("role of account \(row.text(0))", row.text(1))
+      }
+      return Account(
+        name: row.text(0), role: role, passwordHash: row.text(2), created: Date(timeIntervalSince1970: row.double(3)),
+        updated: Date(timeIntervalSince1970: row.double(4)))
     }
     // Orders stay in the file, where LIST orders reads them: parsing the newest 10,000 of 100
     // lines each took seconds of a restart. Memory holds only the orders made since.
@@ -312,15 +327,27 @@ public final class ShopDatabase: @unchecked Sendable {
       ])
     }
     for id in batch.deletedProducts { try statement("DELETE FROM products WHERE id = ?").run([.text(id)]) }
+    for id in batch.deletedDiary { try statement("DELETE FROM diary WHERE id = ?").run([.integer(id)]) }
     let diary = try statement(
-      "INSERT OR REPLACE INTO diary(id, owner, title, body, created, updated) VALUES (?, ?, ?, ?, ?, ?)")
+      "INSERT OR REPLACE INTO diary(id, number, owner, title, body, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)")
     for entry in batch.diary.values {
       try diary.run([
-        .integer(entry.id), .text(entry.owner), .text(entry.title), .text(entry.body),
+        .integer(entry.id), .integer(entry.number), .text(entry.owner), .text(entry.title), .text(entry.body),
         .real(entry.created.timeIntervalSince1970), .real(entry.updated.timeIntervalSince1970),
       ])
     }
-    for id in batch.deletedDiary { try statement("DELETE FROM diary WHERE id = ?").run([.integer(id)]) }
+    let numbers = try statement(
+      "INSERT INTO diary_numbers(owner, next) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET next = excluded.next")
+    for (owner, next) in batch.diaryNumbers { try numbers.run([.text(owner), .integer(next)]) }
+    for name in batch.deletedAccounts { try statement("DELETE FROM accounts WHERE name = ?").run([.text(name)]) }
+    let account = try statement(
+      "INSERT OR REPLACE INTO accounts(name, role, hash, created, updated) VALUES (?, ?, ?, ?, ?)")
+    for item in batch.accounts.values {
+      try account.run([
+        .text(item.name), .text(item.role.rawValue), .text(item.passwordHash), .real(item.created.timeIntervalSince1970),
+        .real(item.updated.timeIntervalSince1970),
+      ])
+    }
     if let counters = batch.counters {
       let saved = savedCounters
       let meta = hot.upsertMeta
@@ -388,6 +415,25 @@ public final class ShopDatabase: @unchecked Sendable {
   }
 
   /// Orders with ids from `low` through `high`, newest first.
+  /// `user`'s orders older than order `below`, newest first: `limit` of them after skipping `offset`;
+  /// and how many there are in all.
+  public func orders(
+    of user: String, below: Int, offset: Int, limit: Int
+  ) throws -> (orders: [Order], total: Int) {
+    try reader.withLock { reader in
+      if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
+      guard let reader else { return ([], 0) }
+      let total = try reader.prepare("SELECT COUNT(*) FROM orders WHERE user = ? AND id < ?").rows(
+        [.text(user), .integer(below)], { $0.int(0) }
+      ).first ?? 0
+      guard limit > 0 else { return ([], total) }
+      let orders = try reader.prepare(
+        "SELECT id, user, placed, lines, taken FROM orders WHERE user = ? AND id < ? ORDER BY id DESC LIMIT ? OFFSET ?"
+      ).rows([.text(user), .integer(below), .integer(limit), .integer(offset)], Self.order)
+      return (orders, total)
+    }
+  }
+
   public func orders(from low: Int, through high: Int) throws -> [Order] {
     try reader.withLock { reader in
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }

@@ -181,7 +181,7 @@ struct TextRulesTests {
   @Test("a diary preview is cut to 40 characters and 160 bytes")
   func previewBounded() {
     func entry(_ body: String) -> DiaryEntry {
-      DiaryEntry(id: 1, owner: "a", title: "t", body: body, created: .distantPast, updated: .distantPast)
+      DiaryEntry(id: 1, number: 1, owner: "a", title: "t", body: body, created: .distantPast, updated: .distantPast)
     }
     #expect(entry("short\nsecond").preview() == "short")
     #expect(entry(String(repeating: "x", count: 50)).preview() == String(repeating: "x", count: 40) + "…")

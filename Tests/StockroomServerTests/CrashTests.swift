@@ -182,12 +182,3 @@ struct CrashTests {
 struct UnexpectedReply: Error {
   var lines: [String]
 }
-
-extension LineClient {
-  static func greeted(_ port: UInt16, user: String? = nil) throws -> LineClient {
-    let client = try LineClient(port: port)
-    _ = try client.readReply()
-    if let user { try client.request("HELLO \(user)") }
-    return client
-  }
-}

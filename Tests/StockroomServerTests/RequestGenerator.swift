@@ -146,6 +146,12 @@ struct RequestGenerator: Sendable {
     case .money: random.percent(60) ? String(random.below(50_000)) : random.pick(FuzzVocabulary.money)
     case .currency: random.pick(FuzzVocabulary.currencies)
     case .discount: random.pick(FuzzVocabulary.discounts)
+    case .password:
+      random.percent(80)
+        ? LineClient.password(for: random.pick(FuzzVocabulary.users))
+        : random.pick(["short", "", "x", "a long wrong passphrase"])
+    case .role: random.percent(80) ? random.pick(["customer", "staff", "admin"]) : random.pick(["guest", "root", "ADMIN"])
+    case .account: random.percent(75) ? random.pick(FuzzVocabulary.users) : random.pick(FuzzVocabulary.oddNames)
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomProtocol
 import StockroomServer
 
 /// A real server on a kernel-chosen loopback port, in this process.
@@ -17,12 +18,16 @@ final class TestServer: Sendable {
     configure(&configuration)
     let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)
     server = Server(configuration: configuration, catalog: catalog, logger: Logger(isEnabled: false))
+    try server.addAccount(name: "admin", password: LineClient.password(for: "admin"), role: .admin)
     port = try server.start()
   }
 
-  func client(greeted: Bool = true) throws -> LineClient {
+  /// A connection, past the greeting unless `greeted` is false, logged in as `user` when given
+  /// (the account is made first if missing; see `LineClient.logIn`).
+  func client(greeted: Bool = true, as user: String? = nil, role: Role = .customer) throws -> LineClient {
     let client = try LineClient(port: port)
     if greeted { _ = try client.readReply() }
+    if let user { try client.logIn(user, role: role) }
     return client
   }
 

@@ -10,17 +10,17 @@ struct TextTests {
   @Test(
     "a single character of 64 KB is refused with INVALID in every text field",
     arguments: [
-      "HELLO {}", "PRODUCT NEW name={} price=1", "PRODUCT NEW name=x price=1 description={}", "DIARY NEW {} body",
+      "REGISTER {} long-enough-pw", "PRODUCT NEW name={} price=1", "PRODUCT NEW name=x price=1 description={}", "DIARY NEW {} body",
       "DIARY NEW title {}", "ORDER banana key={}",
     ])
   func heavyCharacterRefused(template: String) throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let line = template.replacingOccurrences(of: "{}", with: Self.heavyCharacter)
     let reply = try client.request(line)
     #expect(reply.errorCode == .invalid, "\(template) → \(reply.lines.map { $0.prefix(80) })")
     #expect(reply.lines.allSatisfy { $0.utf8.count < 300 }, "the error does not echo the text")
-    #expect(try client.request("INFO").rows[0]["user"] == "guest")
+    #expect(try client.request("INFO").rows[0]["user"] == "tester")
     #expect(try client.request("LIST products").rows.isEmpty)
     #expect(try client.request("DIARY LIST").rows.isEmpty)
     #expect(try client.request("STOCK banana").rows[0]["stock"] == "10")
@@ -32,41 +32,45 @@ struct TextTests {
   ]
 
   @Test(
-    "HELLO refuses invisible, combining-only, bidi-override and fullwidth-lookalike names",
+    "REGISTER and USER ADD refuse invisible, combining-only, bidi-override and fullwidth-lookalike names",
     arguments: hiddenNames + ["ａｌｉｃｅ"])
-  func helloRefusesHiddenNames(name: String) throws {
+  func accountsRefuseHiddenNames(name: String) throws {
     let server = try TestServer()
     let client = try server.client()
-    let reply = try client.request("HELLO \(Quoting.quote(name))")
+    let reply = try client.request("REGISTER \(Quoting.quote(name)) long-enough-pw")
     #expect(reply.errorCode == .invalid, "\(name.unicodeScalars.map { $0.value }) → \(reply.lines)")
     #expect(try client.request("INFO").rows[0]["user"] == "guest")
+    let admin = try server.client(as: "admin", role: .admin)
+    #expect(try admin.request("USER ADD \(Quoting.quote(name)) long-enough-pw").errorCode == .invalid)
+    #expect(try admin.request("USER LIST").rows.map(\.id) == ["admin"])
   }
 
   @Test("a fullwidth name is refused with the ASCII name it imitates")
   func fullwidthSuggestsASCII() throws {
     let server = try TestServer()
     let client = try server.client()
-    #expect(try client.request("HELLO ａｌｉｃｅ").message.contains("'alice'"))
+    #expect(try client.request("REGISTER ａｌｉｃｅ long-enough-pw").message.contains("'alice'"))
   }
 
   @Test("a user name is NFC-normalized, so two spellings of one name are one user")
   func userNamesAreNFC() throws {
     let server = try TestServer()
     let client = try server.client()
-    #expect(try client.request("HELLO jose\u{301}").isOK)
+    #expect(try client.request("REGISTER jose\u{301} long-enough-pw").isOK)
     #expect(try client.request("DIARY NEW t b").isOK)
     #expect(
       try client.request("INFO").rows[0]["user"]?.unicodeScalars.map(\.value)
         == Array("josé".unicodeScalars.map(\.value)))
     let other = try server.client()
-    #expect(try other.request("HELLO josé").isOK)
+    #expect(try other.request("LOGIN josé long-enough-pw").isOK)
     #expect(try other.request("DIARY LIST").rows.count == 1)
+    #expect(try other.request("REGISTER josé long-enough-pw").errorCode == .exists)
   }
 
   @Test("PRODUCT NEW and DIARY NEW refuse hidden and reordering characters in names and titles", arguments: hiddenNames)
   func namesAndTitlesRefuseHiddenText(text: String) throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let quoted = Quoting.quote(text, isValue: true)
     #expect(try client.request("PRODUCT NEW name=\(quoted) price=1").errorCode == .invalid)
     // A description may be blank, so a lone filler is only blank; everything else is refused there too.
@@ -81,7 +85,7 @@ struct TextTests {
   @Test("line and paragraph separators and NEL in stored text are escaped on the wire and read back")
   func lineSeparatorsEscaped() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let description = "line one\u{2028}line two\u{2029}line three\u{85}end"
     let created = try client.request(
       "PRODUCT NEW name=Lamp price=1 description=\(Quoting.quote(description, isValue: true))")
@@ -113,7 +117,7 @@ struct TextTests {
     ])
   func longWordsAreCut(template: String) throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let reply = try client.request(template.replacingOccurrences(of: "{}", with: Self.longWord))
     #expect(reply.errorCode != nil)
     let line = try #require(reply.lines.last)
@@ -124,7 +128,7 @@ struct TextTests {
   @Test("an unknown 60 KB word gets a short error ending the quote in …'")
   func unknownCommandEchoIsShort() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let reply = try client.request(Self.longWord)
     let line = try #require(reply.lines.last)
     #expect(reply.errorCode == .unknown)
@@ -135,7 +139,7 @@ struct TextTests {
   @Test("an echoed word shows hidden characters as escapes instead of sending them raw")
   func echoShowsHiddenCharacters() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let line = try #require(try client.request("SHOW ali\u{202E}ce").lines.last)
     #expect(line.contains(#"'ali\u{202e}ce'"#), "\(line)")
     #expect(!line.unicodeScalars.contains("\u{202E}"))
@@ -147,7 +151,6 @@ struct TextTests {
   @Test("a page of 100 products at every byte maximum stays under the documented largest reply")
   func worstCasePageIsBounded() throws {
     let server = try TestServer()
-    let client = try server.client()
     // The longest name escaping can make: 100 quote characters carrying 300 bytes of accents.
     let name = String(repeating: "\"\u{301}", count: 50) + String(repeating: "\"\u{301}\u{301}", count: 50)
     // 1,000 characters in 3,960 bytes that take 8,880 bytes on the wire.
@@ -158,7 +161,8 @@ struct TextTests {
     #expect(name.utf8.count == 400 && name.count == 100)
     #expect(description.utf8.count == 3_960 && description.count == 1_000)
     #expect(seller.utf8.count == 123)
-    #expect(try client.request("HELLO \(Quoting.quote(seller))").isOK)
+    let client = try server.client(as: seller)
+    #expect(try client.request("INFO").rows[0]["user"] == seller)
     var batch = ""
     for _ in 0..<100 {
       batch +=
@@ -186,7 +190,7 @@ struct TextTests {
   @Test("STOCK names at most 100 items, so a short line cannot ask for a reply many times its size")
   func stockNamesBounded() throws {
     let server = try TestServer()
-    let client = try server.client()
+    let client = try server.client(as: "tester", role: .staff)
     let hundred = Array(repeating: "kiwi", count: 100).joined(separator: " ")
     #expect(try client.request("STOCK \(hundred)").rows.count == 100)
     #expect(try client.request("STOCK \(hundred) kiwi").errorCode == .limit)

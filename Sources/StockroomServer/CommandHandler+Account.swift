@@ -1,0 +1,193 @@
+import Foundation
+import StockroomDomain
+import StockroomProtocol
+import StockroomSecurity
+import StockroomText
+
+/// LOGIN, REGISTER, PASSWD and USER: each asks for password work on the credential pool and
+/// answers in `credentialDone` once it is finished.
+extension CommandHandler {
+  /// Failed attempts on one connection before it is closed.
+  static let loginAttemptsPerConnection = 5
+
+  /// The wait before this connection's next attempt on `name`: its own failures' and the name's.
+  private func throttled(_ name: String, session: Session) throws(ProtocolError) -> UInt64 {
+    switch throttle.reserve(name, now: EventLoop.clock()) {
+    case .refuse(let seconds):
+      throw ProtocolError(.auth, "too many failed logins for this name; try again in \(seconds) s")
+    case .go(let wait):
+      return max(wait, LoginThrottle.gap(afterFailures: session.failedLogins))
+    }
+  }
+
+  private static func password(_ word: Word, checked: Bool) throws(ProtocolError) -> Password {
+    let password = Password(word.text)
+    guard checked else { return password }
+    do {
+      try password.check()
+    } catch {
+      throw ProtocolError(.invalid, "a password has at least 8 and at most 1024 bytes")
+    }
+    return password
+  }
+
+  /// A name as an account holds it; `guest` is the name of no one.
+  private static func accountName(_ word: Word) throws -> String {
+    let name = try TextRules.userName(word.text)
+    guard name.lowercased() != Session.guestName else {
+      throw ProtocolError(.invalid, "guest is the name of everyone not logged in; choose another")
+    }
+    return name
+  }
+
+  func login(_ request: Request, session: inout Session) throws {
+    // A name that breaks the name rules cannot have an account, and is as wrong as any other;
+    // such names share one throttle record, so none of them makes the throttle hold its bytes.
+    let name = (try? TextRules.userName(request.arguments[0].text)) ?? "\u{0}not-a-name"
+    let password = try Self.password(request.arguments[1], checked: false)
+    let delay = try throttled(name, session: session)
+    let hash = store.read { $0.accounts[name]?.passwordHash }
+    session.credential = CredentialTicket(.login(name: name), .verify(hash: hash, password: password), delay: delay)
+  }
+
+  func register(_ request: Request, session: inout Session) throws {
+    guard configuration.registration == .open else {
+      throw ProtocolError(.denied, "self-registration is closed on this server; ask an admin for an account")
+    }
+    let name = try Self.accountName(request.arguments[0])
+    let password = try Self.password(request.arguments[1], checked: true)
+    // Checked now as well as when saved: no one waits for a hash only to hear the name is taken.
+    try store.read { state throws(ShopError) in
+      if state.accounts[name] != nil { throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists") }
+    }
+    session.credential = CredentialTicket(.register(name: name), .hash(password))
+  }
+
+  func passwd(_ request: Request, session: inout Session) throws {
+    guard let name = session.account, let hash = store.read({ $0.accounts[name]?.passwordHash }) else {
+      throw ProtocolError(.noAuth, "PASSWD needs a login")
+    }
+    let old = try Self.password(request.arguments[0], checked: false)
+    let new = try Self.password(request.arguments[1], checked: true)
+    let delay = try throttled(name, session: session)
+    session.credential = CredentialTicket(
+      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay)
+  }
+
+  func userAdd(_ request: Request, session: inout Session) throws {
+    let name = try Self.accountName(request.arguments[0])
+    let password = try Self.password(request.arguments[1], checked: true)
+    let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
+    try store.read { state throws(ShopError) in
+      if state.accounts[name] != nil { throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists") }
+    }
+    session.credential = CredentialTicket(.userAdd(name: name, role: role), .hash(password))
+  }
+
+  func userPasswd(_ request: Request, session: inout Session) throws {
+    let name = request.arguments[0].text
+    let password = try Self.password(request.arguments[1], checked: true)
+    guard store.read({ $0.accounts[name] != nil }) else {
+      throw ProtocolError(.notFound, "no account named \(Echo.quoted(name))")
+    }
+    session.credential = CredentialTicket(.userPasswd(name: name), .hash(password))
+  }
+
+  func userDel(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    let name = request.arguments[0].text
+    _ = try apply(&session, .deleteAccount(name: name))
+    out.ok("deleted", fields: [("user", name)])
+  }
+
+  func userRole(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    let name = request.arguments[0].text
+    let role = try Self.role(request.arguments[1].text)
+    _ = try apply(&session, .setRole(name: name, role: role, at: Date()))
+    out.ok("role", fields: [("user", name), ("role", role.rawValue)])
+  }
+
+  func userList(_ request: Request, out: inout ReplyEncoder) throws {
+    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let page = paging.slice(store.read { state in state.accounts.values.sorted { $0.name < $1.name } })
+    for account in page.items {
+      out.beginRow(account.name)
+      out.field("role", account.role.rawValue)
+      out.field("created", Self.timestamp(account.created))
+      out.endLine()
+    }
+    Self.pageFooter(page, out: &out)
+  }
+
+  private static func role(_ text: String) throws(ProtocolError) -> Role {
+    guard let role = Role(rawValue: text.lowercased()), role != .guest else {
+      throw ProtocolError(
+        .invalid, "role \(Echo.quoted(text)) is not one of \(Role.accountRoles.map(\.rawValue).joined(separator: ", "))")
+    }
+    return role
+  }
+
+  /// The reply to finished password work.
+  func credentialDone(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) throws {
+    guard let result = ticket.result else { preconditionFailure("finished password work has a result") }
+    switch result {
+    case .busy:
+      throw ProtocolError(.limit, "the server is busy checking passwords; try again in a moment")
+    case .failed(let reason):
+      logger.error("password hashing failed: \(reason)")
+      throw ProtocolError(.internal, "password hashing failed; nothing was changed")
+    case .wrongPassword, .verified, .hashed:
+      break
+    }
+    let now = Date()
+    switch ticket.purpose {
+    case .login(let name):
+      guard result == .verified, let role = store.read({ $0.accounts[name]?.role }) else {
+        try failedAttempt(name, session: &session)
+      }
+      throttle.succeeded(name)
+      session.failedLogins = 0
+      logIn(name, role: role, session: &session)
+      out.ok("login \(name)", fields: [("role", role.rawValue)])
+    case .passwd(let name):
+      guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
+      throttle.succeeded(name)
+      session.failedLogins = 0
+      _ = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      out.ok("password changed")
+    case .register(let name):
+      guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
+      let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)
+      _ = try apply(&session, .createAccount(account, selfRegistered: true))
+      logIn(name, role: .customer, session: &session)
+      out.ok("login \(name)", fields: [("role", Role.customer.rawValue)])
+    case .userAdd(let name, let role):
+      guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
+      let account = Account(name: name, role: role, passwordHash: hash, created: now, updated: now)
+      _ = try apply(&session, .createAccount(account, selfRegistered: false))
+      out.ok("created", fields: [("user", name), ("role", role.rawValue)])
+    case .userPasswd(let name):
+      guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
+      _ = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      out.ok("password set", fields: [("user", name)])
+    }
+  }
+
+  private func logIn(_ name: String, role: Role, session: inout Session) {
+    session.account = name
+    session.cachedRole = (role, store.accountsGeneration)
+  }
+
+  /// The same answer for a wrong name and a wrong password; the attempt counts against the
+  /// connection and the name, and the last allowed one closes the connection.
+  private func failedAttempt(_ name: String, session: inout Session) throws -> Never {
+    throttle.failed(name, now: EventLoop.clock())
+    session.failedLogins += 1
+    stats.failedLogins.add(1, ordering: .relaxed)
+    guard session.failedLogins < Self.loginAttemptsPerConnection else {
+      session.closing = .loginFailures(session.failedLogins)
+      throw ProtocolError(
+        .auth, "wrong name or password; \(session.failedLogins) failed attempts, closing the connection")
+    }
+    throw ProtocolError(.auth, "wrong name or password")
+  }
+}

@@ -1,0 +1,98 @@
+import StockroomSecurity
+import StockroomText
+import Synchronization
+
+/// Password work one request waits for, done on the credential pool and not on an event loop:
+/// an Argon2id hash or check takes tens of milliseconds and 64 MiB, and a flood of LOGINs must
+/// not stall anyone's orders.
+///
+/// The connection runs it, answers nothing more until it is done (the next request may depend
+/// on who is logged in), then hands it back to the handler, which turns the result into a reply.
+final class CredentialTicket: Sendable {
+  /// What the result is for.
+  enum Purpose: Sendable, Equatable {
+    case login(name: String)
+    case register(name: String)
+    case passwd(name: String)
+    case userAdd(name: String, role: Role)
+    case userPasswd(name: String)
+  }
+
+  enum Work: Sendable {
+    /// Check `password` against `hash`; a name without an account brings nil and is checked
+    /// against a decoy, so it costs what a wrong password costs.
+    case verify(hash: String?, password: Password)
+    case hash(Password)
+    /// PASSWD: the old password first, then the new one's hash.
+    case verifyThenHash(hash: String, old: Password, new: Password)
+  }
+
+  enum Result: Sendable, Equatable {
+    case verified
+    case wrongPassword
+    case hashed(String)
+    /// The pool's queue was full; nothing was checked.
+    case busy
+    case failed(String)
+  }
+
+  let purpose: Purpose
+  private let work: Work
+  /// Nanoseconds to wait before starting: the throttle's delay after failed attempts.
+  let delay: UInt64
+  private let state = Mutex<Result?>(nil)
+
+  init(_ purpose: Purpose, _ work: Work, delay: UInt64 = 0) {
+    self.purpose = purpose
+    self.work = work
+    self.delay = delay
+  }
+
+  /// nil until the work is done.
+  var result: Result? { state.withLock { $0 } }
+
+  /// Starts the work (after the delay, on `loop`'s timer) and calls `done` on `loop` once the
+  /// result is in.
+  func run(on loop: EventLoop, pool: CredentialPool, done: @escaping @Sendable () -> Void) {
+    let submit: @Sendable () -> Void = { [self] in
+      let accepted = pool.submit { [self] in
+        finish(perform())
+        loop.execute(done)
+      }
+      if !accepted {
+        finish(.busy)
+        loop.execute(done)
+      }
+    }
+    if delay == 0 {
+      submit()
+    } else {
+      _ = loop.schedule(after: .nanoseconds(Int64(delay))) { submit() }
+    }
+  }
+
+  private func finish(_ result: Result) {
+    state.withLock { $0 = result }
+  }
+
+  private func perform() -> Result {
+    switch work {
+    case .verify(let hash, let password):
+      let matched = PasswordHash.verify(hash ?? PasswordHash.decoy, password)
+      return matched && hash != nil ? .verified : .wrongPassword
+    case .hash(let password):
+      do {
+        return .hashed(try PasswordHash.make(password))
+      } catch {
+        return .failed("\(error)")
+      }
+    case .verifyThenHash(let hash, let old, let new):
+      guard PasswordHash.verify(hash, old) else { return .wrongPassword }
+      do {
+        return .hashed(try PasswordHash.make(new))
+      } catch {
+        return .failed("\(error)")
+      }
+    }
+  }
+}

@@ -35,9 +35,9 @@ public struct ClientOptions: Sendable, Equatable {
 
       -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
       -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
-      -u, --user NAME      log in as NAME after connecting, and again after a reconnect
-                           (or $STOCKROOM_USER)
-      --password-file FILE NAME's password is the first line of FILE, which only you may read
+      -u, --user NAME      log in as NAME (or $STOCKROOM_USER), and again after a reconnect
+      --password-file FILE
+                           NAME's password: the first line of FILE, which only you may read
       -e                   piped mode: exit 1 when any reply was an error
       --raw                print protocol lines as they came (default when stdout is not a terminal)
       --json               print one JSON object per reply

@@ -19,6 +19,10 @@ let package = Package(
     .target(name: "StockroomProtocol", dependencies: ["StockroomText"]),
     // System SQLite, from Debian's libsqlite3-dev.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // System libsodium, from Debian's libsodium-dev: Argon2id and wiping secrets.
+    .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    // Passwords: the secret itself, Argon2id hashes, and the threads that make and check them.
+    .target(name: "StockroomSecurity", dependencies: ["CSodium"]),
     // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.
     .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite"]),
     // epoll and eventfd, which Glibc's Swift module does not offer.
@@ -57,8 +61,10 @@ let package = Package(
       name: "StockroomServerTests",
       dependencies: [
         "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
+        "StockroomSecurity",
       ]
     ),
+    .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),
   ],
   swiftLanguageModes: [.v6]
 )

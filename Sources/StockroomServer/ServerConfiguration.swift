@@ -77,6 +77,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     stockroomd backup DIR FILE
       writes a consistent copy of DIR/stockroom.sqlite to FILE while the server runs; to restore,
       put FILE in a directory as stockroom.sqlite and start with --data on that directory.
+
+    stockroomd user add|passwd|del NAME, stockroomd user list   [--data DIR]
+      manages accounts while no server runs on DIR; see stockroomd user --help.
     """
 
   /// What the command line asked for.

@@ -13,6 +13,7 @@ import StockroomStorage
 /// would inherit main-actor isolation and trap when Dispatch runs them on another queue.
 public enum ServerMain {
   public static func run(arguments: [String]) -> Never {
+    if arguments.first == "user" { AccountCommand.main(Array(arguments.dropFirst())) }
     let configuration: ServerConfiguration
     do {
       switch try ServerConfiguration.parse(arguments) {

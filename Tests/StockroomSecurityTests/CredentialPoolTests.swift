@@ -1,0 +1,82 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import StockroomSecurity
+
+@Suite struct CredentialPoolTests {
+  /// Every job accepted runs exactly once, and a full queue refuses at once. The workers are held
+  /// inside their first jobs by a semaphore, so the queue fills deterministically: no sleeps.
+  @Test func runsEachAcceptedJobOnceAndRefusesPastCapacity() {
+    let pool = CredentialPool(threads: 2, capacity: 3)
+    let started = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    let runs = Mutex([Int](repeating: 0, count: 6))
+
+    for index in 0..<2 {
+      let accepted = pool.submit {
+        started.signal()
+        gate.wait()
+        runs.withLock { $0[index] += 1 }
+        finished.signal()
+      }
+      #expect(accepted)
+    }
+    // Both threads are now inside a job, so what comes next can only wait in the queue.
+    for _ in 0..<2 { #expect(started.wait(timeout: .now() + 10) == .success) }
+    #expect(pool.counters == CredentialPool.Counters(queued: 0, running: 2, completed: 0, refused: 0))
+
+    for index in 2..<5 {
+      #expect(
+        pool.submit {
+          runs.withLock { $0[index] += 1 }
+          finished.signal()
+        })
+    }
+    #expect(!pool.submit { runs.withLock { $0[5] += 1 } })
+    #expect(pool.counters == CredentialPool.Counters(queued: 3, running: 2, completed: 0, refused: 1))
+
+    gate.signal()
+    gate.signal()
+    for _ in 0..<5 { #expect(finished.wait(timeout: .now() + 10) == .success) }
+    pool.shutdown()
+    #expect(runs.withLock { $0 } == [1, 1, 1, 1, 1, 0])
+    #expect(pool.counters == CredentialPool.Counters(queued: 0, running: 0, completed: 5, refused: 1))
+    // A pool that has shut down takes nothing more.
+    #expect(!pool.submit {})
+    #expect(pool.counters.refused == 2)
+  }
+
+  /// Shutting down lets every queued job run before the threads end.
+  @Test func shutdownRunsWhatWasQueued() {
+    let pool = CredentialPool(threads: 1, capacity: 64)
+    let count = Mutex(0)
+    var accepted = 0
+    for _ in 0..<64 where pool.submit({ count.withLock { $0 += 1 } }) { accepted += 1 }
+    pool.shutdown()
+    #expect(accepted == 64)
+    #expect(count.withLock { $0 } == 64)
+    #expect(pool.counters.completed == 64)
+  }
+
+  /// The use it is made for: a verification on a pool thread answers as one on the caller's would.
+  @Test func verifiesOnAPoolThread() throws {
+    let pool = CredentialPool()
+    let hash = try PasswordHash.make(Password("pool password"))
+    let answers = Mutex([Bool]())
+    let done = DispatchSemaphore(value: 0)
+    for attempt in ["pool password", "pool passwore"] {
+      let password = Password(attempt)
+      #expect(
+        pool.submit {
+          let verified = PasswordHash.verify(hash, password)
+          answers.withLock { $0.append(verified) }
+          done.signal()
+        })
+    }
+    for _ in 0..<2 { #expect(done.wait(timeout: .now() + 30) == .success) }
+    pool.shutdown()
+    #expect(answers.withLock { $0.sorted { !$0 && $1 } } == [false, true])
+  }
+}

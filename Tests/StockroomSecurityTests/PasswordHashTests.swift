@@ -1,0 +1,62 @@
+import Testing
+
+@testable import StockroomSecurity
+
+@Suite struct PasswordHashTests {
+  /// The number after `name=` in a PHC string's parameters (`$m=65536,t=2,p=1$`).
+  private func parameter(_ name: String, in hash: String) -> Int? {
+    let fields = hash.split(separator: "$")
+    guard fields.count >= 4 else { return nil }
+    for pair in fields[2].split(separator: ",") where pair.hasPrefix("\(name)=") {
+      return Int(pair.dropFirst(name.count + 1))
+    }
+    return nil
+  }
+
+  @Test func hashIsArgon2idWithAtLeastTheInteractiveLimits() throws {
+    let hash = try PasswordHash.make(Password("correct horse battery"))
+    #expect(hash.hasPrefix("$argon2id$v=19$"))
+    // m= is in KiB: 64 MiB is 65536; t= is the passes; libsodium's interactive limits are these.
+    let memory = try #require(parameter("m", in: hash))
+    let passes = try #require(parameter("t", in: hash))
+    #expect(memory * 1024 >= 64 * 1024 * 1024)
+    #expect(passes >= 2)
+    #expect(memory * 1024 >= PasswordHash.memoryLimit)
+    #expect(UInt64(passes) >= PasswordHash.operationsLimit)
+    #expect(!PasswordHash.needsRehash(hash))
+  }
+
+  @Test func verifiesTheRightPasswordOnly() throws {
+    let hash = try PasswordHash.make(Password("correct horse battery"))
+    #expect(PasswordHash.verify(hash, Password("correct horse battery")))
+    #expect(!PasswordHash.verify(hash, Password("correct horse batterY")))
+    #expect(!PasswordHash.verify(hash, Password("correct horse battery ")))
+    #expect(!PasswordHash.verify(hash, Password("")))
+  }
+
+  @Test func saltsDiffer() throws {
+    let password = Password("the same password")
+    #expect(try PasswordHash.make(password) != PasswordHash.make(password))
+  }
+
+  @Test func notAHashNeverVerifies() {
+    let password = Password("anything at all")
+    for text in ["", "password", "$argon2id$", String(repeating: "$", count: 300)] {
+      #expect(!PasswordHash.verify(text, password))
+    }
+    #expect(PasswordHash.needsRehash("not a hash"))
+  }
+
+  @Test func decoyIsOneHashThatNoCommonPasswordOpens() {
+    let decoy = PasswordHash.decoy
+    #expect(decoy.hasPrefix("$argon2id$"))
+    #expect(PasswordHash.decoy == decoy)
+    for common in ["", "password", "12345678", "guest", "admin", "letmein1", "qwertyuiop"] {
+      #expect(!PasswordHash.verify(decoy, Password(common)))
+    }
+  }
+
+  @Test func makeRefusesWhatTheRulesRefuse() {
+    #expect(throws: PasswordError.tooShort(minimum: 8)) { try PasswordHash.make(Password("short")) }
+  }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import StockroomSecurity
+import StockroomStorage
+import StockroomTestSupport
+import Testing
+
+/// `stockroomd user ...` as an operator runs it: the real binary on a real data directory, the
+/// password on standard input, output through files.
+@Suite("Accounts from the command line")
+struct AccountCommandTests {
+  struct Run {
+    var status: Int32
+    var output: String
+    var errors: String
+
+    /// Everything the command showed, for checking that no secret is in it.
+    var shown: String { output + errors }
+  }
+
+  /// Runs `stockroomd user ARGUMENTS --data DIR` with `input` as its standard input.
+  private func user(_ arguments: [String], data: String, input: String = "") throws -> Run {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("user-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let files = ["in", "out", "err"].map { directory.appendingPathComponent($0).path }
+    try Data(input.utf8).write(to: URL(fileURLWithPath: files[0]))
+    let status = try Subprocess.run(
+      DaemonProcess.binary.path, ["user"] + arguments + ["--data", data], environment: ["PATH": "/usr/bin:/bin"],
+      stdin: files[0], stdout: files[1], stderr: files[2])
+    let read = { (path: String) in
+      String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self)
+    }
+    return Run(status: status, output: read(files[1]), errors: read(files[2]))
+  }
+
+  /// The `accounts` rows as stored, read with a connection of the test's own.
+  private func rows(_ data: DataDirectory) throws -> [String: (role: String, hash: String)] {
+    let database = try SQLiteDatabase(path: data.database, readOnly: true)
+    let rows = try database.prepare("SELECT name, role, hash FROM accounts").rows { row in
+      (row.text(0), (role: row.text(1), hash: row.text(2)))
+    }
+    return Dictionary(uniqueKeysWithValues: rows)
+  }
+
+  @Test func addListPasswdDelete() throws {
+    let data = try DataDirectory()
+    let first = "tulip-Garden-42"
+    let added = try user(["add", "alice", "--role", "admin"], data: data.path, input: first + "\n")
+    #expect(added.status == 0, "\(added.errors)")
+    #expect(added.output == "added alice as admin\n")
+    #expect(added.errors == "")
+    // The command made the shop, private as the server makes it.
+    let mode = try FileManager.default.attributesOfItem(atPath: data.database)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+
+    let stored = try #require(try rows(data)["alice"])
+    #expect(stored.role == "admin")
+    #expect(stored.hash.hasPrefix("$argon2id$"))
+    #expect(!stored.hash.contains(first))
+    #expect(PasswordHash.verify(stored.hash, Password(first)))
+    #expect(!PasswordHash.verify(stored.hash, Password(first + "\n")))
+    #expect(!PasswordHash.verify(stored.hash, Password("tulip-garden-42")))
+
+    // Without --role, a customer; a last line without its newline is still the password.
+    let bob = try user(["add", "bob"], data: data.path, input: "bobs-password")
+    #expect(bob.status == 0, "\(bob.errors)")
+    #expect(PasswordHash.verify(try #require(try rows(data)["bob"]).hash, Password("bobs-password")))
+
+    let listed = try user(["list"], data: data.path)
+    #expect(listed.status == 0, "\(listed.errors)")
+    let lines = listed.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    #expect(lines.map { $0.prefix(2) } == [["alice", "admin"], ["bob", "customer"]])
+    #expect(lines.allSatisfy { $0.count == 3 && $0[2].hasPrefix("20") && $0[2].hasSuffix("Z") })
+
+    let second = "orchid-Fountain-7"
+    let changed = try user(["passwd", "alice"], data: data.path, input: second + "\nignored second line\n")
+    #expect(changed.status == 0, "\(changed.errors)")
+    #expect(changed.output == "changed the password of alice\n")
+    let rehashed = try #require(try rows(data)["alice"])
+    #expect(rehashed.hash != stored.hash)
+    #expect(rehashed.role == "admin")
+    #expect(PasswordHash.verify(rehashed.hash, Password(second)))
+    #expect(!PasswordHash.verify(rehashed.hash, Password(first)))
+
+    let again = try user(["add", "alice"], data: data.path, input: "whatever-it-is\n")
+    #expect(again.status == 1)
+    #expect(again.errors.contains("already exists") && again.errors.contains("user passwd alice"))
+
+    let deleted = try user(["del", "alice"], data: data.path)
+    #expect(deleted.status == 0, "\(deleted.errors)")
+    #expect(try rows(data)["alice"] == nil)
+    #expect(try user(["list"], data: data.path).output.split(separator: "\n").map { $0.prefix(4) } == ["bob "])
+    let missing = try user(["del", "alice"], data: data.path)
+    #expect(missing.status == 1)
+    #expect(missing.errors.contains("no account named 'alice'"))
+    #expect(try user(["passwd", "alice"], data: data.path, input: "long-enough-1\n").status == 1)
+
+    for run in [added, bob, listed, changed, again, deleted, missing] {
+      for secret in [first, second, "bobs-password", "$argon2id", stored.hash, rehashed.hash] {
+        #expect(!run.shown.contains(secret))
+      }
+    }
+  }
+
+  /// A server keeps the accounts in memory, so while one runs on the directory the command
+  /// takes neither lock and changes nothing. A shop the command made is one the server starts on.
+  @Test func refusedWhileAServerRuns() throws {
+    let data = try DataDirectory()
+    #expect(try user(["add", "first"], data: data.path, input: "first-password\n").status == 0)
+    let (daemon, _) = try data.start()
+    defer { daemon.process.terminate() }
+    let refused = try user(["add", "second"], data: data.path, input: "second-password\n")
+    #expect(refused.status == 1)
+    #expect(refused.errors.contains("in use by another stockroomd (pid \(daemon.process.processIdentifier))"))
+    #expect(refused.errors.hasPrefix("stockroomd user: "))
+    #expect(refused.errors.split(separator: "\n").count == 1)
+    #expect(!refused.shown.contains("second-password"))
+    #expect(try user(["list"], data: data.path).status == 1)
+    #expect(try user(["del", "first"], data: data.path).status == 1)
+    #expect(try rows(data).keys.sorted() == ["first"])
+  }
+
+  @Test func passwordsAndNamesTheRulesRefuse() throws {
+    let data = try DataDirectory()
+    let short = try user(["add", "carol"], data: data.path, input: "1234567\n")
+    #expect(short.status == 1)
+    #expect(short.errors.contains("at least 8 bytes"))
+    #expect(!short.shown.contains("1234567"))
+    let long = try user(["add", "carol"], data: data.path, input: String(repeating: "p", count: 1025) + "\n")
+    #expect(long.status == 1)
+    #expect(long.errors.contains("at most 1,024 bytes"))
+    let empty = try user(["add", "carol"], data: data.path, input: "")
+    #expect(empty.status == 1)
+    #expect(empty.errors.contains("standard input is empty"))
+    let blank = try user(["add", "carol"], data: data.path, input: "\n")
+    #expect(blank.status == 1)
+    #expect(blank.errors.contains("at least 8 bytes"))
+    #expect(try rows(data).isEmpty)
+    // Exactly the shortest and the longest allowed.
+    #expect(try user(["add", "carol"], data: data.path, input: "12345678\n").status == 0)
+    let longest = String(repeating: "q", count: 1024)
+    #expect(try user(["add", "dave"], data: data.path, input: longest + "\n").status == 0)
+    #expect(PasswordHash.verify(try #require(try rows(data)["dave"]).hash, Password(longest)))
+
+    for name in ["guest", "Guest", "12345", "a b", "ａｌｉｃｅ"] {
+      let refused = try user(["add", name], data: data.path, input: "good-password\n")
+      #expect(refused.status == 1, "\(name)")
+      #expect(refused.errors.hasPrefix("stockroomd user: "))
+    }
+    for arguments in [
+      ["add"], ["add", "x", "y"], ["list", "x"], ["frob"], ["add", "x", "--role", "guest"],
+      ["del", "x", "--role", "admin"], ["add", "x", "--password", "p"],
+    ] {
+      let refused = try user(arguments, data: data.path, input: "good-password\n")
+      #expect(refused.status == 1, "\(arguments)")
+      #expect(refused.errors.contains("stockroomd user --help"), "\(arguments): \(refused.errors)")
+    }
+    #expect(try rows(data).keys.sorted() == ["carol", "dave"])
+  }
+
+  /// On a terminal the password is asked for twice and never shown, and the terminal echoes
+  /// again afterwards, after a mismatch and after a Ctrl-C at the prompt too.
+  @Test func asksOnTheTerminalWithoutEcho() throws {
+    let data = try DataDirectory()
+    let typed = "typed-Secret-5"
+
+    let terminal = try AccountTerminal()
+    defer { terminal.stop() }
+    try terminal.start(["user", "add", "tina", "--role", "staff", "--data", data.path])
+    try terminal.waitFor("password for tina:")
+    try terminal.typeLine(typed)
+    try terminal.waitFor("again:")
+    try terminal.typeLine(typed)
+    let screen = try terminal.waitFor("[done]")
+    #expect(screen.contains("added tina as staff"))
+    #expect(screen.contains("[exited 0]"))
+    #expect(!screen.contains(typed))
+    #expect(screen.split(separator: "\n").contains("echo"), "echo left off:\n\(screen)")
+    let stored = try #require(try rows(data)["tina"])
+    #expect(PasswordHash.verify(stored.hash, Password(typed)))
+
+    let differ = try AccountTerminal()
+    defer { differ.stop() }
+    try differ.start(["user", "passwd", "tina", "--data", data.path])
+    try differ.waitFor("password for tina:")
+    try differ.typeLine("another-Secret-6")
+    try differ.waitFor("again:")
+    try differ.typeLine("another-Secret-7")
+    let refused = try differ.waitFor("[done]")
+    #expect(refused.contains("the two passwords differ"))
+    #expect(refused.contains("[exited 1]"))
+    #expect(!refused.contains("another-Secret"))
+    #expect(refused.split(separator: "\n").contains("echo"), "echo left off:\n\(refused)")
+
+    let interrupted = try AccountTerminal()
+    defer { interrupted.stop() }
+    try interrupted.start(["user", "passwd", "tina", "--data", data.path])
+    try interrupted.waitFor("password for tina:")
+    try interrupted.interrupt()
+    let stopped = try interrupted.waitFor("[done]")
+    #expect(stopped.contains("[exited 130]"))
+    #expect(stopped.split(separator: "\n").contains("echo"), "echo left off after Ctrl-C:\n\(stopped)")
+    #expect(try #require(try rows(data)["tina"]).hash == stored.hash)
+  }
+}

@@ -75,7 +75,8 @@ public final class InteractiveSession {
 
   /// `LOGIN alice` with the password left off: ask for it with echo off rather than send the
   /// line short, so the password is neither on screen nor in scrollback. Nil when the prompt
-  /// was cancelled. Which words are passwords comes from the command table.
+  /// was cancelled or a new password was typed differently twice. Which words are passwords
+  /// comes from the command table.
   private func withPasswordsAsked(_ line: String) -> String? {
     guard let words = try? Tokenizer.words(in: line), let first = words.first,
       var spec = CommandTable.command(named: first.text)
@@ -95,8 +96,16 @@ public final class InteractiveSession {
         argument.name == "password"
         ? "Password" + (positional.last.map { " for \($0)" } ?? "") + ": "
         : argument.name.prefix(1).uppercased() + argument.name.dropFirst() + " password: "
+      // A password being set (REGISTER, PASSWD's new one, USER ADD) is asked twice: unseen, a
+      // typo would otherwise become the password. Checking one (LOGIN, PASSWD's old) is not.
+      let setsPassword = !spec.flags.contains(.connection) && argument.name != "old"
       do {
-        asked.append(Quoting.quote(try PasswordPrompt.read(prompt: label).reveal))
+        let password = try PasswordPrompt.read(prompt: label)
+        if setsPassword, try PasswordPrompt.read(prompt: "Again: ") != password {
+          say(renderer.palette.error("the two passwords differ; nothing sent") + "\n")
+          return nil
+        }
+        asked.append(Quoting.quote(password.reveal))
       } catch {
         say(renderer.palette.error("\(error); nothing sent") + "\n")
         return nil

@@ -19,17 +19,14 @@ struct AccountTerminalTests {
     try terminal.start(["-p", "\(server.port)", "-u", "alice"])
     try terminal.waitFor(text: "Password for alice:")
     try terminal.type(ShopServer.password)
-    // Nothing shows that the keys arrived, which is the point; with echo on they would be on
-    // screen well within this time.
-    usleep(500_000)
-    var screens = [try terminal.screen()]
     try terminal.send("Enter")
-    screens.append(try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(server.port)>"))
+    // The login succeeding shows every key was read; echoed keys would be on screen by then.
+    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(server.port)>")
     try terminal.type("WHOAMI")
     try terminal.send("Enter")
-    screens.append(try terminal.waitForPrompt(after: "OK alice role=customer"))
-    #expect(!screens.contains(where: Self.shows), "the password showed on screen")
-    #expect(TerminalSession.lines(screens[0]).last == "Password for alice:")
+    let screen = try terminal.waitForPrompt(after: "OK alice role=customer")
+    #expect(!Self.shows(screen), "the password showed on screen")
+    #expect(TerminalSession.lines(screen).first == "Password for alice:", "something was echoed after the prompt")
   }
 
   @Test("Ctrl-C at the password prompt exits 130 and leaves the terminal echoing")
@@ -94,5 +91,36 @@ struct AccountTerminalTests {
     let history = (try? String(contentsOfFile: terminal.historyFile, encoding: .utf8)) ?? ""
     #expect(!history.contains("LOGIN"))
     #expect(history.contains("LOGOUT"))
+  }
+
+  @Test("REGISTER without a password asks twice; two different answers send nothing")
+  func registerAsksTwice() throws {
+    let server = try ShopServer()
+    let terminal = try TerminalSession()
+    terminal.secrets = [ShopServer.password]
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(server.port)"])
+    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+    try terminal.type("REGISTER dave")
+    try terminal.send("Enter")
+    try terminal.waitFor(text: "Password for dave:")
+    try terminal.type(ShopServer.password)
+    try terminal.send("Enter")
+    try terminal.waitFor(text: "Again:")
+    try terminal.type("something else")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "the two passwords differ; nothing sent")
+    try terminal.type("REGISTER dave")
+    try terminal.send("Enter")
+    try terminal.waitFor("a second password prompt") { $0.components(separatedBy: "Password for dave:").count == 3 }
+    try terminal.type(ShopServer.password)
+    try terminal.send("Enter")
+    try terminal.waitFor("a second Again") { $0.components(separatedBy: "Again:").count == 3 }
+    try terminal.type(ShopServer.password)
+    try terminal.send("Enter")
+    let screen = try terminal.waitForPrompt(after: "OK login dave role=customer")
+    #expect(TerminalSession.lines(screen).last?.hasPrefix("stockroom dave@") == true)
+    #expect(!Self.shows(screen), "the password showed on screen")
+    #expect(!screen.contains("something else"))
   }
 }

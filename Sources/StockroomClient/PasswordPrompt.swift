@@ -4,13 +4,27 @@
   import Musl
 #endif
 
+/// The terminal settings to put back if a signal ends the process while echo is off; set only
+/// while the prompt waits.
+private nonisolated(unsafe) var echoingSettings: (fd: Int32, settings: termios)? = nil
+
+/// Puts echo back, then dies of the signal as it would have without this handler.
+private func restoreTerminalAndDie(_ signal: Int32) {
+  if var saved = echoingSettings { _ = tcsetattr(saved.fd, TCSANOW, &saved.settings) }
+  _ = Glibc.signal(signal, SIG_DFL)
+  _ = raise(signal)
+}
+
 /// Asks for a password on the controlling terminal with echo off, as getpass(3) did.
 ///
-/// The terminal goes non-canonical with signals off, so Ctrl-C and Ctrl-D arrive as bytes and
-/// end the prompt here: no signal can leave the terminal without echo, and the saved settings
-/// are put back on every way out. /dev/tty rather than stdin, so the answer never mixes with
-/// piped input.
+/// The terminal goes non-canonical with keyboard signals off, so Ctrl-C and Ctrl-D arrive as
+/// bytes and end the prompt here; signals sent from outside (kill, a hang-up) are caught long
+/// enough to put echo back. The saved settings are restored on every way out. /dev/tty rather
+/// than stdin, so the answer never mixes with piped input.
 public enum PasswordPrompt {
+  /// The signals that would otherwise end the process with echo still off.
+  private static let fatalSignals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
+
   public static func read(prompt: String) throws(PasswordError) -> Secret {
     let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard fd >= 0 else { throw .noTerminal(reason: "/dev/tty: \(String(cString: strerror(errno)))") }
@@ -27,6 +41,16 @@ public enum PasswordPrompt {
     }
     let keys = withUnsafeBytes(of: saved.c_cc) { cc in
       (interrupt: cc[Int(VINTR)], end: cc[Int(VEOF)], erase: cc[Int(VERASE)], kill: cc[Int(VKILL)])
+    }
+    echoingSettings = (fd, saved)
+    let previous = fatalSignals.map { signal($0, restoreTerminalAndDie) }
+    defer {
+      // Signals that were ignored (nohup) stay ignored; the others get their old handlers back.
+      for (number, handler) in zip(fatalSignals, previous) { _ = signal(number, handler) }
+      echoingSettings = nil
+    }
+    for (number, handler) in zip(fatalSignals, previous) where isIgnored(handler) {
+      _ = signal(number, SIG_IGN)
     }
     // Echo goes off before the prompt shows, so nothing typed after seeing it is echoed;
     // TCSAFLUSH drops keys typed earlier, which were echoed and so are no secret.
@@ -67,6 +91,10 @@ public enum PasswordPrompt {
         typed.append(byte)
       }
     }
+  }
+
+  private static func isIgnored(_ handler: __sighandler_t?) -> Bool {
+    unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
   }
 
   private static func write(_ text: String, to fd: Int32) {

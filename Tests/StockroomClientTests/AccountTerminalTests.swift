@@ -59,6 +59,19 @@ struct AccountTerminalTests {
     #expect(screen.contains("[echo on]"), "\(screen)")
   }
 
+  @Test("killed at the password prompt (SIGTERM from elsewhere): echo is back on all the same")
+  func killRestoresEcho() throws {
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    let report = "if stty -a | grep -q -- ' -echo '; then echo '[echo off]'; else echo '[echo on]'; fi"
+    try terminal.start(["-p", "1", "-u", "alice"], afterwards: report)
+    try terminal.waitFor(text: "Password for alice:")
+    try terminal.signalProgram(SIGTERM)
+    let screen = try terminal.waitFor(text: "[echo ")
+    #expect(screen.contains("[stockroom exited with status 143]"), "\(screen)")
+    #expect(screen.contains("[echo on]"), "\(screen)")
+  }
+
   @Test("a wrong password at start: the REPL says so and goes on as a guest; LOGIN asks, LOGOUT returns")
   func failedLoginThenLogin() throws {
     let server = try ShopServer()

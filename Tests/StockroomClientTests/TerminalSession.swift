@@ -47,6 +47,17 @@ final class TerminalSession {
     try tmux(["send-keys"] + keys)
   }
 
+  /// Sends a signal to `stockroom` itself, as `kill` from another terminal would: the pane's
+  /// shell runs it as its only child.
+  func signalProgram(_ signal: Int32) throws {
+    let shell = try tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+    guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+      throw Timeout(description: "no program under the pane's shell \(shell)")
+    }
+    kill(pid, signal)
+  }
+
   /// Types text literally (no key names), e.g. Korean.
   func type(_ text: String) throws {
     try tmux(["send-keys", "-l", text])

@@ -10,14 +10,18 @@ import StockroomProtocol
 /// pipelined, replies printed in order.
 public struct BatchSession {
   public var options: ClientOptions
+  /// Logged in with before the first command; a refused login ends the run with 1.
+  public var credentials: Credentials?
   public var renderer: Renderer
 
-  public init(options: ClientOptions, renderer: Renderer) {
+  public init(options: ClientOptions, credentials: Credentials? = nil, renderer: Renderer) {
     self.options = options
+    self.credentials = credentials
     self.renderer = renderer
   }
 
-  /// Exit codes: 0 OK, 1 ERR (or a connection lost midway), 2 server unreachable.
+  /// Exit codes: 0 OK, 1 ERR (or a connection lost midway, or a refused login), 2 server
+  /// unreachable.
   public func runOnce(_ line: String) -> Int32 {
     let connection: Connection
     do {
@@ -33,8 +37,12 @@ public struct BatchSession {
       }
     } catch {
       TerminalOutput.writeError("stockroom: \(error.message)\n")
-      return error.kind == .closed ? 1 : 2
+      return Self.status(for: error)
     }
+  }
+
+  private static func status(for error: ClientError) -> Int32 {
+    error.kind == .closed || error.kind == .loginFailed ? 1 : 2
   }
 
   /// Reads stdin line by line, sending each as soon as it is read without waiting for
@@ -45,7 +53,7 @@ public struct BatchSession {
       connection = try open()
     } catch {
       TerminalOutput.writeError("stockroom: \(error.message)\n")
-      return 2
+      return Self.status(for: error)
     }
     var pendingOutput: [UInt8] = []
     var inputBuffer: [UInt8] = []
@@ -116,11 +124,14 @@ public struct BatchSession {
 
   private func open() throws(ClientError) -> Connection {
     let connection = try Connection.open(host: options.host, port: options.port)
-    if let user = options.user {
-      try connection.send("HELLO " + Quoting.quote(user))
+    if let credentials {
+      try connection.send(credentials.loginLine)
       while true {
         if case .reply(let reply) = try connection.nextItem() {
-          if !reply.isOK { TerminalOutput.write(renderer.render(reply)) }
+          // On stderr: stdout holds one reply per command the script sent, and it sent no LOGIN.
+          guard reply.isOK else {
+            throw ClientError(.loginFailed, "login as \(credentials.name) failed: \(reply.lines.last ?? "")")
+          }
           break
         }
       }

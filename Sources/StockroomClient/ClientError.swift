@@ -7,6 +7,8 @@ public struct ClientError: Error, Equatable, CustomStringConvertible, Sendable {
     case closed
     /// The server said no to the connection itself (e.g. ERR LIMIT in the greeting).
     case refused
+    /// The server turned the session's LOGIN down (`ERR AUTH`).
+    case loginFailed
   }
 
   public var kind: Kind

@@ -27,6 +27,17 @@ public enum ClientMain {
     }
     let inputIsTerminal = isatty(0) == 1
     let outputIsTerminal = isatty(1) == 1
+    var credentials: Credentials? = nil
+    if let user = options.user {
+      do {
+        let password = try PasswordSource.password(for: options, inputIsTerminal: inputIsTerminal)
+        credentials = Credentials(name: user, password: password)
+      } catch {
+        TerminalOutput.writeError("stockroom: \(error)\n")
+        // 130, as a shell reports Ctrl-C; any other way of having no password is 2.
+        exit(error == .interrupted ? 130 : 2)
+      }
+    }
     let mode = options.mode ?? (outputIsTerminal ? .human : .raw)
     let colour = Palette.wanted(
       environment: environment, isTerminal: outputIsTerminal, noColorFlag: options.noColor)
@@ -38,14 +49,15 @@ public enum ClientMain {
     }
     if !options.command.isEmpty {
       let line = ClientOptions.requestLine(options.command)
-      exit(BatchSession(options: options, renderer: renderer).runOnce(line))
+      exit(BatchSession(options: options, credentials: credentials, renderer: renderer).runOnce(line))
     }
     if !inputIsTerminal {
-      exit(BatchSession(options: options, renderer: renderer).runPiped())
+      exit(BatchSession(options: options, credentials: credentials, renderer: renderer).runPiped())
     }
     let historyFile = HistoryPolicy.file(environment: environment)
     guard
-      let session = InteractiveSession(options: options, renderer: renderer, historyFile: historyFile)
+      let session = InteractiveSession(
+        options: options, credentials: credentials, renderer: renderer, historyFile: historyFile)
     else {
       TerminalOutput.writeError("stockroom: cannot start the line editor\n")
       exit(70)

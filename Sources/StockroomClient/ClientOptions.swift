@@ -4,8 +4,12 @@ import StockroomProtocol
 public struct ClientOptions: Sendable, Equatable {
   public var host = "127.0.0.1"
   public var port: UInt16 = ProtocolVersion.defaultPort
-  /// Sent as HELLO after connecting, so the session starts signed in.
+  /// The account to log in as after connecting (and again after every reconnect).
   public var user: String? = nil
+  /// `--password-file`: the password is the first line of this file.
+  public var passwordFile: String? = nil
+  /// `$STOCKROOM_PASSWORD`, used when there is no password file.
+  public var password: Secret? = nil
   /// Nil until `--raw`, `--json` or `--human` says; the default then depends on stdout.
   public var mode: OutputMode? = nil
   public var noColor = false
@@ -31,7 +35,9 @@ public struct ClientOptions: Sendable, Equatable {
 
       -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
       -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
-      -u, --user NAME      say HELLO NAME after connecting (or $STOCKROOM_USER)
+      -u, --user NAME      log in as NAME (or $STOCKROOM_USER), and again after a reconnect
+      --password-file FILE
+                           NAME's password: the first line of FILE, which only you may read
       -e                   piped mode: exit 1 when any reply was an error
       --raw                print protocol lines as they came (default when stdout is not a terminal)
       --json               print one JSON object per reply
@@ -41,7 +47,13 @@ public struct ClientOptions: Sendable, Equatable {
 
     With a command, run it once and exit 0 on OK, 1 on ERR, 2 when the server cannot be reached.
     With stdin not a terminal, run each line of it, pipelined:  printf 'STOCK\\n' | stockroom -e
-    Otherwise start the REPL; history is kept in ~/.stockroom_history ($STOCKROOM_HISTFILE).
+    Otherwise start the REPL; history is kept in ~/.stockroom_history ($STOCKROOM_HISTFILE),
+    without the lines that carry a password (LOGIN, REGISTER, PASSWD, USER ADD, USER PASSWD).
+
+    With -u, the password comes from --password-file, else $STOCKROOM_PASSWORD, else a prompt
+    when stdin is a terminal; without any of them stockroom exits 2. A failed login exits 1 with
+    a command or piped input; the REPL goes on as a guest. In the REPL, LOGIN NAME without a
+    password asks for it.
     """
 
   public static func parse(
@@ -53,6 +65,7 @@ public struct ClientOptions: Sendable, Equatable {
       options.port = try port(text, source: "STOCKROOM_PORT")
     }
     if let user = environment["STOCKROOM_USER"], !user.isEmpty { options.user = user }
+    if let password = environment["STOCKROOM_PASSWORD"], !password.isEmpty { options.password = Secret(password) }
     var index = 0
     func value(_ flag: String) throws(UsageError) -> String {
       index += 1
@@ -66,6 +79,7 @@ public struct ClientOptions: Sendable, Equatable {
       case "-h", "--host": options.host = try value(argument)
       case "-p", "--port": options.port = try port(try value(argument), source: argument)
       case "-u", "--user": options.user = try value(argument)
+      case "--password-file": options.passwordFile = try value(argument)
       case "-e": options.exitOnError = true
       case "--raw": options.mode = .raw
       case "--json": options.mode = .json
@@ -73,15 +87,24 @@ public struct ClientOptions: Sendable, Equatable {
       case "--no-color", "--no-colour": options.noColor = true
       case "--":
         options.command = Array(arguments[(index + 1)...])
-        return .run(options)
+        return try checked(options)
       default:
         if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
           throw UsageError(message: "unknown option '\(argument)'; try --help")
         }
         options.command = Array(arguments[index...])
-        return .run(options)
+        return try checked(options)
       }
       index += 1
+    }
+    return try checked(options)
+  }
+
+  /// A password file names no account by itself; $STOCKROOM_PASSWORD alone is left unused,
+  /// since an environment may well set it for other runs.
+  private static func checked(_ options: ClientOptions) throws(UsageError) -> Parsed {
+    if options.passwordFile != nil && options.user == nil {
+      throw UsageError(message: "--password-file needs -u NAME (or $STOCKROOM_USER)")
     }
     return .run(options)
   }

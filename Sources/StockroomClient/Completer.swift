@@ -58,9 +58,18 @@ public struct Completer: Sendable {
       spec = sub
       rest = rest.dropFirst()
     }
+    if let equals = partial.firstIndex(of: "="), let key = optionKey(partial),
+      let option = spec.options.first(where: { $0.key == key })
+    {
+      // An option's value: `role=st` completes to `role=staff`.
+      return values(for: option.kind).map { partial[...equals] + $0 }
+    }
     let positional = rest.filter { !isOption($0) }.count
     var pool: [String] = []
     let expected = argument(of: spec, at: positional)
+    // Nothing is offered for a password: no candidate could be right, and a list of options
+    // would invite typing one where the password goes.
+    if expected?.kind == .password { return [] }
     if let expected { pool += values(for: expected.kind) }
     // While a required argument is missing, options would only crowd its candidates.
     let needsArgument = expected.map { !$0.isOptional && positional < spec.arguments.count } ?? false
@@ -86,6 +95,8 @@ public struct Completer: Sendable {
     case .category: return names.categories
     case .diaryID: return names.diaryIDs
     case .command: return CommandTable.commands.map(\.name)
+    case .role: return Role.accountRoles.map(\.rawValue)
+    case .password: return []
     default: return []
     }
   }

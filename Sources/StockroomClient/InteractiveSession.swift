@@ -8,15 +8,19 @@ import StockroomProtocol
 
 /// The REPL: one person, one terminal, one server that may come and go.
 ///
-/// The session remembers what it told the server (HELLO, WATCH) so a reconnect can say it
-/// again, and keeps the names completion offers up to date.
+/// The session remembers what it told the server (LOGIN, WATCH) so a reconnect can say it
+/// again, and keeps the names completion offers up to date. The password it logs in with stays
+/// in memory only, for reconnects; it is never written anywhere.
 public final class InteractiveSession {
   private let options: ClientOptions
   private var renderer: Renderer
   private let defaultMode: OutputMode
   private let editor: LineEditor
   private var connection: Connection? = nil
-  private var user: String?
+  /// What a reconnect logs in with: `-u`'s, or the last LOGIN or REGISTER that succeeded.
+  private var credentials: Credentials?
+  /// Who the server last said this connection is; nil for a guest. The prompt shows it.
+  private var identity: Identity? = nil
   /// The WATCH arguments in force; nil when not watching, empty for everything.
   private var watching: [String]? = nil
   private var names = CatalogNames()
@@ -24,7 +28,7 @@ public final class InteractiveSession {
   private var namesStale = true
   private var lossAnnounced = false
 
-  public init?(options: ClientOptions, renderer: Renderer, historyFile: String?) {
+  public init?(options: ClientOptions, credentials: Credentials?, renderer: Renderer, historyFile: String?) {
     guard
       let editor = LineEditor(program: "stockroom", historyFile: historyFile, palette: renderer.palette)
     else { return nil }
@@ -32,7 +36,7 @@ public final class InteractiveSession {
     self.renderer = renderer
     self.defaultMode = renderer.mode
     self.editor = editor
-    self.user = options.user
+    self.credentials = credentials
     editor.complete = { [unowned self] line in completion(for: line) }
     editor.hint = { [unowned self] line in Completer(names: names).hint(line) }
     editor.onReadable = { [unowned self] in serveIdleSocket() }
@@ -40,7 +44,7 @@ public final class InteractiveSession {
 
   public var prompt: String {
     guard let connection else { return "not connected> " }
-    let who = user.map { $0 + "@" } ?? ""
+    let who = identity.map { $0.name + "@" } ?? ""
     return "stockroom \(who)\(connection.host):\(connection.port)> "
   }
 
@@ -64,8 +68,55 @@ public final class InteractiveSession {
         if perform(local) { return 0 }
         continue
       }
-      execute(line)
+      guard let complete = withPasswordsAsked(line) else { continue }
+      execute(complete)
     }
+  }
+
+  /// `LOGIN alice` with the password left off: ask for it with echo off rather than send the
+  /// line short, so the password is neither on screen nor in scrollback. Nil when the prompt
+  /// was cancelled or a new password was typed differently twice. Which words are passwords
+  /// comes from the command table.
+  private func withPasswordsAsked(_ line: String) -> String? {
+    guard let words = try? Tokenizer.words(in: line), let first = words.first,
+      var spec = CommandTable.command(named: first.text)
+    else { return line }
+    var given = words.dropFirst()
+    if !spec.subcommands.isEmpty {
+      guard let word = given.first, let sub = spec.subcommand(named: word.text) else { return line }
+      spec = sub
+      given = given.dropFirst()
+    }
+    let positional = given.filter { !$0.isOption }.map(\.value)
+    let missing = spec.arguments.dropFirst(positional.count)
+    guard !missing.isEmpty, missing.allSatisfy({ $0.kind == .password }) else { return line }
+    var asked: [String] = []
+    for argument in missing {
+      let label =
+        argument.name == "password"
+        ? "Password" + (positional.last.map { " for \($0)" } ?? "") + ": "
+        : argument.name.prefix(1).uppercased() + argument.name.dropFirst() + " password: "
+      // A password being set (REGISTER, PASSWD's new one, USER ADD) is asked twice: unseen, a
+      // typo would otherwise become the password. Checking one (LOGIN, PASSWD's old) is not.
+      let setsPassword = !spec.flags.contains(.connection) && argument.name != "old"
+      do {
+        let password = try PasswordPrompt.read(prompt: label)
+        if setsPassword, try PasswordPrompt.read(prompt: "Again: ") != password {
+          say(renderer.palette.error("the two passwords differ; nothing sent") + "\n")
+          return nil
+        }
+        asked.append(Quoting.quote(password.reveal))
+      } catch {
+        say(renderer.palette.error("\(error); nothing sent") + "\n")
+        return nil
+      }
+    }
+    // The command words as typed, the positional words requoted with the answers after them,
+    // then the options, which mean the same wherever they stand.
+    let options = given.filter(\.isOption).map(\.text)
+    let head = line.split(separator: " ").prefix(words.count - given.count).joined(separator: " ")
+    let body = positional.map { Quoting.quote($0) } + asked + options
+    return ([head] + body).joined(separator: " ")
   }
 
   // MARK: - Local commands
@@ -120,7 +171,7 @@ public final class InteractiveSession {
       try connection.send(line)
       let reply = try waitForReply(on: connection)
       say(renderer.render(reply))
-      if reply.isOK { remember(after: line) }
+      if reply.isOK { remember(after: line, reply: reply) }
     } catch {
       lost(error)
     }
@@ -137,10 +188,30 @@ public final class InteractiveSession {
   }
 
   /// Keeps what the server must be told again after a reconnect, and what completion needs.
-  private func remember(after line: String) {
+  private func remember(after line: String, reply: Reply) {
     guard let words = try? Tokenizer.words(in: line), let first = words.first else { return }
-    switch first.text.uppercased() {
-    case "HELLO": user = words.dropFirst().first?.value
+    let command = first.text.uppercased()
+    let positional = words.dropFirst().filter { !$0.isOption }.map(\.value)
+    switch command {
+    case "LOGIN", "REGISTER":
+      identity = Identity(reply: reply, command: command)
+      if positional.count >= 2 {
+        credentials = Credentials(name: positional[0], password: Secret(positional[1]))
+      }
+      namesStale = true
+    case "LOGOUT":
+      identity = nil
+      credentials = nil
+      namesStale = true
+    case "WHOAMI", "HELLO":
+      identity = Identity(reply: reply, command: command)
+    case "PASSWD":
+      // The next reconnect must log in with the new password, not the one that stopped working.
+      if positional.count >= 2 { credentials?.password = Secret(positional[1]) }
+    case "USER":
+      if positional.count >= 3, positional[0].uppercased() == "PASSWD", positional[1] == credentials?.name {
+        credentials?.password = Secret(positional[2])
+      }
     case "WATCH": watching = words.dropFirst().map(\.text)
     case "UNWATCH": watching = nil
     case "PRODUCT", "DIARY": namesStale = true
@@ -152,10 +223,17 @@ public final class InteractiveSession {
     let connection = try Connection.open(host: options.host, port: options.port)
     self.connection = connection
     lossAnnounced = false
-    if let user {
-      try connection.send("HELLO " + Quoting.quote(user))
+    identity = nil
+    if let credentials {
+      try connection.send(credentials.loginLine)
       let reply = try waitForReply(on: connection)
-      if !reply.isOK { say(renderer.render(reply)) }
+      identity = Identity(reply: reply, command: "LOGIN")
+      if !reply.isOK {
+        // A password that failed once fails again: forget it rather than retry on every reconnect.
+        self.credentials = nil
+        let text = "login as \(credentials.name) failed: \(reply.lines.last ?? ""); continuing as a guest"
+        say(renderer.palette.error(text) + "\n")
+      }
     }
     if let watching {
       try connection.send((["WATCH"] + watching).joined(separator: " "))
@@ -220,7 +298,7 @@ public final class InteractiveSession {
       var fresh = names
       fresh.update(names: try request("NAMES", on: connection))
       fresh.update(categories: try request("LIST", on: connection))
-      if user != nil {
+      if identity != nil {
         fresh.update(diary: try request("LIST diary size=100", on: connection))
       }
       names = fresh

@@ -38,13 +38,69 @@ struct BatchModeTests {
   @Test("STOCKROOM_HOST and STOCKROOM_PORT choose the server; words with spaces are quoted")
   func environmentAndQuoting() throws {
     let server = try ShopServer()
+    try server.register("alice")
     let result = try ClientProcess.run(
       ["-u", "alice", "DIARY", "NEW", "Market day", "Sold 딸기"],
-      environment: ["STOCKROOM_HOST": "127.0.0.1", "STOCKROOM_PORT": "\(server.port)"])
+      environment: [
+        "STOCKROOM_HOST": "127.0.0.1", "STOCKROOM_PORT": "\(server.port)", "STOCKROOM_PASSWORD": ShopServer.password,
+      ])
     #expect(result.status == 0, "\(result.error)")
     #expect(result.lines.last == "OK diary=1")
-    let list = try ClientProcess.run(["-p", "\(server.port)", "-u", "alice", "DIARY", "LIST"])
+    let list = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "alice", "DIARY", "LIST"], environment: ["STOCKROOM_PASSWORD": ShopServer.password]
+    )
     #expect(list.output.contains("title=\"Market day\" preview=\"Sold 딸기\""))
+  }
+
+  @Test("-u with STOCKROOM_PASSWORD: one command runs logged in, and only its reply is printed")
+  func oneShotLoggedIn() throws {
+    let server = try ShopServer()
+    try server.register("alice")
+    let environment = ["STOCKROOM_PASSWORD": ShopServer.password]
+    let list = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "alice", "DIARY", "LIST"], environment: environment)
+    #expect(list.status == 0, "\(list.error)")
+    #expect(list.lines.last?.hasPrefix("OK ") == true, "\(list.output)")
+    #expect(!list.output.contains("login"), "the LOGIN reply is not the command's: \(list.output)")
+    #expect(list.error.isEmpty)
+    let who = try ClientProcess.run(["-p", "\(server.port)", "-u", "alice", "WHOAMI"], environment: environment)
+    #expect(who.lines == ["OK alice role=customer"])
+    // The same command as a guest is refused: the login above is what let it through.
+    let guest = try ClientProcess.run(["-p", "\(server.port)", "DIARY", "LIST"])
+    #expect(guest.status == 1)
+    #expect(guest.lines.first?.hasPrefix("ERR NOAUTH") == true, "\(guest.output)")
+  }
+
+  @Test("a wrong password: the server's error on stderr, nothing run, exit 1; piped mode too")
+  func wrongPassword() throws {
+    let server = try ShopServer()
+    try server.register("alice")
+    let wrong = ["STOCKROOM_PASSWORD": "not " + ShopServer.password]
+    let once = try ClientProcess.run(["-p", "\(server.port)", "-u", "alice", "DIARY", "LIST"], environment: wrong)
+    #expect(once.status == 1)
+    #expect(once.output.isEmpty, "\(once.output)")
+    #expect(once.error.contains("login as alice failed: ERR AUTH"), "\(once.error)")
+    let piped = try ClientProcess.run(["-p", "\(server.port)", "-u", "alice"], input: "PING\n", environment: wrong)
+    #expect(piped.status == 1)
+    #expect(piped.output.isEmpty, "\(piped.output)")
+    #expect(piped.error.contains("ERR AUTH"))
+  }
+
+  @Test("--password-file logs piped mode in; its first line is the password")
+  func passwordFile() throws {
+    let server = try ShopServer()
+    try server.register("민지", password: "탁자 위의 사과")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-pwfile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("password").path
+    _ = FileManager.default.createFile(
+      atPath: path, contents: Data("탁자 위의 사과\n".utf8), attributes: [.posixPermissions: 0o600])
+    let result = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "민지", "--password-file", path, "-e"], input: "WHOAMI\nDIARY LIST\n",
+      environment: ["STOCKROOM_PASSWORD": "ignored: the file wins"])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.lines.first == "OK 민지 role=customer", "\(result.output)")
   }
 
   @Test("piped lines are all answered, in order; an ERR among them exits 1 only with -e")

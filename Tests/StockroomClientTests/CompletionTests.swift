@@ -87,10 +87,77 @@ struct CompletionTests {
     #expect(HistoryPolicy.shouldRemember("STOCK banana"))
     #expect(!HistoryPolicy.shouldRemember("LOGIN alice hunter2"))
     #expect(!HistoryPolicy.shouldRemember("login alice"))
+    #expect(!HistoryPolicy.shouldRemember("\"LOGIN\" alice hunter2"))
     #expect(!HistoryPolicy.shouldRemember("AUTH s3cret"))
     #expect(!HistoryPolicy.shouldRemember("HELLO alice password=hunter2"))
     #expect(!HistoryPolicy.shouldRemember("HELLO alice PASSWORD=\"a b\""))
     #expect(!HistoryPolicy.shouldRemember("   "))
+    // A mistyped subcommand may still hold a password; a known one without any is kept.
+    #expect(!HistoryPolicy.shouldRemember("USER ADDD bob hunter2"))
+    #expect(HistoryPolicy.shouldRemember("USER LIST"))
+    #expect(HistoryPolicy.shouldRemember("USER ROLE bob staff"))
+    #expect(HistoryPolicy.shouldRemember("WHOAMI"))
+    #expect(HistoryPolicy.shouldRemember("LOGOUT"))
+  }
+
+  /// Every command and subcommand of the table with its arguments filled in: a password
+  /// argument with a made-up password, the others with a plausible word.
+  private static func filledLines() -> [(path: String, spec: CommandSpec, line: String)] {
+    CommandTable.allWithPaths.map { path, spec in
+      let words = spec.arguments.map { $0.kind == .password ? "\"not really secret\"" : "x1" }
+      let options = spec.options.filter(\.isRequired).map { $0.key + "=1" }
+      return (path, spec, ([path] + words + options).joined(separator: " "))
+    }
+  }
+
+  @Test("from the table: every command with a password argument stays out of history, in any case")
+  func everyPasswordCommandForgotten() {
+    let secret = Self.filledLines().filter { HistoryPolicy.takesPassword($0.spec) }
+    // The table has these today; the test must not pass by finding none.
+    #expect(Set(secret.map(\.path)) == ["LOGIN", "REGISTER", "PASSWD", "USER ADD", "USER PASSWD"])
+    for (_, _, line) in secret {
+      #expect(!HistoryPolicy.shouldRemember(line), "remembered: \(line)")
+      #expect(!HistoryPolicy.shouldRemember(line.lowercased()), "remembered: \(line.lowercased())")
+    }
+    // And the rest are remembered, so the rule is not simply "forget everything".
+    for (_, spec, line) in Self.filledLines() where !HistoryPolicy.takesPassword(spec) && spec.subcommands.isEmpty {
+      #expect(HistoryPolicy.shouldRemember(line), "forgotten: \(line)")
+    }
+  }
+
+  @Test("from the table: nothing is ever offered where a password goes")
+  func passwordsNeverCompleted() {
+    var checked = 0
+    for (path, spec) in CommandTable.allWithPaths {
+      for (index, argument) in spec.arguments.enumerated() where argument.kind == .password {
+        let before = ([path] + spec.arguments[..<index].map { $0.kind == .password ? "pw" : "banana" })
+          .joined(separator: " ")
+        for partial in ["", "b", "p", "r", "ro"] {
+          let candidates = completer.complete(before + " " + partial).candidates
+          #expect(candidates.isEmpty, "\(before) \(partial) offered \(candidates)")
+        }
+        checked += 1
+      }
+    }
+    #expect(checked >= 6, "the table has password arguments in LOGIN, REGISTER, PASSWD (2), USER ADD, USER PASSWD")
+  }
+
+  @Test("roles complete as an argument and as role=; account commands hint their arguments")
+  func accountCommands() {
+    #expect(completer.complete("USER ROLE bob ").candidates == ["customer", "staff", "admin"])
+    #expect(completer.complete("user role bob st").candidates == ["staff"])
+    #expect(completer.complete("USER ADD bob pw ").candidates == ["role="])
+    #expect(completer.complete("USER ADD bob pw role=").candidates == ["role=customer", "role=staff", "role=admin"])
+    #expect(completer.complete("USER ADD bob pw role=a").candidates == ["role=admin"])
+    #expect(completer.complete("USER ").candidates == ["ADD", "DEL", "ROLE", "PASSWD", "LIST"])
+    #expect(completer.complete("WHO").candidates == ["WHOAMI"])
+    #expect(completer.hint("LOGIN ") == "<name> <password>")
+    #expect(completer.hint("LOGIN alice ") == "<password>")
+    #expect(completer.hint("REGISTER ") == "<name> <password>")
+    #expect(completer.hint("PASSWD ") == "<old> <new>")
+    #expect(completer.hint("USER ADD ") == "<name> <password> [role=<role>]")
+    #expect(completer.hint("USER ROLE bob ") == "<role>")
+    #expect(completer.hint("LOGOUT ") == nil)
   }
 
   @Test("the history file is STOCKROOM_HISTFILE, else ~/.stockroom_history; /dev/null turns it off")

@@ -11,6 +11,8 @@ final class TerminalSession {
   let socket = "stockroom-test-\(UUID().uuidString.prefix(8))"
   let folder: URL
   let historyFile: String
+  /// Text typed that must never be printed: a failed wait shows the screen with these blanked.
+  var secrets: [String] = []
 
   /// `historyFile` lets two sessions in a row share one history.
   init(historyFile: String? = nil) throws {
@@ -22,7 +24,8 @@ final class TerminalSession {
 
   /// Starts `stockroom` with these arguments in a 120x40 window; the pane stays after it
   /// exits so its last screen, and the status line the shell adds, can still be read.
-  func start(_ arguments: [String], environment: [String: String] = [:]) throws {
+  /// `afterwards` is a shell command run in the same terminal once it has exited.
+  func start(_ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil) throws {
     var env = [
       "LANG": "C.UTF-8", "TERM": "xterm-256color", "HOME": folder.path,
       "STOCKROOM_HISTFILE": historyFile,
@@ -34,13 +37,25 @@ final class TerminalSession {
       + ([try ClientProcess.binary()] + arguments).map(shellQuote).joined(separator: " ")
     // The shell reports the exit status itself: tmux notices a dead pane only once it has
     // reaped the child, which under load can take longer than any deadline here.
-    let reported = command + "; echo \"[stockroom exited with status $?]\""
+    let reported =
+      command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
     try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", reported])
     try tmux(["set-option", "-g", "remain-on-exit", "on"])
   }
 
   func send(_ keys: String...) throws {
     try tmux(["send-keys"] + keys)
+  }
+
+  /// Sends a signal to `stockroom` itself, as `kill` from another terminal would: the pane's
+  /// shell runs it as its only child.
+  func signalProgram(_ signal: Int32) throws {
+    let shell = try tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+    guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+      throw Timeout(description: "no program under the pane's shell \(shell)")
+    }
+    kill(pid, signal)
   }
 
   /// Types text literally (no key names), e.g. Korean.
@@ -67,7 +82,8 @@ final class TerminalSession {
       let last = try screen()
       if condition(last) { return last }
       guard Date() < deadline else {
-        throw Timeout(description: "timed out waiting for \(what); screen was:\n\(last)")
+        let shown = secrets.reduce(last) { $0.replacingOccurrences(of: $1, with: "<secret>") }
+        throw Timeout(description: "timed out waiting for \(what); screen was:\n\(shown)")
       }
       usleep(50_000)
     }

@@ -11,8 +11,8 @@ struct TerminalTests {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)", "-u", "alice"])
-    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(server.port)>")
+    try terminal.start(["-p", "\(server.port)"])
+    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
     try terminal.type("OR")
     try terminal.send("Tab")
     try terminal.waitFor(text: "> ORDER ")
@@ -29,7 +29,7 @@ struct TerminalTests {
     #expect(TerminalSession.lines(listed).last?.hasSuffix("> SHOW 딸") == true)
   }
 
-  @Test("history survives to the next run; LOGIN lines never reach the file")
+  @Test("history survives to the next run; lines with a password never reach the file")
   func historyAcrossRuns() throws {
     let server = try ShopServer()
     let first = try TerminalSession()
@@ -41,9 +41,20 @@ struct TerminalTests {
       try first.send("Enter")
       try first.waitForPrompt(after: "OK 1 items")
     }
-    try first.type("LOGIN alice password=hunter2")
-    try first.send("Enter")
-    try first.waitForPrompt(after: "ERR UNKNOWN")
+    // Each is refused (no such account, not logged in, not an admin), but typed all the same.
+    let secretLines = [
+      "LOGIN alice hunter2", "REGISTER \"\" hunter3", "PASSWD hunter4 hunter5", "USER ADD bob hunter6 role=staff",
+      "ORDER nothing_here password=hunter7",
+    ]
+    for (index, line) in secretLines.enumerated() {
+      try first.type(line)
+      try first.send("Enter")
+      try first.waitFor("reply \(index + 1) to a line with a password") { screen in
+        let lines = TerminalSession.lines(screen)
+        return lines.filter { $0.hasPrefix("ERR ") }.count == index + 1
+          && lines.last?.hasSuffix(">") == true
+      }
+    }
     try first.send("C-d")
     let history = first.historyFile
     try first.waitFor("the file to hold STOCK kiwi") { _ in
@@ -52,7 +63,7 @@ struct TerminalTests {
     let saved = try String(contentsOfFile: history, encoding: .utf8)
     #expect(saved.components(separatedBy: "kiwi").count == 2, "a repeated line was kept twice: \(saved)")
     #expect(!saved.contains("LOGIN"))
-    #expect(!saved.contains("hunter2"))
+    #expect(!saved.contains("hunter"), "a password reached the history file")
 
     let second = try TerminalSession(historyFile: history)
     defer { second.stop() }
@@ -113,7 +124,7 @@ struct TerminalTests {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)", "-u", "alice"])
+    try terminal.start(["-p", "\(server.port)"])
     try terminal.waitFor(text: ">")
     try terminal.type("WATCH banana")
     try terminal.send("Enter")
@@ -121,9 +132,11 @@ struct TerminalTests {
     try terminal.type("STOCK bana")
     try terminal.waitFor(text: "> STOCK bana")
 
-    let other = try ClientProcess.run(["-p", "\(server.port)", "-u", "bob", "ORDER", "banana_juice"])
-    #expect(other.status == 0)
-    let screen = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
+    let other = try ClientProcess.run(
+      ["-p", "\(server.port)", "ORDER", "banana_juice"])
+    #expect(other.status == 0, "\(other.error)")
+    // Who ordered is told to staff only; this watcher is a guest.
+    let screen = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1)")
     let lines = TerminalSession.lines(screen)
     let eventRow = try #require(lines.firstIndex { $0.contains("! stock banana → 8") })
     #expect(lines.last?.hasSuffix("> STOCK bana") == true, "\(lines)")
@@ -141,7 +154,8 @@ struct TerminalTests {
     let server = try ShopServer()
     let terminal = try TerminalSession()
     defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)", "-u", "alice"])
+    try server.register("bob")
+    try terminal.start(["-p", "\(server.port)"])
     try terminal.waitFor(text: ">")
     try terminal.type("WATCH")
     try terminal.send("Enter")
@@ -149,9 +163,10 @@ struct TerminalTests {
     try terminal.type("PRODUCT EDIT ")
     try terminal.waitFor(text: "<id>")
     let other = try ClientProcess.run(
-      ["-p", "\(server.port)", "-u", "bob", "PRODUCT", "NEW", "name=Red apple", "price=1200", "stock=3"])
-    #expect(other.status == 0, "\(other.output)")
-    try terminal.waitFor(text: "! stock p1 → 3 (+3, listed, by bob)")
+      ["-p", "\(server.port)", "-u", "bob", "PRODUCT", "NEW", "name=Red apple", "price=1200", "stock=3"],
+      environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+    #expect(other.status == 0, "\(other.output)\(other.error)")
+    try terminal.waitFor(text: "! stock p1 → 3 (+3, listed)")
     try terminal.send("Tab")
     try terminal.waitFor("p1 completed") { screen in
       TerminalSession.lines(screen).last?.contains("> PRODUCT EDIT p1 ") == true
@@ -184,13 +199,19 @@ struct TerminalTests {
     try terminal.waitFor(text: "[stockroom exited with status 0]")
   }
 
-  @Test("when the server goes away the prompt says so, and the next command reconnects")
+  @Test("when the server goes away the prompt says so; the next command reconnects and logs in again unasked")
   func reconnect() throws {
     var server: ShopServer? = try ShopServer()
     let port = try #require(server?.port)
+    // Staff, so events name who ordered: seeing the name after the reconnect shows the login took.
+    try server?.addAccount("alice", role: .staff)
     let terminal = try TerminalSession()
     defer { terminal.stop() }
+    // No STOCKROOM_PASSWORD: the password is typed once, at the prompt.
     try terminal.start(["-p", "\(port)", "-u", "alice"])
+    try terminal.waitFor(text: "Password for alice:")
+    try terminal.type(ShopServer.password)
+    try terminal.send("Enter")
     try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
     try terminal.type("WATCH")
     try terminal.send("Enter")
@@ -201,14 +222,23 @@ struct TerminalTests {
     let screen = try terminal.screen()
     #expect(screen.components(separatedBy: "will reconnect on the next command").count == 2)
 
-    // A new server on the same port: the next command reconnects, says HELLO and WATCH again.
+    // A new server on the same port, where alice exists again (the in-process store is fresh):
+    // the next command reconnects, logs in and says WATCH again, without asking anything.
     let second = try ShopServer(port: port)
-    try terminal.type("STOCK kiwi")
+    try second.addAccount("alice", role: .staff)
+    try second.register("bob")
+    try terminal.type("DIARY LIST")
     try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK 1 items")
-    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
-    let other = try ClientProcess.run(["-p", "\(second.port)", "-u", "bob", "ORDER", "banana_juice"])
-    #expect(other.status == 0)
+    try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(port)")
+    let after = try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
+    #expect(after.components(separatedBy: "Password for").count == 2, "asked again: \(after)")
+    #expect(!after.contains("ERR NOAUTH"), "DIARY LIST ran as a guest: \(after)")
+    let shown = after.contains(ShopServer.password)
+    #expect(!shown, "the password showed on screen")
+    let other = try ClientProcess.run(
+      ["-p", "\(second.port)", "-u", "bob", "ORDER", "banana_juice"],
+      environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+    #expect(other.status == 0, "\(other.error)")
     try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
     let reconnected = try ClientProcess.run(["-p", "\(second.port)", "INFO"])
     #expect(reconnected.output.contains("watchers=1"), "\(reconnected.output)")

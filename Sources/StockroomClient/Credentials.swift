@@ -1,0 +1,19 @@
+import StockroomProtocol
+
+/// The account a session logs in as, kept in memory so a reconnect can log in again without
+/// asking.
+public struct Credentials: Sendable, Equatable {
+  public var name: String
+  public var password: Secret
+
+  public init(name: String, password: Secret) {
+    self.name = name
+    self.password = password
+  }
+
+  /// The LOGIN request; both words quoted as needed, so a password with spaces or `=` stays
+  /// one positional word.
+  public var loginLine: String {
+    "LOGIN " + Quoting.quote(name) + " " + Quoting.quote(password.reveal)
+  }
+}

@@ -445,7 +445,8 @@ public struct ShopState: Sendable {
     guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
     if selfRegistered && hasUnclaimedData(account.name) {
       throw ShopError(
-        .denied, "the name \(Echo.quoted(account.name)) holds data from before accounts; an admin must create it")
+        .denied,
+        "the name \(Echo.quoted(account.name)) holds diary entries or products of an earlier owner; an admin must create it")
     }
     guard accounts.count < limits.maximumAccounts else {
       throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")

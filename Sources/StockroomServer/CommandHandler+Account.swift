@@ -96,6 +96,7 @@ extension CommandHandler {
   func userDel(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     let name = request.arguments[0].text
     _ = try apply(&session, .deleteAccount(name: name))
+    logger.info("account deleted user=\(name) by=\(session.user)")
     out.ok("deleted", fields: [("user", name)])
   }
 
@@ -103,6 +104,7 @@ extension CommandHandler {
     let name = request.arguments[0].text
     let role = try Self.role(request.arguments[1].text)
     _ = try apply(&session, .setRole(name: name, role: role, at: Date()))
+    logger.info("account role user=\(name) role=\(role.rawValue) by=\(session.user)")
     out.ok("role", fields: [("user", name), ("role", role.rawValue)])
   }
 
@@ -141,40 +143,49 @@ extension CommandHandler {
     let now = Date()
     switch ticket.purpose {
     case .login(let name):
-      guard result == .verified, let role = store.read({ $0.accounts[name]?.role }) else {
+      guard result == .verified, let account = store.read({ $0.accounts[name] }) else {
         try failedAttempt(name, session: &session)
       }
       throttle.succeeded(name)
       session.failedLogins = 0
-      logIn(name, role: role, session: &session)
-      out.ok("login \(name)", fields: [("role", role.rawValue)])
+      logIn(account, session: &session)
+      logger.info("login user=\(name) role=\(account.role.rawValue)")
+      out.ok("login \(name)", fields: [("role", account.role.rawValue)])
     case .passwd(let name):
       guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
       throttle.succeeded(name)
       session.failedLogins = 0
-      _ = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      let applied = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      // Other connections logged in with the old password are guests from their next request.
+      if case .accountSaved(let account) = applied.outcome { logIn(account, session: &session) }
+      logger.info("password changed user=\(name)")
       out.ok("password changed")
     case .register(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)
       _ = try apply(&session, .createAccount(account, selfRegistered: true))
-      logIn(name, role: .customer, session: &session)
+      logIn(account, session: &session)
+      logger.info("account registered user=\(name)")
       out.ok("login \(name)", fields: [("role", Role.customer.rawValue)])
     case .userAdd(let name, let role):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: role, passwordHash: hash, created: now, updated: now)
       _ = try apply(&session, .createAccount(account, selfRegistered: false))
+      logger.info("account created user=\(name) role=\(role.rawValue) by=\(session.user)")
       out.ok("created", fields: [("user", name), ("role", role.rawValue)])
     case .userPasswd(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
-      _ = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      let applied = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      if session.account == name, case .accountSaved(let account) = applied.outcome { logIn(account, session: &session) }
+      logger.info("password set user=\(name) by=\(session.user)")
       out.ok("password set", fields: [("user", name)])
     }
   }
 
-  private func logIn(_ name: String, role: Role, session: inout Session) {
-    session.account = name
-    session.cachedRole = (role, store.accountsGeneration)
+  private func logIn(_ account: Account, session: inout Session) {
+    session.account = account.name
+    session.login = (account.created, account.passwordHash)
+    session.cachedRole = (account.role, store.accountsGeneration)
   }
 
   /// The same answer for a wrong name and a wrong password; the attempt counts against the
@@ -182,6 +193,8 @@ extension CommandHandler {
   private func failedAttempt(_ name: String, session: inout Session) throws -> Never {
     throttle.failed(name, now: EventLoop.clock())
     session.failedLogins += 1
+    // The name is not logged: people type their password where their name goes.
+    logger.info("login failed attempt=\(session.failedLogins)")
     stats.failedLogins.add(1, ordering: .relaxed)
     guard session.failedLogins < Self.loginAttemptsPerConnection else {
       session.closing = .loginFailures(session.failedLogins)

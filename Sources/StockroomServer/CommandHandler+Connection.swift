@@ -38,6 +38,13 @@ extension CommandHandler {
         out.field("required", option.isRequired)
         out.endLine()
       }
+      for restriction in spec.restrictions {
+        out.beginRow(path)
+        out.field("restricted", restriction.label)
+        out.field("role", restriction.role.rawValue)
+        out.field("summary", restriction.reason)
+        out.endLine()
+      }
       for example in spec.examples {
         out.beginRow(path)
         out.field("example", example)

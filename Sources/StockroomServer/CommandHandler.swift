@@ -69,13 +69,20 @@ struct CommandHandler: Sendable {
     guard let name = session.account else { return .guest }
     let generation = store.accountsGeneration
     if let cached = session.cachedRole, cached.generation == generation { return cached.role }
-    guard let role = store.read({ $0.accounts[name]?.role }) else {
-      session.account = nil
-      session.cachedRole = nil
+    guard let account = store.read({ $0.accounts[name] }), let login = session.login,
+      account.created == login.created, account.passwordHash == login.passwordHash
+    else {
+      Self.logOut(&session)
       return .guest
     }
-    session.cachedRole = (role, generation)
-    return role
+    session.cachedRole = (account.role, generation)
+    return account.role
+  }
+
+  static func logOut(_ session: inout Session) {
+    session.account = nil
+    session.login = nil
+    session.cachedRole = nil
   }
 
   /// The command table's policy, enforced here and only here: the least role a command (or this
@@ -143,8 +150,7 @@ struct CommandHandler: Sendable {
     case .watch: try watch(request, session: &session, out: &out)
     case .login: try login(request, session: &session)
     case .logout:
-      session.account = nil
-      session.cachedRole = nil
+      Self.logOut(&session)
       out.ok("logout")
     case .whoami: out.ok(session.user, fields: [("role", role.rawValue)])
     case .register: try register(request, session: &session)

@@ -24,7 +24,8 @@ final class LoginThrottle: Sendable {
 
   /// At most this many names are tracked, about 200 bytes each; past it the stalest is dropped.
   static let capacity = 10_000
-  static let maximumWait: UInt64 = 60 * 1_000_000_000
+  /// Longer waits are refused at once: a client waiting in silence looks like a hung server.
+  static let maximumWait: UInt64 = 10 * 1_000_000_000
   static let memory: UInt64 = 15 * 60 * 1_000_000_000
 
   private let records = Mutex<[String: Record]>([:])

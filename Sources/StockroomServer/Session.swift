@@ -1,3 +1,4 @@
+import Foundation
 import StockroomText
 
 /// What one connection remembers between its requests.
@@ -7,6 +8,9 @@ struct Session: Sendable {
 
   /// The account this connection logged in as; nil for a guest.
   var account: String? = nil
+  /// Which account of that name, and with which password: an account removed and made again,
+  /// or given a new password, is not the one this connection logged into, which then is a guest.
+  var login: (created: Date, passwordHash: String)? = nil
   /// The account's role as last read, and the store's account generation it was read at: a role
   /// changed or an account removed by an admin takes effect on the next request.
   var cachedRole: (role: Role, generation: Int)? = nil

@@ -3,7 +3,8 @@ import StockroomProtocol
 /// How many replies a connection that reads everything must get for the lines it sends, worked
 /// out from the lines alone by the rules of Protocol.md §2: one reply per line, except that the
 /// server stops after `QUIT` and after a line over the limit, and may stop after a line of
-/// another protocol (HTTP, RESP, TLS), with or without a last `ERR`.
+/// another protocol (HTTP, RESP, TLS), with or without a last `ERR`, and after the fifth
+/// `LOGIN` or `PASSWD` (which closes the connection when it is the fifth to fail).
 struct FuzzExpectation: Sendable, Equatable {
   enum Ending: Sendable, Equatable {
     /// Every line is answered; the last is a `PING` whose echo is `text`.
@@ -33,9 +34,16 @@ struct FuzzExpectation: Sendable, Equatable {
   }
 
   init(lines candidates: [[UInt8]], maxLine: Int, sentinel: String) {
+    var attempts = 0
     for (index, line) in candidates.enumerated() {
       switch Self.fate(of: line, maxLine: maxLine) {
-      case .answered: continue
+      case .answered:
+        guard Self.isPasswordAttempt(line) else { continue }
+        attempts += 1
+        guard attempts == Self.passwordAttemptsBeforeClose else { continue }
+        lines = Array(candidates[...index])
+        ending = .mayClose(index: index)
+        return
       case .closes(let kind):
         lines = Array(candidates[...index])
         ending = .closes(index: index, kind: kind)
@@ -48,6 +56,20 @@ struct FuzzExpectation: Sendable, Equatable {
     }
     lines = candidates + [Array("PING \(sentinel)".utf8)]
     ending = .sentinel(text: sentinel)
+  }
+
+  /// Failed attempts after which the server closes a connection (Protocol.md, LOGIN).
+  static let passwordAttemptsBeforeClose = 5
+
+  /// A LOGIN or PASSWD the table accepts: each may fail, and the fifth failure closes.
+  static func isPasswordAttempt(_ line: [UInt8]) -> Bool {
+    let body = (line.last == 0x0D ? line.dropLast() : line[...]).drop { $0 == 0x20 || $0 == 0x09 }
+    let first = String(decoding: body.prefix(7), as: UTF8.self).uppercased()
+    guard first.hasPrefix("LOGIN") || first.hasPrefix("PASSWD") else { return false }
+    guard let words = try? Tokenizer.words(in: body), let request = try? CommandTable.parse(words) else {
+      return false
+    }
+    return request.spec.id == .login || request.spec.id == .passwd
   }
 
   enum Fate: Equatable {

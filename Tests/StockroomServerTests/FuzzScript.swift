@@ -1,3 +1,5 @@
+import StockroomProtocol
+
 /// Everything one fuzzing connection will do, decided from its seed before it connects, so that
 /// the same seed, worker and connection number always send the same bytes in the same writes.
 struct FuzzScript: Sendable {
@@ -34,7 +36,15 @@ struct FuzzScript: Sendable {
     var keys = OrderKeys(connection: label)
     var lines: [[UInt8]] = []
     if random.percent(3) { lines.append(random.pick(FuzzVocabulary.crossProtocol)) }
-    if random.percent(65) { lines.append(Array("HELLO \(random.pick(FuzzVocabulary.users))".utf8)) }
+    if random.percent(50) {
+      // One of the accounts the fuzzer made, or HELLO, which names no one now.
+      let user = random.pick(FuzzVocabulary.accounts)
+      let line =
+        random.percent(85)
+        ? "LOGIN \(Quoting.quote(user.name)) \(Quoting.quote(LineClient.password(for: user.name)))"
+        : "HELLO \(Quoting.quote(user.name))"
+      lines.append(Array(line.utf8))
+    }
     if random.percent(behaviour == .silent ? 40 : 15) {
       lines.append(Array((random.percent(50) ? "WATCH" : "WATCH banana kiwi_juice galbi_jjim p1").utf8))
     }

@@ -28,6 +28,12 @@ struct FuzzVocabulary: Sendable {
     "dish", "product", "exhibit", "order", "FRUITS", "frutis", "",
   ]
 
+  /// The accounts the fuzzer makes before it starts, with every role.
+  static let accounts: [(name: String, role: Role)] = [
+    ("alice", .customer), ("bob", .staff), ("민지", .customer), ("carol", .admin), ("a", .customer),
+    (String(repeating: "u", count: 32), .staff),
+  ]
+
   static let users = ["alice", "bob", "민지", "carol", "guest", "a", String(repeating: "u", count: 32)]
 
   /// Names for HELLO and products that the issue found slipping through: invisible, bidi,

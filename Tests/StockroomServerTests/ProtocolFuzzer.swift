@@ -18,10 +18,11 @@ struct ProtocolFuzzer {
   static let maxClients = 48
   /// The server's resident memory must stay below this. The documented per-connection buffers
   /// at most hold a 64 KiB request line and 8 MiB of unsent watcher output, so 48 connections
-  /// can pin about 390 MiB at worst; a fresh server is about 30 MiB, and what a minute of
-  /// fuzzing adds to the shop is a few MiB when every text limit bounds bytes. 512 MiB leaves
-  /// room for all of that and still catches memory that grows with what clients send.
-  static let residentLimitKiB = 512 * 1024
+  /// can pin about 390 MiB at worst; a fresh server is about 30 MiB, the two password threads
+  /// take 64 MiB each while they hash, and what a minute of fuzzing adds to the shop is a few MiB
+  /// when every text limit bounds bytes. 640 MiB leaves room for all of that and still catches
+  /// memory that grows with what clients send.
+  static let residentLimitKiB = 640 * 1024
   static let serverArguments = ["--initial-stock", "1000000", "--max-clients", String(maxClients)]
   /// How long the connections may take to finish after the fuzzing time is up.
   static let finishSeconds: TimeInterval = 180
@@ -34,6 +35,8 @@ struct ProtocolFuzzer {
   /// server's log (of both starts).
   func run() throws -> (problems: [String], summary: String, log: String) {
     let data = try DataDirectory()
+    for account in FuzzVocabulary.accounts { try data.addAccount(account.name, role: account.role) }
+    try data.addAccount("fuzz-checker", role: .staff)
     let (daemon, port) = try data.start(Self.serverArguments)
     let checker = try LineClient.greeted(port, user: "fuzz-checker")
     let vocabulary = FuzzVocabulary(names: try checker.request("NAMES"))
@@ -167,7 +170,7 @@ struct ProtocolFuzzer {
       _ = try? again.waitForExit()
       log += again.log
     }
-    let reader = try LineClient.greeted(port)
+    let reader = try LineClient.greeted(port, user: "fuzz-checker")
     let after = try ShopSnapshot(reader)
     reader.closeNow()
     if let difference = before.difference(from: after) {

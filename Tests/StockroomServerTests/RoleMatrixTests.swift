@@ -95,6 +95,11 @@ struct RoleMatrixTests {
     }
     let user = try client.request("HELP USER").rows.first { $0.id == "USER ADD" }
     #expect(user?["role"] == "admin")
+    // A restricted use is listed with the role it needs.
+    let keyed = try client.request("HELP ORDER").rows.first { $0["restricted"] == "key=" }
+    #expect(keyed?["role"] == "customer")
+    let orders = try client.request("HELP LIST").rows.first { $0["restricted"] == "orders" }
+    #expect(orders?["role"] == "customer")
   }
 
   @Test("a role given or taken by an admin applies to the account's next request; a removed account is a guest")
@@ -107,8 +112,20 @@ struct RoleMatrixTests {
     #expect(try bob.request("ADD kiwi 1").isOK, "no new login needed")
     #expect(try bob.request("WHOAMI").message == "bob role=staff")
     #expect(try admin.request("USER DEL bob").isOK)
+    // A new bob is someone else: the old connection does not become him, even as admin.
+    #expect(try admin.request("USER ADD bob another-passphrase role=admin").isOK)
     #expect(try bob.request("DIARY LIST").errorCode == .noAuth)
     #expect(try bob.request("WHOAMI").message == "guest role=guest")
+    // A new password ends every other session of the account, but not the one that set it.
+    let phone = try server.client()
+    let laptop = try server.client()
+    for device in [phone, laptop] { #expect(try device.request("LOGIN bob another-passphrase").isOK) }
+    #expect(try phone.request("PASSWD another-passphrase a-third-passphrase").isOK)
+    #expect(try phone.request("WHOAMI").message == "bob role=admin")
+    #expect(try laptop.request("WHOAMI").message == "guest role=guest")
+    #expect(try admin.request("USER PASSWD bob a-fourth-passphrase").isOK)
+    #expect(try phone.request("WHOAMI").message == "guest role=guest")
+    #expect(try admin.request("USER DEL bob").isOK)
     #expect(try admin.request("USER DEL admin").errorCode == .invalid, "the last admin stays")
     #expect(try admin.request("USER ROLE admin staff").errorCode == .invalid)
     #expect(try admin.request("USER ADD guest long-enough-pw").errorCode == .invalid, "guest is no one's name")

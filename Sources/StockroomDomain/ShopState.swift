@@ -175,13 +175,15 @@ public struct ShopState: Sendable {
     case .createProduct(let seller, let draft, let at): return try createProduct(seller: seller, draft: draft, at: at)
     case .editProduct(let id, let user, let changes, let at):
       return try editProduct(id: id, user: user, changes: changes, at: at)
-    case .deleteProduct(let id, let user, let anySeller): return try deleteProduct(id: id, user: user, anySeller: anySeller)
+    case .deleteProduct(let id, let user, let anySeller):
+      return try deleteProduct(id: id, user: user, anySeller: anySeller)
     case .createDiary(let owner, let title, let body, let at):
       return try createDiary(owner: owner, title: title, body: body, at: at)
     case .editDiary(let id, let owner, let title, let body, let at):
       return try editDiary(id: id, owner: owner, title: title, body: body, at: at)
     case .deleteDiary(let id, let owner): return try deleteDiary(id: id, owner: owner)
-    case .createAccount(let account, let selfRegistered): return try createAccount(account, selfRegistered: selfRegistered)
+    case .createAccount(let account, let selfRegistered):
+      return try createAccount(account, selfRegistered: selfRegistered)
     case .deleteAccount(let name): return try deleteAccount(name)
     case .setRole(let name, let role, let at): return try setRole(name, role, at: at)
     case .setPassword(let name, let hash, let at): return try setPassword(name, hash, at: at)
@@ -435,7 +437,6 @@ public struct ShopState: Sendable {
     return Applied(outcome: .diaryDeleted(entry.id), events: [])
   }
 
-
   // MARK: Accounts
 
   private mutating func createAccount(_ account: Account, selfRegistered: Bool) throws(ShopError) -> Applied {
@@ -446,7 +447,8 @@ public struct ShopState: Sendable {
     if selfRegistered && hasUnclaimedData(account.name) {
       throw ShopError(
         .denied,
-        "the name \(Echo.quoted(account.name)) holds diary entries or products of an earlier owner; an admin must create it")
+        "the name \(Echo.quoted(account.name)) holds diary entries or products of an earlier owner; an admin must create it"
+      )
     }
     guard accounts.count < limits.maximumAccounts else {
       throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")

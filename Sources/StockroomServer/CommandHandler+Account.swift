@@ -58,7 +58,9 @@ extension CommandHandler {
     let password = try Self.password(request.arguments[1], checked: true)
     // Checked now as well as when saved: no one waits for a hash only to hear the name is taken.
     try store.read { state throws(ShopError) in
-      if state.accounts[name] != nil { throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists") }
+      if state.accounts[name] != nil {
+        throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists")
+      }
     }
     session.credential = CredentialTicket(.register(name: name), .hash(password))
   }
@@ -79,7 +81,9 @@ extension CommandHandler {
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
     try store.read { state throws(ShopError) in
-      if state.accounts[name] != nil { throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists") }
+      if state.accounts[name] != nil {
+        throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists")
+      }
     }
     session.credential = CredentialTicket(.userAdd(name: name, role: role), .hash(password))
   }
@@ -123,7 +127,8 @@ extension CommandHandler {
   private static func role(_ text: String) throws(ProtocolError) -> Role {
     guard let role = Role(rawValue: text.lowercased()), role != .guest else {
       throw ProtocolError(
-        .invalid, "role \(Echo.quoted(text)) is not one of \(Role.accountRoles.map(\.rawValue).joined(separator: ", "))")
+        .invalid, "role \(Echo.quoted(text)) is not one of \(Role.accountRoles.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     return role
   }
@@ -176,7 +181,9 @@ extension CommandHandler {
     case .userPasswd(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let applied = try apply(&session, .setPassword(name: name, hash: hash, at: now))
-      if session.account == name, case .accountSaved(let account) = applied.outcome { logIn(account, session: &session) }
+      if session.account == name, case .accountSaved(let account) = applied.outcome {
+        logIn(account, session: &session)
+      }
       logger.info("password set user=\(name) by=\(session.user)")
       out.ok("password set", fields: [("user", name)])
     }

@@ -46,7 +46,9 @@ extension CommandHandler {
       // What is personal is counted for its owner only; a guest has none of it.
       if let account = session.account {
         counts.append((.diary, store.read { $0.diaryCount(of: account) }))
-        let orders = role >= .staff ? store.read { store.listedOrders($0) } : try store.orders(of: account, Paging(page: 1, size: 1)).total
+        let orders =
+          role >= .staff
+          ? store.read { store.listedOrders($0) } : try store.orders(of: account, Paging(page: 1, size: 1)).total
         counts.append((.orders, orders))
       }
       for (category, count) in counts {

@@ -50,7 +50,8 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         let v6 = raw.load(as: sockaddr_in6.self)
         return withUnsafeBytes(of: v6.sin6_addr) { bytes in
           let loopback = bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
-          let mapped = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+          let mapped =
+            bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
           return loopback || mapped
         }
       default: return false

@@ -115,9 +115,12 @@ public final class ShopDatabase: @unchecked Sendable {
         id: row.int(0), number: row.int(1), owner: row.text(2), title: row.text(3), body: row.text(4),
         created: Date(timeIntervalSince1970: row.double(5)), updated: Date(timeIntervalSince1970: row.double(6)))
     }
-    for (owner, next) in try writer.prepare("SELECT owner, next FROM diary_numbers").rows([], {
-      ($0.text(0), $0.int(1))
-    }) {
+    for (owner, next) in try writer.prepare("SELECT owner, next FROM diary_numbers").rows(
+      [],
+      {
+        ($0.text(0), $0.int(1))
+      })
+    {
       snapshot.diaryNumbers[owner] = next
     }
     snapshot.accounts = try writer.prepare("SELECT name, role, hash, created, updated FROM accounts").rows { row in
@@ -344,7 +347,8 @@ public final class ShopDatabase: @unchecked Sendable {
       "INSERT OR REPLACE INTO accounts(name, role, hash, created, updated) VALUES (?, ?, ?, ?, ?)")
     for item in batch.accounts.values {
       try account.run([
-        .text(item.name), .text(item.role.rawValue), .text(item.passwordHash), .real(item.created.timeIntervalSince1970),
+        .text(item.name), .text(item.role.rawValue), .text(item.passwordHash),
+        .real(item.created.timeIntervalSince1970),
         .real(item.updated.timeIntervalSince1970),
       ])
     }
@@ -423,9 +427,10 @@ public final class ShopDatabase: @unchecked Sendable {
     try reader.withLock { reader in
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
       guard let reader else { return ([], 0) }
-      let total = try reader.prepare("SELECT COUNT(*) FROM orders WHERE user = ? AND id < ?").rows(
-        [.text(user), .integer(below)], { $0.int(0) }
-      ).first ?? 0
+      let total =
+        try reader.prepare("SELECT COUNT(*) FROM orders WHERE user = ? AND id < ?").rows(
+          [.text(user), .integer(below)], { $0.int(0) }
+        ).first ?? 0
       guard limit > 0 else { return ([], total) }
       let orders = try reader.prepare(
         "SELECT id, user, placed, lines, taken FROM orders WHERE user = ? AND id < ? ORDER BY id DESC LIMIT ? OFFSET ?"

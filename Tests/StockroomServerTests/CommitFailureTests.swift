@@ -10,7 +10,9 @@ struct CommitFailureTests {
     let data = try DataDirectory().addAccount()
     var (daemon, port) = try data.start()
     defer { daemon.process.terminate() }
-    #expect(try LineClient.greeted(port, user: "alice", role: .staff).request("ORDER banana_juice").statusFields["order"] == "1")
+    #expect(
+      try LineClient.greeted(port, user: "alice", role: .staff).request("ORDER banana_juice").statusFields["order"]
+        == "1")
     daemon.process.terminate()
     _ = try daemon.waitForExit()
     // A row the database refuses at commit time, as a conflicting hand-made row would: the

@@ -38,7 +38,9 @@ final class DataDirectory: @unchecked Sendable {
       environment: ["PATH": "/usr/bin:/bin"], stdin: input, stderr: errors)
     guard status == 0 else {
       throw LineClient.Failure(
-        description: "stockroomd user add \(name) exited \(status): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        description:
+          "stockroomd user add \(name) exited \(status): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")"
+      )
     }
     return self
   }

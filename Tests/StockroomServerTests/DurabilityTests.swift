@@ -169,7 +169,8 @@ struct DurabilityTests {
     #expect(retried.rows.last?["stock"] == "13")
     #expect(try client.request("ORDER banana_juice key=after-upgrade").statusFields["order"] == "2")
     #expect(
-      try LineClient.greeted(port, user: "new", role: .staff).request("ORDER banana_juice key=old-k").statusFields["order"] == "3")
+      try LineClient.greeted(port, user: "new", role: .staff).request("ORDER banana_juice key=old-k").statusFields[
+        "order"] == "3")
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "10", "items the old file lacked are added")
     daemon.process.terminate()
     _ = try daemon.waitForExit()

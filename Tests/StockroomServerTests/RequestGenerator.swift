@@ -150,7 +150,8 @@ struct RequestGenerator: Sendable {
       random.percent(80)
         ? LineClient.password(for: random.pick(FuzzVocabulary.users))
         : random.pick(["short", "", "x", "a long wrong passphrase"])
-    case .role: random.percent(80) ? random.pick(["customer", "staff", "admin"]) : random.pick(["guest", "root", "ADMIN"])
+    case .role:
+      random.percent(80) ? random.pick(["customer", "staff", "admin"]) : random.pick(["guest", "root", "ADMIN"])
     case .account: random.percent(75) ? random.pick(FuzzVocabulary.users) : random.pick(FuzzVocabulary.oddNames)
     }
   }

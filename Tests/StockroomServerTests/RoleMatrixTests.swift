@@ -61,7 +61,8 @@ struct RoleMatrixTests {
       let reply = try on.request(request)
       if role >= needs {
         #expect(
-          reply.errorCode != .noAuth && reply.errorCode != .denied || path == "PRODUCT DELETE" || path == "PRODUCT EDIT",
+          reply.errorCode != .noAuth && reply.errorCode != .denied || path == "PRODUCT DELETE"
+            || path == "PRODUCT EDIT",
           "\(role) may \(request): \(reply.lines)")
       } else if role == .guest {
         #expect(reply.errorCode == .noAuth, "a guest must log in for \(request): \(reply.lines)")

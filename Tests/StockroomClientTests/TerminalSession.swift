@@ -8,18 +8,16 @@ final class TerminalSession {
     var description: String
   }
 
-  let socket = "stockroom-test-\(UUID().uuidString.prefix(8))"
-  let folder: URL
+  private let tmux: Tmux
+  var folder: URL { tmux.folder }
   let historyFile: String
   /// Text typed that must never be printed: a failed wait shows the screen with these blanked.
   var secrets: [String] = []
 
   /// `historyFile` lets two sessions in a row share one history.
   init(historyFile: String? = nil) throws {
-    folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("stockroom-tmux-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    self.historyFile = historyFile ?? folder.appendingPathComponent("history").path
+    tmux = try Tmux(name: "stockroom-test")
+    self.historyFile = historyFile ?? tmux.folder.appendingPathComponent("history").path
   }
 
   /// Starts `stockroom` with these arguments in a 120x40 window; the pane stays after it
@@ -31,26 +29,26 @@ final class TerminalSession {
       "STOCKROOM_HISTFILE": historyFile,
     ]
     env.merge(environment) { $1 }
-    let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuote($0.value))" }
+    let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Tmux.shellQuote($0.value))" }
     let command =
       "env -i PATH=/usr/bin:/bin " + assignments.joined(separator: " ") + " "
-      + ([try ClientProcess.binary()] + arguments).map(shellQuote).joined(separator: " ")
+      + ([try ClientProcess.binary()] + arguments).map(Tmux.shellQuote).joined(separator: " ")
     // The shell reports the exit status itself: tmux notices a dead pane only once it has
     // reaped the child, which under load can take longer than any deadline here.
     let reported =
       command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
-    try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", reported])
-    try tmux(["set-option", "-g", "remain-on-exit", "on"])
+    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", reported])
+    try tmux.run(["set-option", "-g", "remain-on-exit", "on"])
   }
 
   func send(_ keys: String...) throws {
-    try tmux(["send-keys"] + keys)
+    try tmux.run(["send-keys"] + keys)
   }
 
   /// Sends a signal to `stockroom` itself, as `kill` from another terminal would: the pane's
   /// shell runs it as its only child.
   func signalProgram(_ signal: Int32) throws {
-    let shell = try tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let shell = try tmux.run(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
     guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
       throw Timeout(description: "no program under the pane's shell \(shell)")
@@ -60,11 +58,11 @@ final class TerminalSession {
 
   /// Types text literally (no key names), e.g. Korean.
   func type(_ text: String) throws {
-    try tmux(["send-keys", "-l", text])
+    try tmux.run(["send-keys", "-l", text])
   }
 
   func screen() throws -> String {
-    try tmux(["capture-pane", "-p"])
+    try tmux.run(["capture-pane", "-p"])
   }
 
   /// Polls the screen until `condition` holds; fails with the last screen after the deadline.
@@ -117,27 +115,7 @@ final class TerminalSession {
   }
 
   func stop() {
-    _ = try? tmux(["kill-server"])
-    try? FileManager.default.removeItem(at: folder)
+    tmux.stop()
   }
 
-  @discardableResult
-  private func tmux(_ arguments: [String]) throws -> String {
-    // Output goes to a file: the first command forks the tmux server, which would hold a
-    // pipe open for as long as it lives.
-    let output = folder.appendingPathComponent("tmux-output-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    let status = try Subprocess.run(
-      "/usr/bin/tmux", ["-u", "-L", socket] + arguments,
-      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TMUX_TMPDIR": folder.path],
-      stdout: output)
-    guard status == 0 || arguments.first == "kill-server" else {
-      throw Subprocess.Failure(description: "tmux \(arguments.first ?? "") exited \(status)")
-    }
-    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-  }
-
-  private func shellQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
 }

@@ -119,7 +119,7 @@ struct CrashTests {
       #expect(finished.wait(timeout: .now() + 60) == .success, "clients did not notice the kill")
 
       (daemon, port) = try data.start(["--initial-stock", "100000000"])
-      let checker = try LineClient.greeted(port)
+      let checker = try LineClient.greeted(port, user: "admin")
       let all = tallies.withLock { $0 }
       var expectedTaken: [String: Int] = [:]
       var restockLow: [String: Int] = [:]
@@ -178,7 +178,7 @@ struct CrashTests {
         #expect(
           (restockLow[fruit, default: 0]...restockHigh[fruit, default: 0]).contains(gained),
           "\(fruit) restocked \(gained), acknowledged \(restockLow[fruit, default: 0]), round \(round)")
-        #expect(try checker.request("STOCKTAKE \(fruit) size=1").rows[0]["balances"] == "yes")
+        #expect(try checker.request("STOCKTAKE \(fruit) size=1").rows.first?["balances"] == "yes")
       }
       before = after
       let acknowledged = all.reduce(0) { $0 + $1.orders.count + $1.restocked.values.count + $1.diary.count }

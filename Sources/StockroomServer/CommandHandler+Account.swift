@@ -191,7 +191,7 @@ extension CommandHandler {
 
   private func logIn(_ account: Account, session: inout Session) {
     session.account = account.name
-    session.login = (account.created, account.passwordHash)
+    session.loginHash = account.passwordHash
     session.cachedRole = (account.role, store.accountsGeneration)
   }
 

@@ -69,9 +69,7 @@ struct CommandHandler: Sendable {
     guard let name = session.account else { return .guest }
     let generation = store.accountsGeneration
     if let cached = session.cachedRole, cached.generation == generation { return cached.role }
-    guard let account = store.read({ $0.accounts[name] }), let login = session.login,
-      account.created == login.created, account.passwordHash == login.passwordHash
-    else {
+    guard let account = store.read({ $0.accounts[name] }), account.passwordHash == session.loginHash else {
       Self.logOut(&session)
       return .guest
     }
@@ -81,7 +79,7 @@ struct CommandHandler: Sendable {
 
   static func logOut(_ session: inout Session) {
     session.account = nil
-    session.login = nil
+    session.loginHash = nil
     session.cachedRole = nil
   }
 

@@ -1,4 +1,3 @@
-import Foundation
 import StockroomText
 
 /// What one connection remembers between its requests.
@@ -8,9 +7,11 @@ struct Session: Sendable {
 
   /// The account this connection logged in as; nil for a guest.
   var account: String? = nil
-  /// Which account of that name, and with which password: an account removed and made again,
-  /// or given a new password, is not the one this connection logged into, which then is a guest.
-  var login: (created: Date, passwordHash: String)? = nil
+  /// The password hash the account had at login. Every hash has a salt of its own, so an account
+  /// removed and made again, or given a new password, has another one: this connection then is
+  /// a guest. (Not the creation time: a time read back from the database is not always the very
+  /// same `Date`, and the shop is read back after a failed commit.)
+  var loginHash: String? = nil
   /// The account's role as last read, and the store's account generation it was read at: a role
   /// changed or an account removed by an admin takes effect on the next request.
   var cachedRole: (role: Role, generation: Int)? = nil

@@ -33,6 +33,8 @@ struct CommitFailureTests {
     try waitUntil { daemon.log.contains(" ERROR commit of 1 changes refused by the database") }
 
     let info = try alice.request("INFO").rows[0]
+    // The shop was read back from the disk; who is logged in is not lost with it.
+    #expect(info["user"] == "alice" && info["role"] == "staff", "\(info)")
     #expect(info["read_only"] == "no")
     #expect(info["orders"] == "1")
     #expect(try alice.request("STOCK kiwi").rows[0]["stock"] == kiwiBefore, "nothing of the refused order stayed")

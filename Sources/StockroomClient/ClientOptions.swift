@@ -45,7 +45,8 @@ public struct ClientOptions: Sendable, Equatable {
       --no-color           no colours (NO_COLOR=1 does the same)
       --help               this text
 
-    With a command, run it once and exit 0 on OK, 1 on ERR, 2 when the server cannot be reached.
+    With a command, run it once and exit 0 on OK, 1 on ERR, 2 when the server cannot be reached;
+    one argument with spaces is a request line:  stockroom "STOCK kiwi"
     With stdin not a terminal, run each line of it, pipelined:  printf 'STOCK\\n' | stockroom -e
     Otherwise start the REPL; history is kept in ~/.stockroom_history ($STOCKROOM_HISTFILE),
     without the lines that carry a password (LOGIN, REGISTER, PASSWD, USER ADD, USER PASSWD).
@@ -118,8 +119,19 @@ public struct ClientOptions: Sendable, Equatable {
 
   /// The command words as one request line: words with spaces are quoted again, and a
   /// `key=value` word keeps its key bare so the server still reads it as an option.
+  ///
+  /// One argument with spaces in it (`stockroom "STOCK kiwi"`, as redis-cli users write) is
+  /// already a request line: no command name has a space, so quoting it as one word could only
+  /// give `unknown command`. It is sent as written when the protocol's Tokenizer reads it;
+  /// one the Tokenizer refuses (a newline, an open quote) is quoted as before, so an argument
+  /// can never smuggle a second request onto the connection.
   public static func requestLine(_ words: [String]) -> String {
-    words.map { word in
+    if words.count == 1, let line = words.first, line.contains(where: { $0 == " " || $0 == "\t" }),
+      let split = try? Tokenizer.words(in: line), !split.isEmpty
+    {
+      return line.trimmingSpaces()
+    }
+    return words.map { word in
       if let equals = word.firstIndex(of: "="), word.startIndex != equals {
         let key = String(word[..<equals])
         if key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),

@@ -21,6 +21,30 @@ struct BatchModeTests {
     #expect(result.lines.first?.hasPrefix("ERR NOTFOUND ") == true)
   }
 
+  @Test("one quoted argument with spaces is a request line, as in redis-cli; several keep each word whole")
+  func oneArgumentRequestLine() throws {
+    let server = try ShopServer()
+    let result = try ClientProcess.run(["-p", "\(server.port)", "STOCK kiwi"])
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.lines == ["* kiwi kind=fruit stock=10", "OK 1 items"])
+    // Quotes inside the one argument are the protocol's: the note keeps its spaces.
+    try server.register("alice")
+    let environment = ["STOCKROOM_PASSWORD": ShopServer.password]
+    let diary = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "alice", #"  DIARY NEW "Market day" "Sold 딸기"  "#], environment: environment)
+    #expect(diary.lines.last == "OK diary=1", "\(diary.output)")
+    let list = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "alice", "DIARY", "LIST"], environment: environment)
+    #expect(list.output.contains("title=\"Market day\" preview=\"Sold 딸기\""), "\(list.output)")
+    // A line the Tokenizer refuses is one word as before, so a newline cannot start a second request.
+    let smuggled = try ClientProcess.run(["-p", "\(server.port)", "STOCK kiwi\nORDER kiwi 1"])
+    #expect(smuggled.status == 1)
+    #expect(smuggled.lines.count == 1, "\(smuggled.output)")
+    #expect(smuggled.lines.first?.hasPrefix("ERR ") == true)
+    let stock = try ClientProcess.run(["-p", "\(server.port)", "STOCK", "kiwi"])
+    #expect(stock.lines.first == "* kiwi kind=fruit stock=10")
+  }
+
   @Test("no server: a message on stderr and exit 2")
   func oneShotUnreachable() throws {
     let port: UInt16

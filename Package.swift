@@ -45,7 +45,8 @@ let package = Package(
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
     .systemLibrary(name: "CLibedit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .target(name: "CStockroomShims", dependencies: ["CLibedit"]),
-    .target(name: "StockroomClient", dependencies: ["StockroomProtocol", "CStockroomShims", "CLibedit"]),
+    .target(
+      name: "StockroomClient", dependencies: ["StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit"]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
     // What the test targets share: starting real programs with a clean signal mask.
     .target(name: "StockroomTestSupport", path: "Tests/StockroomTestSupport"),

@@ -1,11 +1,20 @@
 import StockroomProtocol
+import StockroomText
 
 /// HELP answered locally from the command table, with examples.
 public enum HelpText {
   public static func render(_ words: [String], palette: Palette) -> String {
     guard let first = words.first else { return overview(palette: palette) }
+    if first.hasPrefix("@") { return group(String(first.dropFirst()), palette: palette) }
     guard var spec = CommandTable.command(named: first) else {
-      return palette.error("ERR UNKNOWN no command '\(first)'; HELP lists them") + "\n"
+      // The same guess the server makes for a mistyped command, so both say the same thing.
+      var message = "ERR UNKNOWN no command '\(first)'"
+      if let guess = NameSuggestion.closest(to: first, among: CommandTable.commands.map(\.name)) {
+        message += "; did you mean \(guess)?"
+      } else {
+        message += "; HELP lists them"
+      }
+      return palette.error(message) + "\n"
     }
     var path = spec.name
     if let second = words.dropFirst().first, let sub = spec.subcommand(named: second) {
@@ -45,23 +54,49 @@ public enum HelpText {
     return lines.map { $0 + "\n" }.joined()
   }
 
-  private static func overview(palette: Palette) -> String {
-    var lines: [String] = []
+  /// The command groups in table order, then the client's own commands as `client`.
+  public static var groups: [String] {
     var groups: [String] = []
     for spec in CommandTable.commands where !groups.contains(spec.group) { groups.append(spec.group) }
-    let width = CommandTable.commands.map { DisplayWidth.of($0.name) }.max() ?? 0
-    for group in groups {
-      lines.append(palette.header(group))
-      for spec in CommandTable.commands where spec.group == group {
-        lines.append("  " + DisplayWidth.padRight(spec.name, to: width) + "  " + spec.summary)
-      }
+    return groups + [clientGroup]
+  }
+
+  private static let clientGroup = "client"
+
+  /// `HELP @shop`: one group's commands; an unknown group lists the known ones, since a
+  /// person who asks for a group by name is looking for that list.
+  private static func group(_ name: String, palette: Palette) -> String {
+    let known = groups
+    guard let group = known.first(where: { $0.lowercased() == name.lowercased() }) else {
+      var message = "ERR UNKNOWN no group '@\(name)'"
+      if let guess = NameSuggestion.closest(to: name, among: known) { message += "; did you mean @\(guess)?" }
+      message += (message.hasSuffix("?") ? " " : "; ") + "groups: " + known.map { "@" + $0 }.joined(separator: " ")
+      return palette.error(message) + "\n"
     }
-    lines.append(palette.header("client"))
-    lines.append("  :clear     clear the screen")
-    lines.append("  :history   show the command history")
-    lines.append("  :json on|off   print replies as JSON objects, or as tables")
+    return groupLines(group, palette: palette).map { $0 + "\n" }.joined()
+  }
+
+  private static func groupLines(_ group: String, palette: Palette) -> [String] {
+    var lines = [palette.header(group)]
+    guard group != clientGroup else {
+      lines.append("  :clear     clear the screen")
+      lines.append("  :history   show the command history")
+      lines.append("  :json on|off   print replies as JSON objects, or as tables")
+      return lines
+    }
+    let width = CommandTable.commands.map { DisplayWidth.of($0.name) }.max() ?? 0
+    for spec in CommandTable.commands where spec.group == group {
+      lines.append("  " + DisplayWidth.padRight(spec.name, to: width) + "  " + spec.summary)
+    }
+    return lines
+  }
+
+  private static func overview(palette: Palette) -> String {
+    var lines: [String] = []
+    for group in groups { lines += groupLines(group, palette: palette) }
     lines.append("")
-    lines.append("HELP <command> shows its arguments and examples; Tab completes; Ctrl-R searches history.")
+    lines.append("HELP <command> shows its arguments and examples; HELP @<group> lists one group.")
+    lines.append("Tab completes; Ctrl-R searches history.")
     return lines.map { $0 + "\n" }.joined()
   }
 }

@@ -1,3 +1,5 @@
+import StockroomText
+
 /// The rules for item ids, aliases and matching them.
 public enum ItemNames {
   /// The form names are compared in: case folded, so `Banana` finds `banana`.
@@ -34,46 +36,9 @@ public enum ItemNames {
     return utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 
-  /// The closest known name to `word`, for "did you mean": fewest edits, a name the word begins
-  /// counting as one edit; ties go to the shorter name, then the alphabetically first, so the
-  /// answer never depends on dictionary order.
+  /// The closest known name to `word`, for "did you mean"; the rule is NameSuggestion's, shared
+  /// with the client's local HELP.
   public static func suggestion(for word: String, among names: some Sequence<String>) -> String? {
-    let target = Array(key(word))
-    guard !target.isEmpty else { return nil }
-    let limit = max(1, min(3, target.count / 3))
-    var best: (name: String, distance: Int, length: Int)? = nil
-    for name in names {
-      let candidate = Array(key(name))
-      var distance: Int
-      if target.count >= 3 && candidate.count > target.count && candidate.starts(with: target) {
-        distance = 1
-      } else {
-        guard abs(candidate.count - target.count) <= limit else { continue }
-        distance = editDistance(target, candidate)
-      }
-      guard distance <= limit, distance > 0 || candidate != target else { continue }
-      let better =
-        best.map { current in
-          (distance, candidate.count, name) < (current.distance, current.length, current.name)
-        } ?? true
-      if better { best = (name, distance, candidate.count) }
-    }
-    return best?.name
-  }
-
-  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-      }
-      swap(&previous, &current)
-    }
-    return previous[b.count]
+    NameSuggestion.closest(to: word, among: names)
   }
 }

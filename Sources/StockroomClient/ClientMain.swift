@@ -19,10 +19,14 @@ public enum ClientMain {
       case .help:
         TerminalOutput.write(ClientOptions.usage + "\n")
         exit(0)
+      case .version:
+        TerminalOutput.write(ClientOptions.versionLine + "\n")
+        exit(0)
       case .run(let parsed): options = parsed
       }
     } catch {
-      TerminalOutput.writeError("stockroom: \(error)\n\(ClientOptions.usage)\n")
+      // One line: the mistake is what matters, and the usage would scroll it away.
+      TerminalOutput.writeError("stockroom: \(error); see --help\n")
       exit(64)
     }
     let inputIsTerminal = isatty(0) == 1

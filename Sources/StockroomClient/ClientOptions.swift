@@ -23,6 +23,7 @@ public struct ClientOptions: Sendable, Equatable {
   public enum Parsed: Sendable, Equatable {
     case run(ClientOptions)
     case help
+    case version
   }
 
   public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -43,6 +44,7 @@ public struct ClientOptions: Sendable, Equatable {
       --json               print one JSON object per reply
       --human              print tables and colours even when stdout is not a terminal
       --no-color           no colours (NO_COLOR=1 does the same)
+      --version            print the version and protocol, as stockroom 0.1.0 protocol=2
       --help               this text
 
     With a command, run it once and exit 0 on OK, 1 on ERR, 2 when the server cannot be reached;
@@ -56,6 +58,9 @@ public struct ClientOptions: Sendable, Equatable {
     a command or piped input; the REPL goes on as a guest. In the REPL, LOGIN NAME without a
     password asks for it.
     """
+
+  /// What `--version` prints: the release and the protocol version this client speaks.
+  public static let versionLine = "stockroom \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)"
 
   public static func parse(
     _ arguments: [String], environment: [String: String] = [:]
@@ -77,6 +82,7 @@ public struct ClientOptions: Sendable, Equatable {
       let argument = arguments[index]
       switch argument {
       case "--help": return .help
+      case "--version": return .version
       case "-h", "--host": options.host = try value(argument)
       case "-p", "--port": options.port = try port(try value(argument), source: argument)
       case "-u", "--user": options.user = try value(argument)
@@ -91,7 +97,7 @@ public struct ClientOptions: Sendable, Equatable {
         return try checked(options)
       default:
         if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
-          throw UsageError(message: "unknown option '\(argument)'; try --help")
+          throw UsageError(message: "unknown option '\(argument)'")
         }
         options.command = Array(arguments[index...])
         return try checked(options)

@@ -46,7 +46,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     usage: stockroomd [options]
 
       --host ADDRESS       address to listen on (default 127.0.0.1; loopback unless you say otherwise)
-      --port PORT          TCP port (default 7878; 0 picks a free one and logs it)
+      -p, --port PORT      TCP port (default 7878; 0 picks a free one and logs it)
       --initial-stock N    every fruit starts with N (default: the catalogue's initial_stock, 10)
       --catalog FILE       load this catalogue JSON instead of the shipped one
       --max-line BYTES     longest request line accepted (default 65536)
@@ -70,7 +70,8 @@ public struct ServerConfiguration: Sendable, Equatable {
                            close a connection whose request line takes longer than this to arrive
                            whole (default 30; 0 never)
       --quiet              no log lines on stderr
-      --help               this text
+      --version            print the version and protocol, as stockroomd 0.1.0 protocol=2
+      -h, --help           this text
 
     Connect with `nc 127.0.0.1 7878` and type HELP.
 
@@ -86,6 +87,7 @@ public struct ServerConfiguration: Sendable, Equatable {
   public enum Parsed: Equatable, Sendable {
     case run(ServerConfiguration)
     case help
+    case version
     case backup(directory: String, file: String)
   }
 
@@ -93,6 +95,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var message: String
     public var description: String { message }
   }
+
+  /// What `--version` prints: the release and the protocol it speaks, as the greeting says them.
+  public static let versionLine = "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)"
 
   public static func parse(_ words: [String]) throws(UsageError) -> Parsed {
     // `--flag=value` is read as `--flag value`.
@@ -125,8 +130,9 @@ public struct ServerConfiguration: Sendable, Equatable {
       let argument = arguments[index]
       switch argument {
       case "--help", "-h": return .help
+      case "--version": return .version
       case "--host": config.host = try value(argument)
-      case "--port": config.port = UInt16(try integer(argument, 0...65535))
+      case "--port", "-p": config.port = UInt16(try integer(argument, 0...65535))
       case "--initial-stock": config.initialStock = try integer(argument, 0...1_000_000_000)
       case "--catalog": config.catalogPath = try value(argument)
       case "--max-line": config.maxLine = try integer(argument, 64...(64 * 1024 * 1024))
@@ -150,7 +156,7 @@ public struct ServerConfiguration: Sendable, Equatable {
           throw UsageError(message: "--registration takes open or closed, not '\(mode)'")
         }
         config.registration = registration
-      default: throw UsageError(message: "unknown option '\(argument)'; try --help")
+      default: throw UsageError(message: "unknown option '\(argument)'")
       }
       index += 1
     }

@@ -20,6 +20,9 @@ public enum ServerMain {
       case .help:
         print(ServerConfiguration.usage)
         exit(0)
+      case .version:
+        print(ServerConfiguration.versionLine)
+        exit(0)
       case .run(let parsed): configuration = parsed
       case .backup(let directory, let file):
         do {
@@ -32,7 +35,8 @@ public enum ServerMain {
         }
       }
     } catch {
-      FileHandleWriter.standardError("stockroomd: \(error)\n\(ServerConfiguration.usage)\n")
+      // One line: the mistake is what matters, and forty lines of usage would scroll it away.
+      FileHandleWriter.standardError("stockroomd: \(error); see --help\n")
       exit(64)
     }
     let logger = Logger(isEnabled: configuration.logging)

@@ -177,7 +177,7 @@ struct BatchModeTests {
     #expect(objects[1]["code"] as? String == "NOTFOUND")
   }
 
-  @Test("--human tables without colour under NO_COLOR, and --help")
+  @Test("--human tables without colour under NO_COLOR, --help, --version, and a bad option in one line")
   func humanAndHelp() throws {
     let server = try ShopServer()
     let human = try ClientProcess.run(
@@ -191,5 +191,10 @@ struct BatchModeTests {
     #expect(help.output.hasPrefix("usage: stockroom"))
     let bad = try ClientProcess.run(["--bogus"])
     #expect(bad.status == 64)
+    #expect(bad.error == "stockroom: unknown option '--bogus'; see --help\n", "one line, not the usage")
+    #expect(bad.output.isEmpty)
+    let version = try ClientProcess.run(["--version"])
+    #expect(version.status == 0)
+    #expect(version.output == "stockroom 0.1.0 protocol=2\n")
   }
 }

@@ -185,6 +185,8 @@ struct CompletionTests {
     expected.port = 1234
     #expect(fromEnvironment == .run(expected))
     #expect(try ClientOptions.parse(["--help"]) == .help)
+    #expect(try ClientOptions.parse(["--version"]) == .version)
+    #expect(ClientOptions.versionLine == "stockroom 0.1.0 protocol=2")
     #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["-p", "x"]) }
     #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["--bogus"]) }
     #expect(

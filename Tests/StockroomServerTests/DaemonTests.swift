@@ -1,5 +1,6 @@
 import Foundation
 import StockroomProtocol
+import StockroomServer
 import Testing
 
 @Suite("stockroomd as a process")
@@ -48,11 +49,35 @@ struct DaemonTests {
     #expect(refused.logShows("--loops takes a whole number from 1 to 256"))
   }
 
-  @Test("an unknown option is refused with usage and a non-zero exit")
+  @Test("an unknown option is refused in one line that points to --help, exit 64")
   func badOption() throws {
     let daemon = try DaemonProcess(["--frobnicate"])
-    #expect(try daemon.waitForExit() != 0)
-    #expect(daemon.logShows("unknown option '--frobnicate'"))
+    #expect(try daemon.waitForExit() == 64)
+    #expect(daemon.logShows("stockroomd: unknown option '--frobnicate'; see --help\n"))
+    #expect(daemon.log == "stockroomd: unknown option '--frobnicate'; see --help\n", "not the whole usage")
+    let badValue = try DaemonProcess(["--loops", "0"])
+    #expect(try badValue.waitForExit() == 64)
+    #expect(badValue.logShows("; see --help\n"))
+    #expect(badValue.log.split(separator: "\n").count == 1, "\(badValue.log)")
+  }
+
+  @Test("--version prints the release and protocol and exits 0; -p is --port")
+  func versionAndShortPort() throws {
+    let version = try DaemonProcess(["--version"])
+    #expect(try version.waitForExit() == 0)
+    let line = "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)\n"
+    #expect(version.standardOutput(showing: "\n") == line)
+    #expect(line == "stockroomd 0.1.0 protocol=2\n")
+    #expect(try ServerConfiguration.parse(["-p", "8123"]) == ServerConfiguration.parse(["--port", "8123"]))
+    guard case .run(let short) = try ServerConfiguration.parse(["-p", "8123"]) else {
+      Issue.record("-p did not parse")
+      return
+    }
+    #expect(short.port == 8123)
+    let daemon = try DaemonProcess(["-p", "0", "--memory"])
+    let port = try daemon.port()
+    let client = try LineClient(port: port)
+    #expect(try client.readReply().message.contains("protocol=2"))
   }
 
   @Test("a bad catalogue is refused at start-up, naming the file, the key and the problem")

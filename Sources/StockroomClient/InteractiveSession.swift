@@ -172,6 +172,7 @@ public final class InteractiveSession {
       let reply = try waitForReply(on: connection)
       say(renderer.render(reply))
       if reply.isOK { remember(after: line, reply: reply) }
+      showQueuedEvents(of: connection)
     } catch {
       lost(error)
     }
@@ -273,6 +274,15 @@ public final class InteractiveSession {
     }
   }
 
+  /// Events read in the same chunk as a reply, after it: the server sends a watcher's own
+  /// `! stock` right behind its `OK order=`. The socket has nothing more to say about them, so
+  /// the editor's poll would not wake, and they would wait for the next command.
+  private func showQueuedEvents(of connection: Connection) {
+    for case .event(let row, let line) in connection.takeQueued() {
+      showEvent(row, line: line, above: true)
+    }
+  }
+
   private func showEvent(_ row: Row, line: String, above: Bool) {
     if let cause = row["cause"], cause == "listed" || cause == "delisted" { namesStale = true }
     let text = renderer.render(event: row, line: line)
@@ -313,7 +323,9 @@ public final class InteractiveSession {
     try connection.send(line)
     while true {
       switch try connection.nextItem() {
-      case .reply(let reply): return reply
+      case .reply(let reply):
+        showQueuedEvents(of: connection)
+        return reply
       case .event(let row, let line): showEvent(row, line: line, above: true)
       }
     }

@@ -149,6 +149,29 @@ struct TerminalTests {
     #expect(try terminal.screen().contains("banana  fruit      8"))
   }
 
+  @Test("a watcher's own order: its event shows as soon as it arrives, not after the next command")
+  func ownEventShownAtOnce() throws {
+    let server = try ShopServer()
+    try server.register("alice")
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(
+      ["-p", "\(server.port)", "-u", "alice"], environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(server.port)>")
+    try terminal.type("WATCH")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK watching=all")
+    try terminal.type("ORDER banana_juice 2")
+    try terminal.send("Enter")
+    // The server sends the event right behind the order's OK; nothing more is typed.
+    let screen = try terminal.waitForPrompt(after: "! stock banana → 6 (-4, order 1)", timeout: 10)
+    let lines = TerminalSession.lines(screen)
+    let okRow = try #require(lines.lastIndex { $0.contains("OK order=1") })
+    let eventRow = try #require(lines.lastIndex { $0.contains("! stock banana → 6") })
+    #expect(okRow < eventRow, "the event came before the reply it follows: \(lines)")
+    #expect(lines.last?.hasSuffix(">") == true, "\(lines)")
+  }
+
   @Test("completion learns a product another user lists, while the line is half-typed")
   func completionFollowsCatalogue() throws {
     let server = try ShopServer()

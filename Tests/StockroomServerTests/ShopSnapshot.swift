@@ -33,11 +33,14 @@ struct ShopSnapshot: Equatable, CustomStringConvertible {
   /// The first difference, for a failure message short enough to read.
   func difference(from other: ShopSnapshot) -> String? {
     if info != other.info { return "INFO \(info) became \(other.info)" }
-    for (name, mine, theirs) in [
+    let ownDiaries = diaries.keys.sorted().map { name in
+      ("LIST diary of \(name)", diaries[name] ?? [], other.diaries[name] ?? [])
+    }
+    let listings = [
       ("STOCK", stock, other.stock), ("LIST orders", orders, other.orders),
       ("LIST products", products, other.products),
-    ] + diaries.keys.sorted().map { ("LIST diary of \($0)", diaries[$0] ?? [], other.diaries[$0] ?? []) }
-    where mine != theirs {
+    ]
+    for (name, mine, theirs) in listings + ownDiaries where mine != theirs {
       let index = (0..<min(mine.count, theirs.count)).first { mine[$0] != theirs[$0] } ?? min(mine.count, theirs.count)
       let before = index < mine.count ? mine[index] : "(no line)"
       let after = index < theirs.count ? theirs[index] : "(no line)"

@@ -7,11 +7,14 @@ public struct CatalogNames: Sendable, Equatable {
     public var id: String
     public var kind: String
     public var aliases: [String]
+    /// The display name (`name=`), which the server also accepts; nil from an older server.
+    public var name: String?
 
-    public init(id: String, kind: String, aliases: [String]) {
+    public init(id: String, kind: String, aliases: [String], name: String? = nil) {
       self.id = id
       self.kind = kind
       self.aliases = aliases
+      self.name = name
     }
   }
 
@@ -28,7 +31,7 @@ public struct CatalogNames: Sendable, Equatable {
     entries = reply.rows.compactMap { row in
       guard let id = row.id else { return nil }
       let aliases = (row["aliases"] ?? "").split(separator: ",").map(String.init)
-      return Entry(id: id, kind: row["kind"] ?? "", aliases: aliases)
+      return Entry(id: id, kind: row["kind"] ?? "", aliases: aliases, name: row["name"])
     }
     generation = reply.statusFields["generation"].flatMap { Int($0) }
   }
@@ -44,8 +47,14 @@ public struct CatalogNames: Sendable, Equatable {
     diaryIDs = reply.rows.compactMap(\.id)
   }
 
-  /// Ids and aliases of the entries whose kind passes `filter`.
+  /// Ids, aliases and display names of the entries whose kind passes `filter`. A display name
+  /// that would need quotes (`Strawberry Juice`) is left out: completion works on bare words.
   public func names(where filter: (String) -> Bool) -> [String] {
-    entries.filter { filter($0.kind) }.flatMap { [$0.id] + $0.aliases }
+    var seen: Set<String> = []
+    return entries.filter { filter($0.kind) }.flatMap { entry in
+      var words = [entry.id] + entry.aliases
+      if let name = entry.name, !Quoting.needsQuotes(name) { words.append(name) }
+      return words
+    }.filter { seen.insert($0).inserted }
   }
 }

@@ -91,7 +91,8 @@ public struct Completer: Sendable {
     case .item: return names.names { ["fruit", "juice", "dish", "product"].contains($0) }
     case .anything: return names.names { _ in true }
     case .section: return names.names { $0 == "section" }
-    case .productID: return names.names { $0 == "product" }
+    // PRODUCT EDIT and DELETE take the id only, so product names are not offered there.
+    case .productID: return names.entries.filter { $0.kind == "product" }.map(\.id)
     case .category: return names.categories
     case .diaryID: return names.diaryIDs
     case .command: return CommandTable.commands.map(\.name)

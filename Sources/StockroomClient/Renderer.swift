@@ -174,11 +174,14 @@ public struct Renderer: Sendable {
       detail.append(row["order"].map { "\(cause) \($0)" } ?? cause)
     }
     if let user = row["user"] { detail.append("by " + user) }
-    let known: Set<String> = ["item", "level", "change", "cause", "order", "user"]
+    let known: Set<String> = ["item", "name", "level", "change", "cause", "order", "user"]
     for field in row.fields where !known.contains(field.key) {
       detail.append("\(field.key)=\(field.value)")
     }
     let tail = detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")"
-    return palette.event("! stock \(item) → \(level)") + tail
+    // The display name, when it says more than the id: `p8 (떡)`, but `banana` for Banana.
+    var shown = item
+    if let name = row["name"], name.lowercased() != item.lowercased() { shown += " (\(name))" }
+    return palette.event("! stock \(shown) → \(level)") + tail
   }
 }

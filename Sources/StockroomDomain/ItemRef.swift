@@ -18,6 +18,18 @@ public enum ItemRef: Sendable, Equatable {
     }
   }
 
+  /// The catalogue's display name; nil for a product, whose name lives with the product.
+  public var catalogName: String? {
+    switch self {
+    case .fruit(let fruit): fruit.name
+    case .juice(let juice): juice.name
+    case .dish(let dish): dish.name
+    case .section(let section): section.name
+    case .exhibit(let exhibit): exhibit.name
+    case .product: nil
+    }
+  }
+
   public var kindName: String {
     switch self {
     case .fruit: "fruit"

@@ -30,15 +30,23 @@ public struct ShopState: Sendable {
   public var namesGeneration: Int { counters.namesGeneration }
   /// Catalogue ids and aliases by `ItemNames.key`.
   private let names: [String: ItemRef]
+  /// Catalogue display names by `ItemNames.key`, each with every item of that name; a name that
+  /// is also an id or alias is left out, since the id or alias answers for it.
+  private let displayNames: [String: [ItemRef]]
+  /// Product names by `ItemNames.key`, each with the ids of the products of that name; kept
+  /// with the products, so it holds no more than they do.
+  private var productNames: [String: [String]] = [:]
 
   public init(catalog: Catalog, limits: ShopLimits = ShopLimits()) {
     self.catalog = catalog
     self.limits = limits
     self.orders = OrderHistory(capacity: limits.orderHistory)
     var names: [String: ItemRef] = [:]
+    var displayNames: [String: [ItemRef]] = [:]
     func index(_ ref: ItemRef, _ id: String, _ aliases: [String]) {
       names[ItemNames.key(id)] = ref
       for alias in aliases { names[ItemNames.key(alias)] = ref }
+      if let name = ref.catalogName { displayNames[ItemNames.key(name), default: []].append(ref) }
     }
     for fruit in catalog.fruits {
       index(.fruit(fruit), fruit.id, fruit.aliases)
@@ -52,6 +60,9 @@ public struct ShopState: Sendable {
     }
     for exhibit in catalog.exhibits { index(.exhibit(exhibit), exhibit.id, exhibit.aliases) }
     self.names = names
+    // Ids and aliases are unique across the catalogue (Catalog.validate); a display name never
+    // shadows one, and a name two items share is kept, to say which ids it could mean.
+    self.displayNames = displayNames.filter { names[$0.key] == nil }
   }
 
   /// The shop as a store saved it, on the catalogue as loaded now. Items the catalogue gained
@@ -62,6 +73,7 @@ public struct ShopState: Sendable {
     for product in snapshot.products {
       products[product.id] = product
       productIDs.append(product.id)
+      indexName(of: product)
     }
     for entry in snapshot.diary {
       diary[entry.id] = entry
@@ -84,16 +96,67 @@ public struct ShopState: Sendable {
 
   // MARK: Reading
 
-  /// What `word` names: an id or alias of anything in the catalogue, or a product id.
+  /// What `word` names, first match wins: an id or alias of anything in the catalogue, a product
+  /// id, a catalogue display name, then a product name. A name that several items share names
+  /// none of them: NOTFOUND lists their ids.
   public func resolve(_ word: String) throws(ShopError) -> ItemRef {
     let key = ItemNames.key(word)
     if let ref = names[key] { return ref }
-    if ItemNames.isProductID(key), products[key] != nil { return .product(key) }
-    var message = "no item named \(Echo.quoted(word))"
-    if let guess = ItemNames.suggestion(for: word, among: Array(names.keys) + productIDs) {
-      message += "; did you mean '\(guess)'?"
+    let isProductID = ItemNames.isProductID(key)
+    if isProductID, products[key] != nil { return .product(key) }
+    // A deleted product's id does not fall through to another product that took it as a name.
+    if !isProductID, let refs = displayNames[key] {
+      if refs.count == 1 { return refs[0] }
+      throw Self.ambiguous(word, refs.map(\.id))
     }
+    if !isProductID, let ids = productNames[key] {
+      if ids.count == 1 { return .product(ids[0]) }
+      throw Self.ambiguous(word, ids.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 })
+    }
+    var message = "no item named \(Echo.quoted(word))"
+    if let guess = suggestion(for: word) { message += "; did you mean \(Echo.quoted(guess))?" }
     throw ShopError(.notFound, message)
+  }
+
+  /// How many of the newest products' names a suggestion considers. Product names are up to 100
+  /// characters and there may be 10,000 products: comparing a mistyped word with every one would
+  /// let one request cost ~10^8 steps of edit distance.
+  static let suggestedProductNames = 256
+
+  /// The closest id, alias, display name or (recent) product name to `word`, for "did you mean".
+  public func suggestion(for word: String) -> String? {
+    var candidates = Array(names.keys) + productIDs
+    for refs in displayNames.values { candidates += refs.compactMap(\.catalogName) }
+    if word.utf8.count <= 256 {
+      for id in productIDs.suffix(Self.suggestedProductNames) {
+        if let name = products[id]?.name { candidates.append(name) }
+      }
+    }
+    return ItemNames.suggestion(for: word, among: candidates)
+  }
+
+  /// Names shared by several items; at most a few ids are listed, in id order for products.
+  private static func ambiguous(_ word: String, _ ids: [String]) -> ShopError {
+    let shown = 5
+    var list = ids.prefix(shown).joined(separator: ", ")
+    if ids.count > shown { list += " and \(ids.count - shown) more" }
+    return ShopError(.notFound, "\(Echo.quoted(word)) is the name of \(ids.count) items: \(list); name one by its id")
+  }
+
+  /// The display name of a stocked or catalogue item: the catalogue's `name`, or the product's.
+  public func displayName(of id: String) -> String {
+    if let product = products[id] { return product.name }
+    return names[ItemNames.key(id)]?.catalogName ?? id
+  }
+
+  private mutating func indexName(of product: Product) {
+    productNames[ItemNames.key(product.name), default: []].append(product.id)
+  }
+
+  private mutating func unindexName(of product: Product) {
+    let key = ItemNames.key(product.name)
+    productNames[key]?.removeAll { $0 == product.id }
+    if productNames[key]?.isEmpty == true { productNames[key] = nil }
   }
 
   /// Like `resolve`, but only for things that can be ordered or restocked.
@@ -225,7 +288,7 @@ public struct ShopState: Sendable {
       guard total.change != 0 else { continue }
       events.append(
         StockEvent(
-          item: total.item, level: level.current, change: total.change,
+          item: total.item, name: displayName(of: total.item), level: level.current, change: total.change,
           cause: total.change > 0 ? .restock(user: user) : .correction(user: user)))
     }
     return Applied(outcome: .restocked(totals), events: events)
@@ -310,7 +373,8 @@ public struct ShopState: Sendable {
       stock[need.item]!.current -= need.count
       events.append(
         StockEvent(
-          item: need.item, level: stock[need.item]!.current, change: -need.count, cause: .order(id: id, user: user)))
+          item: need.item, name: displayName(of: need.item), level: stock[need.item]!.current, change: -need.count,
+          cause: .order(id: id, user: user)))
     }
     let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
     orders.append(order)
@@ -341,9 +405,11 @@ public struct ShopState: Sendable {
       seller: seller, created: at, updated: at)
     products[id] = product
     productIDs.append(id)
+    indexName(of: product)
     counters.namesGeneration += 1
     stock[id] = StockLevel(initial: draft.stock)
-    let event = StockEvent(item: id, level: draft.stock, change: draft.stock, cause: .listed(user: seller))
+    let event = StockEvent(
+      item: id, name: product.name, level: draft.stock, change: draft.stock, cause: .listed(user: seller))
     return Applied(outcome: .productSaved(product, stock: draft.stock), events: [event])
   }
 
@@ -373,6 +439,11 @@ public struct ShopState: Sendable {
     if let discount = changes.discount { product.discount = discount }
     try product.discount?.validate(against: product.price)
     product.updated = at
+    if let old = products[product.id], old.name != product.name {
+      unindexName(of: old)
+      indexName(of: product)
+      counters.namesGeneration += 1
+    }
     products[product.id] = product
     return Applied(outcome: .productSaved(product, stock: stock[product.id]?.current ?? 0), events: [])
   }
@@ -387,9 +458,10 @@ public struct ShopState: Sendable {
     }
     products[product.id] = nil
     productIDs.removeAll { $0 == product.id }
+    unindexName(of: product)
     counters.namesGeneration += 1
     let level = stock.removeValue(forKey: product.id)?.current ?? 0
-    let event = StockEvent(item: product.id, level: 0, change: -level, cause: .delisted(user: user))
+    let event = StockEvent(item: product.id, name: product.name, level: 0, change: -level, cause: .delisted(user: user))
     return Applied(outcome: .productDeleted(product.id), events: [event])
   }
 

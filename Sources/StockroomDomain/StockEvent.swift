@@ -33,12 +33,15 @@ public struct StockEvent: Sendable, Equatable {
   }
 
   public var item: String
+  /// The item's display name when the change was made: a catalogue `name` or the product's.
+  public var name: String
   public var level: Int
   public var change: Int
   public var cause: Cause
 
-  public init(item: String, level: Int, change: Int, cause: Cause) {
+  public init(item: String, name: String, level: Int, change: Int, cause: Cause) {
     self.item = item
+    self.name = name
     self.level = level
     self.change = change
     self.cause = cause

@@ -214,19 +214,20 @@ extension CommandHandler {
   func names(out: inout ReplyEncoder) {
     let bytes = store.read { state in
       var out = ReplyEncoder(capacity: 4096)
-      func row(_ id: String, _ kind: String, _ aliases: [String]) {
+      func row(_ id: String, _ kind: String, _ name: String, _ aliases: [String]) {
         out.beginRow(id)
         out.field("kind", kind)
+        out.field("name", name)
         out.aliases(aliases)
         out.endLine()
       }
       let catalog = state.catalog
-      for fruit in catalog.fruits { row(fruit.id, "fruit", fruit.aliases) }
-      for juice in catalog.juices { row(juice.id, "juice", juice.aliases) }
-      for section in catalog.sections { row(section.id, "section", section.aliases) }
-      for dish in catalog.dishes { row(dish.id, "dish", dish.aliases) }
-      for exhibit in catalog.exhibits { row(exhibit.id, "exhibit", exhibit.aliases) }
-      for id in state.productIDs { row(id, "product", []) }
+      for fruit in catalog.fruits { row(fruit.id, "fruit", fruit.name, fruit.aliases) }
+      for juice in catalog.juices { row(juice.id, "juice", juice.name, juice.aliases) }
+      for section in catalog.sections { row(section.id, "section", section.name, section.aliases) }
+      for dish in catalog.dishes { row(dish.id, "dish", dish.name, dish.aliases) }
+      for exhibit in catalog.exhibits { row(exhibit.id, "exhibit", exhibit.name, exhibit.aliases) }
+      for id in state.productIDs { row(id, "product", state.displayName(of: id), []) }
       let count =
         catalog.fruits.count + catalog.juices.count + catalog.sections.count + catalog.dishes.count
         + catalog.exhibits.count + state.productIDs.count

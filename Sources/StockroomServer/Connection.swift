@@ -461,6 +461,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     for event in events {
       output.beginEvent("stock")
       output.field("item", event.item)
+      output.field("name", event.name)
       output.field("level", event.level)
       output.field("change", CommandHandler.signed(event.change))
       output.field("cause", event.cause.name)

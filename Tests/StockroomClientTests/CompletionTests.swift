@@ -36,6 +36,27 @@ struct CompletionTests {
     #expect(names.diaryIDs == ["3", "7"])
   }
 
+  @Test("display names from NAMES complete too, unless they would need quotes")
+  func displayNames() {
+    var names = CatalogNames()
+    var reader = ReplyReader()
+    for line in [
+      "* kimchi_jjigae kind=dish name=김치찌개 aliases=김찌,kimchijjigae",
+      "* strawberry_juice kind=juice name=\"Strawberry Juice\" aliases=딸기쥬스", "* p1 kind=product name=떡",
+      "* banana kind=fruit name=banana", "OK count=4 generation=1",
+    ] {
+      if case .reply(let reply)? = reader.feed(line) { names.update(names: reply) }
+    }
+    #expect(names.entries[0].name == "김치찌개")
+    let completer = Completer(names: names)
+    #expect(completer.complete("ORDER 김치").candidates == ["김치찌개"])
+    #expect(Set(completer.complete("ORDER 김").candidates) == ["김찌", "김치찌개"])
+    #expect(completer.complete("ORDER 떡").candidates == ["떡"])
+    #expect(completer.complete("ORDER Straw").candidates == ["strawberry_juice"], "the id, not the spaced name")
+    #expect(completer.complete("ORDER bana").candidates == ["banana"])
+    #expect(completer.complete("PRODUCT EDIT ").candidates == ["p1"], "EDIT takes the id only")
+  }
+
   @Test("command words complete from the table, in the case typed")
   func commands() {
     #expect(completer.complete("OR").candidates == ["ORDER"])

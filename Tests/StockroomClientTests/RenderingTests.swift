@@ -174,6 +174,14 @@ struct RenderingTests {
     #expect(human.render(event: row, line: line) == "! stock banana → 8 (-2, order 12, by alice)\n")
     let raw = Renderer(mode: .raw, palette: Palette(isEnabled: false))
     #expect(raw.render(event: row, line: line) == line + "\n")
+    let named = "! stock item=banana name=Banana level=8 change=-2 cause=order order=12"
+    #expect(
+      human.render(event: try Row(parsing: String(named.dropFirst(2))), line: named)
+        == "! stock banana → 8 (-2, order 12)\n")
+    let product = "! stock item=p8 name=떡 level=4 change=+4 cause=listed user=alice"
+    #expect(
+      human.render(event: try Row(parsing: String(product.dropFirst(2))), line: product)
+        == "! stock p8 (떡) → 4 (+4, listed, by alice)\n")
     let idle = "! closing reason=idle idle_seconds=600"
     #expect(
       human.render(event: try Row(parsing: String(idle.dropFirst(2))), line: idle)

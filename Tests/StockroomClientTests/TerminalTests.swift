@@ -189,7 +189,7 @@ struct TerminalTests {
       ["-p", "\(server.port)", "-u", "bob", "PRODUCT", "NEW", "name=Red apple", "price=1200", "stock=3"],
       environment: ["STOCKROOM_PASSWORD": ShopServer.password])
     #expect(other.status == 0, "\(other.output)\(other.error)")
-    try terminal.waitFor(text: "! stock p1 → 3 (+3, listed)")
+    try terminal.waitFor(text: "! stock p1 (Red apple) → 3 (+3, listed)")
     try terminal.send("Tab")
     try terminal.waitFor("p1 completed") { screen in
       TerminalSession.lines(screen).last?.contains("> PRODUCT EDIT p1 ") == true

@@ -229,6 +229,112 @@ struct ShopStateTests {
     #expect(ItemNames.suggestion(for: "zzzzzz", among: ["banana", "kiwi"]) == nil)
   }
 
+  @Test("display names resolve, Korean and English, in any case")
+  func displayNamesResolve() throws {
+    let state = try shop()
+    for (name, id) in [
+      ("김치찌개", "kimchi_jjigae"), ("잡채", "japchae"), ("소갈비찜", "galbi_jjim"), ("Strawberry Juice", "strawberry_juice"),
+      ("strawberry banana juice", "strawberry_banana_juice"), ("MANGO", "mango"), ("Soups", "soup"),
+      ("Gare d'Orsay", "gare_d_orsay"),
+    ] {
+      #expect(try state.resolve(name).id == id, "\(name)")
+    }
+    #expect(try state.resolveStocked("된장찌개", allowJuice: false).id == "doenjang_jjigae")
+  }
+
+  @Test("a display name shared by two items names neither; one equal to another item's alias leaves the alias alone")
+  func ambiguousDisplayName() throws {
+    let data = try ShippedCatalog.edited { object in
+      var dishes = object["dishes"] as! [[String: Any]]
+      dishes[1]["name"] = "소갈비찜"
+      dishes[2]["name"] = "바나나"
+      object["dishes"] = dishes
+    }
+    let state = ShopState(catalog: try Catalog.decode(from: data))
+    do {
+      _ = try state.resolve("소갈비찜")
+      Issue.record("an ambiguous name resolved")
+    } catch {
+      #expect(error.kind == .notFound)
+      #expect(error.message.contains("galbi_jjim, ori_jumulleok"), "\(error.message)")
+    }
+    #expect(try state.resolve("바나나").id == "banana")
+    #expect(try state.resolve("갈비찜").id == "galbi_jjim")
+  }
+
+  @Test("a product resolves by its name when no other product has it, and a renamed one by its new name only")
+  func productNames() throws {
+    var state = try shop()
+    let won = Money(minorUnits: 900, currency: .krw)
+    _ = try state.apply(.createProduct(seller: "alice", draft: ProductDraft(name: "떡", price: won, stock: 3), at: now))
+    _ = try state.apply(
+      .createProduct(seller: "alice", draft: ProductDraft(name: "Rice Cake", price: won, stock: 3), at: now))
+    #expect(try state.resolve("떡") == .product("p1"))
+    #expect(try state.resolve("rice cake") == .product("p2"))
+    let applied = try state.apply(.restock(user: "bob", changes: [ItemCount("떡", 2)]))
+    #expect(applied.events.map(\.name) == ["떡"])
+
+    _ = try state.apply(
+      .createProduct(seller: "bob", draft: ProductDraft(name: "RICE CAKE", price: won, stock: 1), at: now))
+    do {
+      _ = try state.resolve("Rice Cake")
+      Issue.record("a name two products share resolved")
+    } catch {
+      #expect(error.kind == .notFound)
+      #expect(error.message.contains("p2, p3"), "\(error.message)")
+    }
+
+    _ = try state.apply(.editProduct(id: "p1", user: "alice", changes: ProductChanges(name: "Mochi"), at: now))
+    #expect(try state.resolve("mochi") == .product("p1"))
+    #expect(throws: ShopError.self) { try state.resolve("떡") }
+    _ = try state.apply(.deleteProduct(id: "p3", user: "bob"))
+    #expect(try state.resolve("Rice Cake") == .product("p2"))
+    _ = try state.apply(.deleteProduct(id: "p1", user: "alice"))
+    #expect(throws: ShopError.self) { try state.resolve("Mochi") }
+    _ = try state.apply(.createProduct(seller: "bob", draft: ProductDraft(name: "p1", price: won), at: now))
+    #expect(throws: ShopError.self, "a deleted product's id is not another product's name") {
+      try state.resolve("p1")
+    }
+
+    var snapshot = ShopSnapshot()
+    snapshot.stock = state.stock
+    snapshot.products = state.productIDs.compactMap { state.products[$0] }
+    snapshot.counters = state.counters
+    var restored = ShopState(catalog: state.catalog, restoring: snapshot)
+    #expect(try restored.resolve("rice cake") == .product("p2"))
+    #expect(try restored.resolve("P4") == .product("p4"))
+    _ = try restored.apply(.deleteProduct(id: "p2", user: "alice"))
+    #expect(throws: ShopError.self) { try restored.resolve("rice cake") }
+  }
+
+  @Test("events carry the item's display name")
+  func eventNames() throws {
+    var state = try shop()
+    let ordered = try state.apply(.order(user: "a", lines: [ItemCount("딸바쥬스", 1), ItemCount("잡채", 1)], at: now))
+    #expect(ordered.events.map(\.name) == ["Strawberry", "Banana", "잡채"])
+    let listed = try state.apply(
+      .createProduct(
+        seller: "alice", draft: ProductDraft(name: "Pear", price: Money(minorUnits: 900, currency: .krw)), at: now))
+    #expect(listed.events.map(\.name) == ["Pear"])
+  }
+
+  @Test("suggestions consider display names and product names")
+  func nameSuggestions() throws {
+    var state = try shop()
+    _ = try state.apply(
+      .createProduct(
+        seller: "alice", draft: ProductDraft(name: "Teapot", price: Money(minorUnits: 900, currency: .krw)), at: now))
+    for (typo, guess) in [("김치찌게", "김치찌개"), ("Kiwi Juise", "Kiwi Juice"), ("teapott", "Teapot")] {
+      do {
+        _ = try state.resolve(typo)
+        Issue.record("\(typo) resolved")
+      } catch {
+        #expect(error.kind == .notFound)
+        #expect(error.message.contains("did you mean '\(guess)'"), "\(error.message)")
+      }
+    }
+  }
+
   @Test("numbers are grouped for people")
   func grouping() {
     #expect(NumberText.grouped(48_130_300) == "48,130,300")

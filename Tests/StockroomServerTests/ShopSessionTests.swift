@@ -76,6 +76,48 @@ struct ShopSessionTests {
     #expect(try client.request("STOCK mango").rows[0]["stock"] == "7")
   }
 
+  @Test("display names work where ids do, products by a unique name, and events carry the name")
+  func displayNames() throws {
+    let server = try TestServer()
+    let alice = try server.client(as: "alice")
+    let watcher = try server.client(as: "carol", role: .staff)
+    #expect(try watcher.request("WATCH").isOK)
+
+    let kimchi = try alice.request("ORDER 김치찌개")
+    #expect(kimchi.isOK, "\(kimchi.lines)")
+    #expect(kimchi.rows.contains { $0.id == "kimchi_jjigae" })
+    let japchae = try alice.request("SHOW 잡채")
+    #expect(japchae.isOK, "\(japchae.lines)")
+    #expect(japchae.rows.first?.id == "japchae")
+    #expect(try alice.request("SHOW \"Strawberry Banana Juice\"").rows.first?.id == "strawberry_banana_juice")
+    let typo = try alice.request("SHOW 김치찌게")
+    #expect(typo.errorCode == .notFound)
+    #expect(typo.message.contains("did you mean '김치찌개'"), "\(typo.message)")
+
+    #expect(try alice.request("PRODUCT NEW name=떡 price=3000").isOK)
+    let staff = try server.client(as: "bob", role: .staff)
+    let added = try staff.request("ADD 떡 4")
+    #expect(added.isOK, "\(added.lines)")
+    #expect(added.rows.first?.id == "p1")
+
+    let names = try alice.request("NAMES")
+    #expect(names.rows.first { $0.id == "kimchi_jjigae" }?["name"] == "김치찌개")
+    #expect(names.rows.first { $0.id == "p1" }?["name"] == "떡")
+
+    let ordered = try watcher.readEvent()
+    #expect(ordered["item"] == "kimchi_jjigae")
+    #expect(ordered["name"] == "김치찌개")
+    let listed = try watcher.readEvent()
+    #expect(listed["item"] == "p1")
+    #expect(listed["name"] == "떡")
+    #expect(listed["cause"] == "listed")
+    let restocked = try watcher.readEvent()
+    #expect(restocked["item"] == "p1")
+    #expect(restocked["name"] == "떡")
+    #expect(restocked["level"] == "4")
+    #expect(restocked["user"] == "bob")
+  }
+
   @Test("the side-dish shop: sections with counts, discounted prices, totals")
   func banchan() throws {
     let server = try TestServer()

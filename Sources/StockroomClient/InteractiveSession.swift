@@ -36,6 +36,9 @@ public final class InteractiveSession {
   private var closedForIdleness = false
   private static let firstRetryDelay = 0.25
   private static let longestRetryDelay = 5.0
+  /// How long one background attempt may hold the editor: keys typed meanwhile wait in the
+  /// terminal and appear when it ends.
+  private static let attemptLimitMilliseconds: Int32 = 1000
 
   public init?(options: ClientOptions, credentials: Credentials?, renderer: Renderer, historyFile: String?) {
     guard
@@ -240,8 +243,9 @@ public final class InteractiveSession {
     }
   }
 
-  private func connect() throws(ClientError) {
-    let connection = try Connection.open(host: options.host, port: options.port)
+  private func connect(limitMilliseconds: Int32? = nil) throws(ClientError) {
+    let connection = try Connection.open(
+      host: options.host, port: options.port, limitMilliseconds: limitMilliseconds)
     self.connection = connection
     identity = nil
     if let credentials {
@@ -305,7 +309,7 @@ public final class InteractiveSession {
   private func retryIfDue() {
     guard connection == nil, let due = nextRetry, Self.seconds() >= due else { return }
     do {
-      try connect()
+      try connect(limitMilliseconds: Self.attemptLimitMilliseconds)
       // Fetching names after the login can lose the new connection again; lost() then
       // kept the retry scheduled, and the user has not been told anything is back.
       guard connection != nil else { return backOff() }

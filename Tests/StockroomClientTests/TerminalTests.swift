@@ -326,4 +326,28 @@ struct TerminalTests {
     try terminal.send("Enter")
     try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(server.port)")
   }
+
+  @Test("a retry that meets a server which never greets gives up in time: typing stays live, and it retries later")
+  func retryAgainstSilentPort() throws {
+    var server: ShopServer? = try ShopServer()
+    let port = try #require(server?.port)
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(port)"])
+    try terminal.waitFor(text: "stockroom 127.0.0.1:\(port)>")
+    try terminal.type("WATCH")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK watching=all")
+    server?.server.stop()
+    server = nil
+    try terminal.waitFor(text: "not connected>")
+    let silent = try SilentListener(port: port)
+    // Let an attempt reach the silent port, then type: the keys show once it gives up.
+    usleep(1_000_000)
+    try terminal.type("STOCK kiwi")
+    try terminal.waitFor(text: "not connected> STOCK kiwi", timeout: 5)
+    silent.stop()
+    let second = try ShopServer(port: port)
+    try terminal.waitFor(text: "reconnected to 127.0.0.1:\(second.port)", timeout: 15)
+  }
 }

@@ -29,9 +29,14 @@ public final class Connection {
 
   deinit { close() }
 
-  /// Connects and reads the greeting; a full server's `ERR LIMIT` greeting is an error.
-  public static func open(host: String, port: UInt16) throws(ClientError) -> Connection {
-    let fd = try connectSocket(host: host, port: port)
+  /// Connects and reads the greeting; a full server's `ERR LIMIT` greeting is an error. With a
+  /// limit, the connect and the greeting each give up after that many milliseconds: a retry
+  /// runs inside the editor's wait, and a host that never answers must not freeze the keyboard.
+  public static func open(
+    host: String, port: UInt16, limitMilliseconds: Int32? = nil
+  ) throws(ClientError) -> Connection {
+    let fd = try connectSocket(host: host, port: port, limitMilliseconds: limitMilliseconds)
+    if let limitMilliseconds { setReceiveLimit(fd, milliseconds: limitMilliseconds) }
     let connection = Connection(host: host, port: port, fd: fd)
     var first: Reply? = nil
     while first == nil {
@@ -48,10 +53,45 @@ public final class Connection {
       throw ClientError(.refused, "\(host):\(port) refused: \(first?.lines.last ?? "")")
     }
     connection.greeting = greeting.lines.last ?? ""
+    if limitMilliseconds != nil { setReceiveLimit(fd, milliseconds: 0) }
     return connection
   }
 
-  private static func connectSocket(host: String, port: UInt16) throws(ClientError) -> Int32 {
+  /// SO_RCVTIMEO: a read that waits longer fails with EAGAIN, which readOnce reports as the
+  /// connection lost. 0 waits forever again.
+  private static func setReceiveLimit(_ fd: Int32, milliseconds: Int32) {
+    var limit = timeval(tv_sec: Int(milliseconds / 1000), tv_usec: Int(milliseconds % 1000) * 1000)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  /// connect(2), waiting at most the limit when there is one: non-blocking, then poll for
+  /// writability and read the outcome from SO_ERROR. The socket is blocking again after.
+  private static func connect(
+    _ fd: Int32, to address: UnsafeMutablePointer<addrinfo>, limitMilliseconds: Int32?
+  ) -> Int32 {
+    guard let limitMilliseconds else {
+      var result: Int32
+      repeat {
+        result = Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+      } while result != 0 && errno == EINTR
+      return result == 0 ? 0 : errno
+    }
+    let flags = fcntl(fd, F_GETFL)
+    _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    defer { _ = fcntl(fd, F_SETFL, flags) }
+    if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return 0 }
+    guard errno == EINPROGRESS || errno == EINTR else { return errno }
+    var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    guard poll(&entry, 1, limitMilliseconds) == 1 else { return ETIMEDOUT }
+    var failure: Int32 = 0
+    var size = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &size) == 0 else { return errno }
+    return failure
+  }
+
+  private static func connectSocket(
+    host: String, port: UInt16, limitMilliseconds: Int32?
+  ) throws(ClientError) -> Int32 {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -71,16 +111,13 @@ public final class Connection {
         lastError = errno
         continue
       }
-      var result: Int32
-      repeat {
-        result = Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
-      } while result != 0 && errno == EINTR
-      if result == 0 {
+      let failure = connect(fd, to: address, limitMilliseconds: limitMilliseconds)
+      if failure == 0 {
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         return fd
       }
-      lastError = errno
+      lastError = failure
       Glibc.close(fd)
     }
     throw ClientError(.unreachable, "cannot connect to \(host):\(port): \(String(cString: strerror(lastError)))")

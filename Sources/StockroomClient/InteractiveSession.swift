@@ -27,6 +27,18 @@ public final class InteractiveSession {
   private var namesFetched: Double = 0
   private var namesStale = true
   private var lossAnnounced = false
+  /// When the next reconnect attempt is due (monotonic seconds); nil while connected, and
+  /// before the first connection, where a failure is the user's to fix rather than an outage.
+  private var nextRetry: Double? = nil
+  private var retryDelay = InteractiveSession.firstRetryDelay
+  /// Set by the server's idle notice: it closed us on purpose, so retrying at once would only
+  /// hold a connection it wants back; the next command reconnects instead.
+  private var closedForIdleness = false
+  private static let firstRetryDelay = 0.25
+  private static let longestRetryDelay = 5.0
+  /// How long one background attempt may hold the editor: keys typed meanwhile wait in the
+  /// terminal and appear when it ends.
+  private static let attemptLimitMilliseconds: Int32 = 1000
 
   public init?(options: ClientOptions, credentials: Credentials?, renderer: Renderer, historyFile: String?) {
     guard
@@ -40,6 +52,10 @@ public final class InteractiveSession {
     editor.complete = { [unowned self] line in completion(for: line) }
     editor.hint = { [unowned self] line in Completer(names: names).hint(line) }
     editor.onReadable = { [unowned self] in serveIdleSocket() }
+    // The editor's wait doubles as the retry timer: attempts happen between keys, so typing
+    // stays live, and nothing polls faster than the backoff.
+    editor.timeout = { [unowned self] in millisecondsToRetry() }
+    editor.onTimeout = { [unowned self] in retryIfDue() }
   }
 
   public var prompt: String {
@@ -160,8 +176,15 @@ public final class InteractiveSession {
     if connection == nil {
       do {
         try connect()
-        say(renderer.palette.dim("reconnected to \(options.host):\(options.port)") + "\n")
+        // Lost again while fetching names: lost() has not spoken twice for one outage.
+        guard connection != nil else {
+          say(renderer.palette.error("ERR not connected: the connection closed again at once") + "\n")
+          return
+        }
+        announceBack()
       } catch {
+        connection?.close()
+        connection = nil
         say(renderer.palette.error("ERR not connected: \(error.message)") + "\n")
         return
       }
@@ -220,10 +243,10 @@ public final class InteractiveSession {
     }
   }
 
-  private func connect() throws(ClientError) {
-    let connection = try Connection.open(host: options.host, port: options.port)
+  private func connect(limitMilliseconds: Int32? = nil) throws(ClientError) {
+    let connection = try Connection.open(
+      host: options.host, port: options.port, limitMilliseconds: limitMilliseconds)
     self.connection = connection
-    lossAnnounced = false
     identity = nil
     if let credentials {
       try connection.send(credentials.loginLine)
@@ -245,15 +268,62 @@ public final class InteractiveSession {
     refreshNamesIfNeeded()
   }
 
+  /// Says once per outage that the server went away, and starts the background retries;
+  /// a command typed meanwhile still tries at once.
   private func lost(_ error: ClientError) {
     connection?.close()
     connection = nil
     editor.watched = nil
-    editor.prompt = prompt
-    guard !lossAnnounced else { return }
+    if nextRetry == nil, !closedForIdleness {
+      retryDelay = Self.firstRetryDelay
+      nextRetry = Self.seconds() + retryDelay
+    }
+    guard !lossAnnounced else {
+      editor.prompt = prompt
+      return
+    }
     lossAnnounced = true
-    let text = "\(error.message); will reconnect on the next command"
-    editor.printAbove(renderer.palette.error(text) + "\n")
+    let text = "\(error.message); " + (closedForIdleness ? "will reconnect on the next command" : "reconnecting")
+    editor.printAbove(renderer.palette.error(text) + "\n", prompt: prompt)
+  }
+
+  /// The end of an outage: said once, and the editor watches the new socket.
+  private func announceBack() {
+    lossAnnounced = false
+    closedForIdleness = false
+    nextRetry = nil
+    retryDelay = Self.firstRetryDelay
+    editor.watched = connection?.fd
+    let text = renderer.palette.dim("reconnected to \(options.host):\(options.port)") + "\n"
+    editor.printAbove(text, prompt: prompt)
+  }
+
+  private func millisecondsToRetry() -> Int32 {
+    guard connection == nil, let nextRetry else { return -1 }
+    // Rounded up, so a wait that ends a hair early does not spin until the attempt is due.
+    return Int32(max(0, ((nextRetry - Self.seconds()) * 1000).rounded(.up)))
+  }
+
+  /// One attempt while the prompt waits; a failure doubles the wait, up to a ceiling, and
+  /// says nothing, since the outage was announced when it began.
+  private func retryIfDue() {
+    guard connection == nil, let due = nextRetry, Self.seconds() >= due else { return }
+    do {
+      try connect(limitMilliseconds: Self.attemptLimitMilliseconds)
+      // Fetching names after the login can lose the new connection again; lost() then
+      // kept the retry scheduled, and the user has not been told anything is back.
+      guard connection != nil else { return backOff() }
+      announceBack()
+    } catch {
+      connection?.close()
+      connection = nil
+      backOff()
+    }
+  }
+
+  private func backOff() {
+    retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+    nextRetry = Self.seconds() + retryDelay
   }
 
   /// Runs inside the line editor's read when the socket has data: events go above the
@@ -285,6 +355,7 @@ public final class InteractiveSession {
 
   private func showEvent(_ row: Row, line: String, above: Bool) {
     if let cause = row["cause"], cause == "listed" || cause == "delisted" { namesStale = true }
+    if row.id == "closing", row["reason"] == "idle" { closedForIdleness = true }
     let text = renderer.render(event: row, line: line)
     if above { editor.printAbove(text) } else { say(text) }
   }

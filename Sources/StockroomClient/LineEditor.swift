@@ -30,6 +30,10 @@ public final class LineEditor {
   /// Read alongside stdin while the prompt waits; `onReadable` runs when it has data.
   public var watched: Int32? = nil
   public var onReadable: () -> Void = {}
+  /// How long the prompt may wait before `onTimeout` runs, in milliseconds; -1 for no limit.
+  /// Asked before each wait, so a caller retrying in the background sets its own pace.
+  public var timeout: () -> Int32 = { -1 }
+  public var onTimeout: () -> Void = {}
   private var isReading = false
   /// Set while a finished line is redrawn, so the hint does not stay behind in scrollback.
   private var hintHidden = false
@@ -131,9 +135,11 @@ public final class LineEditor {
 
   /// Prints whole lines above the prompt while the user types, then redraws the prompt and
   /// the half-typed line where they were; outside a read it just prints. With no text it
-  /// only redraws.
-  public func printAbove(_ text: String) {
+  /// only redraws. A new prompt takes effect after the old one is cleared, since how far up
+  /// the old line starts depends on the old prompt's width.
+  public func printAbove(_ text: String, prompt newPrompt: String? = nil) {
     guard isReading else {
+      if let newPrompt { prompt = newPrompt }
       TerminalOutput.write(text)
       return
     }
@@ -142,6 +148,7 @@ public final class LineEditor {
     let row = before / columns
     let up = row > 0 ? "\u{1B}[\(row)A" : ""
     TerminalOutput.write("\r" + up + "\u{1B}[J" + text)
+    if let newPrompt { prompt = newPrompt }
     _ = sr_el_refresh(editLine)
   }
 
@@ -198,10 +205,14 @@ public final class LineEditor {
     while true {
       var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
       if let watched { fds.append(pollfd(fd: watched, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&fds, nfds_t(fds.count), -1)
+      let ready = poll(&fds, nfds_t(fds.count), timeout())
       if ready < 0 {
         if errno == EINTR { continue }
         return -1
+      }
+      if ready == 0 {
+        onTimeout()
+        continue
       }
       if fds.count > 1, fds[1].revents != 0 {
         onReadable()

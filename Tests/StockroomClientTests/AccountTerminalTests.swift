@@ -72,6 +72,24 @@ struct AccountTerminalTests {
     #expect(screen.contains("[echo on]"), "\(screen)")
   }
 
+  @Test("a -u name the server refuses: the prompt is the guest's, as WHOAMI says")
+  func refusedUserNamePrompt() throws {
+    let server = try ShopServer()
+    let terminal = try TerminalSession()
+    terminal.secrets = [ShopServer.password]
+    defer { terminal.stop() }
+    try terminal.start(
+      ["-p", "\(server.port)", "-u", "kim minji"], environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+    let guest = "stockroom 127.0.0.1:\(server.port)>"
+    let first = try terminal.waitFor(text: guest)
+    #expect(first.contains("login as kim minji failed"), "\(first)")
+    #expect(!first.contains("kim minji@"), "\(first)")
+    try terminal.type("WHOAMI")
+    try terminal.send("Enter")
+    let who = try terminal.waitForPrompt(after: "guest")
+    #expect(TerminalSession.lines(who).last == guest, "\(who)")
+  }
+
   @Test("a wrong password at start: the REPL says so and goes on as a guest; LOGIN asks, LOGOUT returns")
   func failedLoginThenLogin() throws {
     let server = try ShopServer()

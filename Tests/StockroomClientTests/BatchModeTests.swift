@@ -110,6 +110,25 @@ struct BatchModeTests {
     #expect(piped.error.contains("ERR AUTH"))
   }
 
+  @Test("a -u name the server refuses stops the command: nothing runs as a guest, exit 1, with -e too")
+  func refusedUserName() throws {
+    let server = try ShopServer()
+    let environment = ["STOCKROOM_PASSWORD": ShopServer.password]
+    let once = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "kim minji", "DIARY", "NEW", "secret", "my private note"], environment: environment
+    )
+    #expect(once.status == 1)
+    // Empty: not even the guest's ERR NOAUTH, so the command was never sent.
+    #expect(once.output.isEmpty, "the command ran: \(once.output)")
+    #expect(once.error.contains("login as kim minji failed"), "\(once.error)")
+    let piped = try ClientProcess.run(
+      ["-p", "\(server.port)", "-u", "kim minji", "-e"], input: #"DIARY NEW secret "my private note""# + "\n",
+      environment: environment)
+    #expect(piped.status == 1)
+    #expect(piped.output.isEmpty, "the command ran: \(piped.output)")
+    #expect(piped.error.contains("login as kim minji failed"), "\(piped.error)")
+  }
+
   @Test("--password-file logs piped mode in; its first line is the password")
   func passwordFile() throws {
     let server = try ShopServer()

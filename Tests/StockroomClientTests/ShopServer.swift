@@ -11,10 +11,12 @@ final class ShopServer: Sendable {
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
 
-  /// Port 0 lets the kernel choose; a test that restarts a server passes the old port.
-  init(port requested: UInt16 = 0) throws {
+  /// Port 0 lets the kernel choose; a test that restarts a server passes the old port. A short
+  /// idle timeout lets a test see the server close a quiet connection.
+  init(port requested: UInt16 = 0, idleTimeout: Int = 600) throws {
     var configuration = ServerConfiguration()
     configuration.port = requested
+    configuration.idleTimeout = idleTimeout
     configuration.logging = false
     let catalog = try CatalogSource.load(path: ShopServer.catalogPath, initialStock: nil)
     server = Server(configuration: configuration, catalog: catalog, logger: Logger(isEnabled: false))

@@ -243,17 +243,19 @@ struct TerminalTests {
     server = nil
     try terminal.waitFor(text: "not connected>")
     let screen = try terminal.screen()
-    #expect(screen.components(separatedBy: "will reconnect on the next command").count == 2)
+    #expect(screen.components(separatedBy: "; reconnecting").count == 2)
 
     // A new server on the same port, where alice exists again (the in-process store is fresh):
-    // the next command reconnects, logs in and says WATCH again, without asking anything.
+    // the next command (or the background retry, whichever is first) reconnects, logs in and
+    // says WATCH again, without asking anything.
     let second = try ShopServer(port: port)
     try second.addAccount("alice", role: .staff)
     try second.register("bob")
     try terminal.type("DIARY LIST")
     try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(port)")
-    let after = try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
+    try terminal.waitFor(text: "reconnected to 127.0.0.1:\(port)")
+    let after = try terminal.waitForPrompt(after: "> DIARY LIST")
+    #expect(TerminalSession.lines(after).last?.hasPrefix("stockroom alice@127.0.0.1:\(port)>") == true, "\(after)")
     #expect(after.components(separatedBy: "Password for").count == 2, "asked again: \(after)")
     #expect(!after.contains("ERR NOAUTH"), "DIARY LIST ran as a guest: \(after)")
     let shown = after.contains(ShopServer.password)
@@ -265,5 +267,87 @@ struct TerminalTests {
     try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
     let reconnected = try ClientProcess.run(["-p", "\(second.port)", "INFO"])
     #expect(reconnected.output.contains("watchers=1"), "\(reconnected.output)")
+  }
+
+  @Test("a watcher idle at the prompt reconnects by itself with backoff, says so once, and watches again")
+  func idleWatcherReconnects() throws {
+    var server: ShopServer? = try ShopServer()
+    let port = try #require(server?.port)
+    try server?.addAccount("alice", role: .staff)
+    let terminal = try TerminalSession()
+    terminal.secrets = [ShopServer.password]
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(port)", "-u", "alice"], environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+    try terminal.waitFor(text: "stockroom alice@127.0.0.1:\(port)>")
+    try terminal.type("WATCH")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK watching=all")
+    server?.server.stop()
+    server = nil
+    let down = try terminal.waitFor(text: "not connected>")
+    #expect(down.contains("; reconnecting"), "\(down)")
+    // Long enough for several attempts (0.25 s, 0.5 s, 1 s, ...) to fail, each silently; the
+    // line typed meanwhile shows, so the retries do not hold up the keyboard.
+    try terminal.type("STOCK kiwi")
+    try terminal.waitFor(text: "not connected> STOCK kiwi")
+    usleep(2_000_000)
+
+    let second = try ShopServer(port: port)
+    try second.addAccount("alice", role: .staff)
+    try second.register("bob")
+    let back = try terminal.waitFor(text: "reconnected to 127.0.0.1:\(port)")
+    #expect(back.components(separatedBy: "reconnecting").count == 2, "said more than once: \(back)")
+    try terminal.waitFor("alice's prompt with the half-typed line") { screen in
+      TerminalSession.lines(screen).last == "stockroom alice@127.0.0.1:\(port)> STOCK kiwi"
+    }
+    // Nothing typed since: bob's order reaches the screen because the WATCH was said again.
+    let other = try ClientProcess.run(
+      ["-p", "\(port)", "-u", "bob", "ORDER", "banana_juice"], environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+    #expect(other.status == 0, "\(other.error)")
+    let event = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
+    #expect(TerminalSession.lines(event).last == "stockroom alice@127.0.0.1:\(port)> STOCK kiwi", "\(event)")
+  }
+
+  @Test("a connection the server closed for idleness is not reopened behind its back; the next command does it")
+  func idleCloseWaitsForCommand() throws {
+    let server = try ShopServer(idleTimeout: 1)
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(server.port)"])
+    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+    try terminal.waitFor(text: "the server closed this idle connection after 1 s")
+    let closed = try terminal.waitFor(text: "not connected>")
+    #expect(closed.contains("will reconnect on the next command"), "\(closed)")
+    // Well past the first few retry delays: a background retry would have said it was back.
+    usleep(1_500_000)
+    let quiet = try terminal.screen()
+    #expect(!quiet.contains("reconnected"), "\(quiet)")
+    try terminal.type("STOCK kiwi")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(server.port)")
+  }
+
+  @Test("a retry that meets a server which never greets gives up in time: typing stays live, and it retries later")
+  func retryAgainstSilentPort() throws {
+    var server: ShopServer? = try ShopServer()
+    let port = try #require(server?.port)
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(port)"])
+    try terminal.waitFor(text: "stockroom 127.0.0.1:\(port)>")
+    try terminal.type("WATCH")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK watching=all")
+    server?.server.stop()
+    server = nil
+    try terminal.waitFor(text: "not connected>")
+    let silent = try SilentListener(port: port)
+    // Let an attempt reach the silent port, then type: the keys show once it gives up.
+    usleep(1_000_000)
+    try terminal.type("STOCK kiwi")
+    try terminal.waitFor(text: "not connected> STOCK kiwi", timeout: 5)
+    silent.stop()
+    let second = try ShopServer(port: port)
+    try terminal.waitFor(text: "reconnected to 127.0.0.1:\(second.port)", timeout: 15)
   }
 }

@@ -21,4 +21,14 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { "Account(\(name), role=\(role.rawValue))" }
+
+  /// The name `raw` stands for as an account's name: NFC-normalized by the user-name rules, and
+  /// not `guest` in any case, which names everyone who has not logged in.
+  public static func name(_ raw: String) throws(ShopError) -> String {
+    let name = try TextRules.userName(raw)
+    guard name.lowercased() != Role.guest.rawValue else {
+      throw ShopError(.invalid, "the name guest is reserved for people who have not logged in; choose another")
+    }
+    return name
+  }
 }

@@ -1,3 +1,5 @@
+import StockroomText
+
 /// Why the shop refused a change. Nothing was applied when one is thrown.
 public struct ShopError: Error, Sendable, Equatable, CustomStringConvertible {
   public enum Kind: Sendable, Equatable {
@@ -12,6 +14,11 @@ public struct ShopError: Error, Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// For `.shortage`: every stocked item that was short, in the order first needed.
   public var shortages: [Shortage]
+
+  /// REGISTER or USER ADD of a name that has an account.
+  public static func nameTaken(_ name: String) -> ShopError {
+    ShopError(.exists, "an account named \(Echo.quoted(name)) already exists")
+  }
 
   public init(_ kind: Kind, _ message: String, shortages: [Shortage] = []) {
     self.kind = kind

@@ -513,7 +513,7 @@ public struct ShopState: Sendable {
 
   private mutating func createAccount(_ account: Account, selfRegistered: Bool) throws(ShopError) -> Applied {
     guard accounts[account.name] == nil else {
-      throw ShopError(.exists, "an account named \(Echo.quoted(account.name)) already exists")
+      throw ShopError.nameTaken(account.name)
     }
     guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
     if selfRegistered && hasUnclaimedData(account.name) {

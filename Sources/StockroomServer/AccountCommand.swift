@@ -152,7 +152,7 @@ public struct AccountCommand: Sendable, Equatable {
       let accounts = try ShopDatabase.withAccounts(directory: dataDirectory) { try ShopDatabase.accounts(in: $0) }
       return accounts.map { "\($0.name) \($0.role.rawValue) \($0.created.formatted(.iso8601))" }
     case .add(let raw, let role):
-      let name = try ShopDatabase.accountName(raw)
+      let name = try Account.name(raw)
       try ShopDatabase.withAccounts(directory: dataDirectory) { database in
         // Asked before the password, so no one types a password twice only to be told no.
         guard try ShopDatabase.account(named: name, in: database) == nil else {
@@ -167,7 +167,7 @@ public struct AccountCommand: Sendable, Equatable {
       }
       return ["added \(name) as \(role.rawValue)"]
     case .passwd(let raw):
-      let name = try ShopDatabase.accountName(raw)
+      let name = try Account.name(raw)
       try ShopDatabase.withAccounts(directory: dataDirectory) { database in
         guard var account = try ShopDatabase.account(named: name, in: database) else { throw Self.noAccount(name) }
         account.passwordHash = try Self.newHash(for: name)
@@ -176,7 +176,7 @@ public struct AccountCommand: Sendable, Equatable {
       }
       return ["changed the password of \(name)"]
     case .delete(let raw):
-      let name = try ShopDatabase.accountName(raw)
+      let name = try Account.name(raw)
       try ShopDatabase.withAccounts(directory: dataDirectory) { database in
         guard try ShopDatabase.deleteAccount(named: name, from: database) else { throw Self.noAccount(name) }
       }

@@ -31,13 +31,12 @@ extension CommandHandler {
     return password
   }
 
-  /// A name as an account holds it; `guest` is the name of no one.
-  private static func accountName(_ word: Word) throws -> String {
-    let name = try TextRules.userName(word.text)
-    guard name.lowercased() != Session.guestName else {
-      throw ProtocolError(.invalid, "guest is the name of everyone not logged in; choose another")
+  /// Checked before hashing as well as when the account is saved: no one waits for a hash only
+  /// to hear the name is taken.
+  private func refuseTaken(_ name: String) throws(ShopError) {
+    try store.read { state throws(ShopError) in
+      if state.accounts[name] != nil { throw ShopError.nameTaken(name) }
     }
-    return name
   }
 
   func login(_ request: Request, session: inout Session) throws {
@@ -54,14 +53,9 @@ extension CommandHandler {
     guard configuration.registration == .open else {
       throw ProtocolError(.denied, "self-registration is closed on this server; ask an admin for an account")
     }
-    let name = try Self.accountName(request.arguments[0])
+    let name = try Account.name(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
-    // Checked now as well as when saved: no one waits for a hash only to hear the name is taken.
-    try store.read { state throws(ShopError) in
-      if state.accounts[name] != nil {
-        throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists")
-      }
-    }
+    try refuseTaken(name)
     session.credential = CredentialTicket(.register(name: name), .hash(password))
   }
 
@@ -77,14 +71,10 @@ extension CommandHandler {
   }
 
   func userAdd(_ request: Request, session: inout Session) throws {
-    let name = try Self.accountName(request.arguments[0])
+    let name = try Account.name(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
-    try store.read { state throws(ShopError) in
-      if state.accounts[name] != nil {
-        throw ShopError(.exists, "an account named \(Echo.quoted(name)) already exists")
-      }
-    }
+    try refuseTaken(name)
     session.credential = CredentialTicket(.userAdd(name: name, role: role), .hash(password))
   }
 

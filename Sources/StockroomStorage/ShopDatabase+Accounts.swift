@@ -9,22 +9,12 @@ import StockroomText
 /// call them inside its group commit; `withAccounts` is the offline way in, for
 /// `stockroomd user`, with the locks and checks a starting server takes.
 extension ShopDatabase {
-  /// The name `raw` stands for as an account's name: NFC-normalized by the user-name rules, and
-  /// not `guest` in any case, which names everyone who has not logged in.
-  public static func accountName(_ raw: String) throws(ShopError) -> String {
-    let name = try TextRules.userName(raw)
-    guard name.lowercased() != Role.guest.rawValue else {
-      throw ShopError(.invalid, "the name guest is reserved for people who have not logged in; choose another")
-    }
-    return name
-  }
-
   /// Every account, by name.
   public static func accounts(in database: SQLiteDatabase) throws -> [Account] {
     try database.prepare("SELECT name, role, hash, created, updated FROM accounts ORDER BY name").rows([], readAccount)
   }
 
-  /// The account called `name` (as `accountName` gives it), if there is one.
+  /// The account called `name` (as `Account.name` gives it), if there is one.
   public static func account(named name: String, in database: SQLiteDatabase) throws -> Account? {
     try database.prepare("SELECT name, role, hash, created, updated FROM accounts WHERE name = ?")
       .rows([.text(name)], readAccount).first
@@ -100,8 +90,8 @@ extension ShopDatabase {
   }
 
   private static func check(_ account: Account) throws {
-    guard try accountName(account.name) == account.name else {
-      throw ShopError(.invalid, "an account's name must be stored NFC-normalized, as accountName gives it")
+    guard try Account.name(account.name) == account.name else {
+      throw ShopError(.invalid, "an account's name must be stored NFC-normalized, as Account.name gives it")
     }
     guard Role.accountRoles.contains(account.role) else {
       throw ShopError(.invalid, "an account's role is customer, staff or admin, not \(account.role.rawValue)")

@@ -1,6 +1,5 @@
 import Foundation
 import StockroomDomain
-import StockroomText
 import Synchronization
 
 #if canImport(Glibc)
@@ -123,14 +122,7 @@ public final class ShopDatabase: @unchecked Sendable {
     {
       snapshot.diaryNumbers[owner] = next
     }
-    snapshot.accounts = try writer.prepare("SELECT name, role, hash, created, updated FROM accounts").rows { row in
-      guard let role = Role(rawValue: row.text(1)), role != .guest else {
-        throw DamagedRow("role of account \(row.text(0))", row.text(1))
-      }
-      return Account(
-        name: row.text(0), role: role, passwordHash: row.text(2), created: Date(timeIntervalSince1970: row.double(3)),
-        updated: Date(timeIntervalSince1970: row.double(4)))
-    }
+    snapshot.accounts = try Self.accounts(in: writer)
     // Orders stay in the file, where LIST orders reads them: parsing the newest 10,000 of 100
     // lines each took seconds of a restart. Memory holds only the orders made since.
     let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970

@@ -31,6 +31,13 @@ final class SilentListener {
     }
   }
 
+  /// Waits until a connection is waiting in the backlog (the listening socket is readable),
+  /// so a test knows a client's attempt has reached the port; false after `seconds`.
+  func waitForConnection(seconds: Int32 = 20) -> Bool {
+    var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&pending, 1, seconds * 1000) == 1
+  }
+
   /// Frees the port for a real server; the connections waiting in the backlog are reset.
   func stop() {
     guard fd >= 0 else { return }

@@ -342,8 +342,8 @@ struct TerminalTests {
     server = nil
     try terminal.waitFor(text: "not connected>")
     let silent = try SilentListener(port: port)
-    // Let an attempt reach the silent port, then type: the keys show once it gives up.
-    usleep(1_000_000)
+    // Once an attempt has reached the silent port, type: the keys show once it gives up.
+    #expect(silent.waitForConnection(), "no reconnect attempt reached the port")
     try terminal.type("STOCK kiwi")
     try terminal.waitFor(text: "not connected> STOCK kiwi", timeout: 5)
     silent.stop()

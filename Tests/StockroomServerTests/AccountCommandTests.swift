@@ -8,31 +8,6 @@ import Testing
 /// password on standard input, output through files.
 @Suite("Accounts from the command line")
 struct AccountCommandTests {
-  struct Run {
-    var status: Int32
-    var output: String
-    var errors: String
-
-    /// Everything the command showed, for checking that no secret is in it.
-    var shown: String { output + errors }
-  }
-
-  /// Runs `stockroomd user ARGUMENTS --data DIR` with `input` as its standard input.
-  private func user(_ arguments: [String], data: String, input: String = "") throws -> Run {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("user-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let files = ["in", "out", "err"].map { directory.appendingPathComponent($0).path }
-    try Data(input.utf8).write(to: URL(fileURLWithPath: files[0]))
-    let status = try Subprocess.run(
-      DaemonProcess.binary.path, ["user"] + arguments + ["--data", data], environment: ["PATH": "/usr/bin:/bin"],
-      stdin: files[0], stdout: files[1], stderr: files[2])
-    let read = { (path: String) in
-      String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self)
-    }
-    return Run(status: status, output: read(files[1]), errors: read(files[2]))
-  }
-
   /// The `accounts` rows as stored, read with a connection of the test's own.
   private func rows(_ data: DataDirectory) throws -> [String: (role: String, hash: String)] {
     let database = try SQLiteDatabase(path: data.database, readOnly: true)
@@ -45,7 +20,7 @@ struct AccountCommandTests {
   @Test func addListPasswdDelete() throws {
     let data = try DataDirectory()
     let first = "tulip-Garden-42"
-    let added = try user(["add", "alice", "--role", "admin"], data: data.path, input: first + "\n")
+    let added = try data.user(["add", "alice", "--role", "admin"], input: first + "\n")
     #expect(added.status == 0, "\(added.errors)")
     #expect(added.output == "added alice as admin\n")
     #expect(added.errors == "")
@@ -62,18 +37,18 @@ struct AccountCommandTests {
     #expect(!PasswordHash.verify(stored.hash, Password("tulip-garden-42")))
 
     // Without --role, a customer; a last line without its newline is still the password.
-    let bob = try user(["add", "bob"], data: data.path, input: "bobs-password")
+    let bob = try data.user(["add", "bob"], input: "bobs-password")
     #expect(bob.status == 0, "\(bob.errors)")
     #expect(PasswordHash.verify(try #require(try rows(data)["bob"]).hash, Password("bobs-password")))
 
-    let listed = try user(["list"], data: data.path)
+    let listed = try data.user(["list"])
     #expect(listed.status == 0, "\(listed.errors)")
     let lines = listed.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     #expect(lines.map { $0.prefix(2) } == [["alice", "admin"], ["bob", "customer"]])
     #expect(lines.allSatisfy { $0.count == 3 && $0[2].hasPrefix("20") && $0[2].hasSuffix("Z") })
 
     let second = "orchid-Fountain-7"
-    let changed = try user(["passwd", "alice"], data: data.path, input: second + "\nignored second line\n")
+    let changed = try data.user(["passwd", "alice"], input: second + "\nignored second line\n")
     #expect(changed.status == 0, "\(changed.errors)")
     #expect(changed.output == "changed the password of alice\n")
     let rehashed = try #require(try rows(data)["alice"])
@@ -82,18 +57,18 @@ struct AccountCommandTests {
     #expect(PasswordHash.verify(rehashed.hash, Password(second)))
     #expect(!PasswordHash.verify(rehashed.hash, Password(first)))
 
-    let again = try user(["add", "alice"], data: data.path, input: "whatever-it-is\n")
+    let again = try data.user(["add", "alice"], input: "whatever-it-is\n")
     #expect(again.status == 1)
     #expect(again.errors.contains("already exists") && again.errors.contains("user passwd alice"))
 
-    let deleted = try user(["del", "alice"], data: data.path)
+    let deleted = try data.user(["del", "alice"])
     #expect(deleted.status == 0, "\(deleted.errors)")
     #expect(try rows(data)["alice"] == nil)
-    #expect(try user(["list"], data: data.path).output.split(separator: "\n").map { $0.prefix(4) } == ["bob "])
-    let missing = try user(["del", "alice"], data: data.path)
+    #expect(try data.user(["list"]).output.split(separator: "\n").map { $0.prefix(4) } == ["bob "])
+    let missing = try data.user(["del", "alice"])
     #expect(missing.status == 1)
     #expect(missing.errors.contains("no account named 'alice'"))
-    #expect(try user(["passwd", "alice"], data: data.path, input: "long-enough-1\n").status == 1)
+    #expect(try data.user(["passwd", "alice"], input: "long-enough-1\n").status == 1)
 
     for run in [added, bob, listed, changed, again, deleted, missing] {
       for secret in [first, second, "bobs-password", "$argon2id", stored.hash, rehashed.hash] {
@@ -106,44 +81,44 @@ struct AccountCommandTests {
   /// takes neither lock and changes nothing. A shop the command made is one the server starts on.
   @Test func refusedWhileAServerRuns() throws {
     let data = try DataDirectory()
-    #expect(try user(["add", "first"], data: data.path, input: "first-password\n").status == 0)
+    #expect(try data.user(["add", "first"], input: "first-password\n").status == 0)
     let (daemon, _) = try data.start()
     defer { daemon.process.terminate() }
-    let refused = try user(["add", "second"], data: data.path, input: "second-password\n")
+    let refused = try data.user(["add", "second"], input: "second-password\n")
     #expect(refused.status == 1)
     #expect(refused.errors.contains("in use by another stockroomd (pid \(daemon.process.processIdentifier))"))
     #expect(refused.errors.hasPrefix("stockroomd user: "))
     #expect(refused.errors.split(separator: "\n").count == 1)
     #expect(!refused.shown.contains("second-password"))
-    #expect(try user(["list"], data: data.path).status == 1)
-    #expect(try user(["del", "first"], data: data.path).status == 1)
+    #expect(try data.user(["list"]).status == 1)
+    #expect(try data.user(["del", "first"]).status == 1)
     #expect(try rows(data).keys.sorted() == ["first"])
   }
 
   @Test func passwordsAndNamesTheRulesRefuse() throws {
     let data = try DataDirectory()
-    let short = try user(["add", "carol"], data: data.path, input: "1234567\n")
+    let short = try data.user(["add", "carol"], input: "1234567\n")
     #expect(short.status == 1)
     #expect(short.errors.contains("at least 8 bytes"))
     #expect(!short.shown.contains("1234567"))
-    let long = try user(["add", "carol"], data: data.path, input: String(repeating: "p", count: 1025) + "\n")
+    let long = try data.user(["add", "carol"], input: String(repeating: "p", count: 1025) + "\n")
     #expect(long.status == 1)
     #expect(long.errors.contains("at most 1,024 bytes"))
-    let empty = try user(["add", "carol"], data: data.path, input: "")
+    let empty = try data.user(["add", "carol"], input: "")
     #expect(empty.status == 1)
     #expect(empty.errors.contains("standard input is empty"))
-    let blank = try user(["add", "carol"], data: data.path, input: "\n")
+    let blank = try data.user(["add", "carol"], input: "\n")
     #expect(blank.status == 1)
     #expect(blank.errors.contains("at least 8 bytes"))
     #expect(try rows(data).isEmpty)
     // Exactly the shortest and the longest allowed.
-    #expect(try user(["add", "carol"], data: data.path, input: "12345678\n").status == 0)
+    #expect(try data.user(["add", "carol"], input: "12345678\n").status == 0)
     let longest = String(repeating: "q", count: 1024)
-    #expect(try user(["add", "dave"], data: data.path, input: longest + "\n").status == 0)
+    #expect(try data.user(["add", "dave"], input: longest + "\n").status == 0)
     #expect(PasswordHash.verify(try #require(try rows(data)["dave"]).hash, Password(longest)))
 
     for name in ["guest", "Guest", "12345", "a b", "ａｌｉｃｅ"] {
-      let refused = try user(["add", name], data: data.path, input: "good-password\n")
+      let refused = try data.user(["add", name], input: "good-password\n")
       #expect(refused.status == 1, "\(name)")
       #expect(refused.errors.hasPrefix("stockroomd user: "))
     }
@@ -151,7 +126,7 @@ struct AccountCommandTests {
       ["add"], ["add", "x", "y"], ["list", "x"], ["frob"], ["add", "x", "--role", "guest"],
       ["del", "x", "--role", "admin"], ["add", "x", "--password", "p"],
     ] {
-      let refused = try user(arguments, data: data.path, input: "good-password\n")
+      let refused = try data.user(arguments, input: "good-password\n")
       #expect(refused.status == 1, "\(arguments)")
       #expect(refused.errors.contains("stockroomd user --help"), "\(arguments): \(refused.errors)")
     }

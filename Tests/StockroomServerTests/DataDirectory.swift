@@ -22,25 +22,41 @@ final class DataDirectory: @unchecked Sendable {
     return (daemon, try daemon.port())
   }
 
+  /// What one `stockroomd user` run did.
+  struct UserRun {
+    var status: Int32
+    var output: String
+    var errors: String
+
+    /// Everything the command showed, for checking that no secret is in it.
+    var shown: String { output + errors }
+  }
+
+  /// Runs `stockroomd user ARGUMENTS --data` this directory, with `input` as its standard input
+  /// and its output through files.
+  func user(_ arguments: [String], input: String = "") throws -> UserRun {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("user-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let files = ["in", "out", "err"].map { scratch.appendingPathComponent($0).path }
+    try Data(input.utf8).write(to: URL(fileURLWithPath: files[0]))
+    let status = try Subprocess.run(
+      DaemonProcess.binary.path, ["user"] + arguments + ["--data", path], environment: ["PATH": "/usr/bin:/bin"],
+      stdin: files[0], stdout: files[1], stderr: files[2])
+    let read = { (path: String) in
+      String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self)
+    }
+    return UserRun(status: status, output: read(files[1]), errors: read(files[2]))
+  }
+
   /// Makes an account offline with `stockroomd user add`, as an operator makes the first admin;
   /// its password is `LineClient.password(for:)`. Tests that need staff make `admin` first, who
   /// then makes them (see `LineClient.logIn`).
   @discardableResult
   func addAccount(_ name: String = "admin", role: Role = .admin) throws -> DataDirectory {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("user-add-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let input = scratch.appendingPathComponent("in").path
-    let errors = scratch.appendingPathComponent("err").path
-    try Data((LineClient.password(for: name) + "\n").utf8).write(to: URL(fileURLWithPath: input))
-    let status = try Subprocess.run(
-      DaemonProcess.binary.path, ["user", "add", name, "--role", role.rawValue, "--data", path],
-      environment: ["PATH": "/usr/bin:/bin"], stdin: input, stderr: errors)
-    guard status == 0 else {
-      throw LineClient.Failure(
-        description:
-          "stockroomd user add \(name) exited \(status): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")"
-      )
+    let run = try user(["add", name, "--role", role.rawValue], input: LineClient.password(for: name) + "\n")
+    guard run.status == 0 else {
+      throw LineClient.Failure(description: "stockroomd user add \(name) exited \(run.status): \(run.errors)")
     }
     return self
   }

@@ -6,7 +6,7 @@ public enum Outcome: Sendable, Equatable {
   /// A retry of keyed order `orderID`, already on disk: the store reads its receipt there, so
   /// that the shop need not hold every receipt in memory.
   case reordered(OrderKey, orderID: Int)
-  case productSaved(Product, stock: Int)
+  case productSaved(Product)
   case productDeleted(String)
   case diarySaved(DiaryEntry)
   /// The entry's store id.

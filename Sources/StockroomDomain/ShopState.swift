@@ -184,11 +184,6 @@ public struct ShopState: Sendable {
     orderKeys.settle(through: orderID)
   }
 
-  /// Ids of everything with stock: fruits, dishes, then products oldest first.
-  public var stockedIDs: [String] {
-    catalog.fruits.map(\.id) + catalog.dishes.map(\.id) + productIDs
-  }
-
   /// How many of `juice` the fruit on hand makes now.
   public func canMake(_ juice: Juice) -> Int {
     juice.recipe.map { (stock[$0.item]?.current ?? 0) / $0.quantity }.min() ?? 0
@@ -410,7 +405,7 @@ public struct ShopState: Sendable {
     stock[id] = StockLevel(initial: draft.stock)
     let event = StockEvent(
       item: id, name: product.name, level: draft.stock, change: draft.stock, cause: .listed(user: seller))
-    return Applied(outcome: .productSaved(product, stock: draft.stock), events: [event])
+    return Applied(outcome: .productSaved(product), events: [event])
   }
 
   private func ownedProduct(_ id: String, by user: String) throws(ShopError) -> Product {
@@ -445,7 +440,7 @@ public struct ShopState: Sendable {
       counters.namesGeneration += 1
     }
     products[product.id] = product
-    return Applied(outcome: .productSaved(product, stock: stock[product.id]?.current ?? 0), events: [])
+    return Applied(outcome: .productSaved(product), events: [])
   }
 
   private mutating func deleteProduct(id: String, user: String, anySeller: Bool) throws(ShopError) -> Applied {

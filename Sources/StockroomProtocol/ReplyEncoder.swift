@@ -9,8 +9,6 @@ public struct ReplyEncoder: Sendable {
     bytes.reserveCapacity(capacity)
   }
 
-  public var isEmpty: Bool { bytes.isEmpty }
-
   /// Starts a data line: `* id`.
   public mutating func beginRow(_ id: String? = nil) {
     bytes.append(UInt8(ascii: "*"))
@@ -49,13 +47,6 @@ public struct ReplyEncoder: Sendable {
     bytes.append(UInt8(ascii: "\n"))
   }
 
-  /// A whole data line at once.
-  public mutating func row(_ id: String?, _ fields: [(String, String)]) {
-    beginRow(id)
-    for (key, value) in fields { field(key, value) }
-    endLine()
-  }
-
   public mutating func ok(_ text: String = "") {
     bytes.append(UInt8(ascii: "O"))
     bytes.append(UInt8(ascii: "K"))
@@ -90,10 +81,6 @@ public struct ReplyEncoder: Sendable {
     bytes.append(UInt8(ascii: " "))
     appendSingleLine(error.message)
     endLine()
-  }
-
-  public mutating func appendRaw(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
   }
 
   private mutating func appendWord(_ text: String, isValue: Bool) {

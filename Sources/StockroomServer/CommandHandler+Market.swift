@@ -56,7 +56,7 @@ extension CommandHandler {
   }
 
   private func savedProduct(_ applied: Applied, out: inout ReplyEncoder) throws {
-    guard case .productSaved(let product, _) = applied.outcome else { preconditionFailure("product answers saved") }
+    guard case .productSaved(let product) = applied.outcome else { preconditionFailure("product answers saved") }
     let level = store.read { state in state.level(of: product.id) }
     out.productRow(product, level: level, detail: true)
     out.endLine()

@@ -7,7 +7,7 @@ import StockroomText
 
 /// Turns one request line into one reply, using the command table for dispatch and checks.
 ///
-/// It runs on the calling connection's queue; shared state is reached only through `Store`.
+/// It runs on the calling connection's loop thread; shared state is reached only through `Store`.
 struct CommandHandler: Sendable {
   let store: Store
   let stats: ServerStats

@@ -186,6 +186,4 @@ final class Committer: @unchecked Sendable {
       logger.warning("background sync failed: \(error)")
     }
   }
-
-  var isFailing: Bool { failing.load(ordering: .relaxed) }
 }

@@ -13,7 +13,6 @@ public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
   /// The calling thread's current `errno`.
   public static var current: Errno { Errno(errno) }
 
-  public static let wouldBlock = Errno(EAGAIN)
   public static let interrupted = Errno(EINTR)
 
   public var isWouldBlock: Bool { rawValue == EAGAIN || rawValue == EWOULDBLOCK }

@@ -3,8 +3,8 @@ import Synchronization
 
 /// Events waiting for one watching connection.
 ///
-/// The store fills it while holding its lock, so every mailbox sees changes in the order they
-/// were made; the connection empties it on its own queue, between replies.
+/// `WatchHub.deliver` fills it in the order the changes were made (see there); the connection
+/// empties it on its loop's thread, between replies.
 final class EventMailbox: Sendable {
   private struct Contents {
     var events: [StockEvent] = []

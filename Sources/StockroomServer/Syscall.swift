@@ -26,7 +26,7 @@ enum Syscall {
     try retrying { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
   }
 
-  /// Reads what is available; 0 means the peer closed. Throws `.wouldBlock` when nothing is.
+  /// Reads what is available; 0 means the peer closed. Throws an error whose `isWouldBlock` is true when nothing is.
   static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
     try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
   }

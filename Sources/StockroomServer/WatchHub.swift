@@ -20,8 +20,10 @@ final class WatchHub: Sendable {
     }
   }
 
-  /// Called with the store's lock held, so mailboxes receive events in the order of the changes.
-  /// Returns the mailboxes whose connections must be woken once that lock is released.
+  /// Called by one caller at a time in the order of the changes: under the store's lock in
+  /// memory, from the committer's one thread in commit order on disk. So every mailbox receives
+  /// events in that order. Returns the mailboxes whose connections must be woken, which the
+  /// caller does after letting go of any lock it holds.
   func deliver(_ events: [StockEvent]) -> [EventMailbox] {
     guard watcherCount > 0, !events.isEmpty else { return [] }
     return mailboxes.withLock { all in

@@ -23,7 +23,7 @@ extension JournalBatch {
         orders.append(receipt.order)
         if receipt.key != nil { receipts.append(receipt) }
       }
-    case .productSaved(let product, _): products[product.id] = product
+    case .productSaved(let product): products[product.id] = product
     case .productDeleted(let id):
       products[id] = nil
       deletedProducts.insert(id)

@@ -21,10 +21,13 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // System libsodium, from Debian's libsodium-dev: Argon2id and wiping secrets.
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    // System libpq, from Debian's libpq-dev: the PostgreSQL client library.
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // Passwords: the secret itself, Argon2id hashes, and the threads that make and check them.
     .target(name: "StockroomSecurity", dependencies: ["CSodium"]),
-    // The shop's SQLite file: schema and migrations, loading and checking, batched writes, backup.
-    .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite"]),
+    // The shop's SQLite file (schema and migrations, loading and checking, batched writes, backup),
+    // and the PostgreSQL connection a shared store is built on.
+    .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite", "CLibPQ"]),
     // epoll and eventfd, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
     // Event loops, listener, connections, sessions, the shared store and its committer.

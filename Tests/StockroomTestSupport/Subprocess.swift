@@ -19,6 +19,20 @@ public enum Subprocess {
     _ path: String, _ arguments: [String], environment: [String: String],
     stdin: String = "/dev/null", stdout: String = "/dev/null", stderr: String = "/dev/null"
   ) throws -> Int32 {
+    let pid = try start(path, arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+    var waitStatus: Int32 = 0
+    while waitpid(pid, &waitStatus, 0) < 0 {
+      guard errno == EINTR else { throw Failure(description: "waitpid failed for \(path)") }
+    }
+    let signal = waitStatus & 0x7F
+    return signal == 0 ? (waitStatus >> 8) & 0xFF : 128 + signal
+  }
+
+  /// Starts the program and returns its process id; the caller waits for it.
+  public static func start(
+    _ path: String, _ arguments: [String], environment: [String: String],
+    stdin: String = "/dev/null", stdout: String = "/dev/null", stderr: String = "/dev/null"
+  ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -50,11 +64,6 @@ public enum Subprocess {
     guard status == 0 else {
       throw Failure(description: "cannot start \(path): \(String(cString: strerror(status)))")
     }
-    var waitStatus: Int32 = 0
-    while waitpid(pid, &waitStatus, 0) < 0 {
-      guard errno == EINTR else { throw Failure(description: "waitpid failed for \(path)") }
-    }
-    let signal = waitStatus & 0x7F
-    return signal == 0 ? (waitStatus >> 8) & 0xFF : 128 + signal
+    return pid
   }
 }

@@ -1,0 +1,97 @@
+import StockroomStorage
+import StockroomTestSupport
+import Testing
+
+/// The libpq layer under the PostgreSQL store, against a real throw-away server.
+@Suite(.serialized)
+struct PostgresConnectionTests {
+  /// One cluster for the suite: making one costs about two seconds.
+  static let cluster = Result { try PostgresCluster() }
+
+  private func connect() throws -> PostgresConnection {
+    try PostgresConnection(PostgresURL(try Self.cluster.get().url))
+  }
+
+  @Test func parametersRoundTripAsTextNeverAsSQL() throws {
+    let connection = try connect()
+    try connection.execute("DROP TABLE IF EXISTS notes; CREATE TABLE notes (id serial PRIMARY KEY, body text)")
+    let hostile = "'); DROP TABLE notes; --"
+    let korean = "딸기 16개\n바나나 5개"
+    let inserted = try connection.query(
+      "INSERT INTO notes (body) VALUES ($1), ($2), ($3) RETURNING id", [hostile, korean, nil])
+    #expect(inserted.count == 3)
+    #expect(inserted.affected == 3)
+    let rows = try connection.query("SELECT id, body FROM notes ORDER BY id")
+    #expect(rows.columns == ["id", "body"])
+    #expect(rows.values.map { $0[1] } == [hostile, korean, nil])
+    #expect(rows[0, "id"] == inserted[0, "id"])
+    #expect(rows[0, "missing"] == nil)
+  }
+
+  @Test func serverErrorsCarryTheirSQLState() throws {
+    let connection = try connect()
+    try connection.execute("DROP TABLE IF EXISTS names; CREATE TABLE names (name text PRIMARY KEY)")
+    try connection.query("INSERT INTO names VALUES ($1)", ["alice"])
+    let duplicate = #expect(throws: PostgresError.self) {
+      try connection.query("INSERT INTO names VALUES ($1)", ["alice"])
+    }
+    #expect(duplicate?.sqlState == .uniqueViolation)
+    #expect(duplicate?.isUnavailable == false)
+    let missing = #expect(throws: PostgresError.self) { try connection.query("SELECT * FROM no_such_table") }
+    #expect(missing?.sqlState == .undefinedTable)
+    // The connection is still usable after a refused statement.
+    #expect(try connection.query("SELECT 1 AS one")[0, "one"] == "1")
+  }
+
+  @Test func sqlStateClassesDecideRetryAndAvailability() {
+    #expect(SQLState.serializationFailure.isRetryable)
+    #expect(SQLState.deadlockDetected.isRetryable)
+    #expect(!SQLState.uniqueViolation.isRetryable)
+    #expect(SQLState(rawValue: "08006").isUnavailable)
+    #expect(SQLState.adminShutdown.isUnavailable)
+    #expect(!SQLState.undefinedTable.isUnavailable)
+  }
+
+  @Test func notificationsReachAListenerInOrder() throws {
+    let listener = try connect()
+    let sender = try connect()
+    try listener.listen("stock")
+    for level in 1...3 { try sender.query("SELECT pg_notify('stock', $1)", ["banana \(level)"]) }
+    var received: [PostgresNotification] = []
+    // Holds the thread: each call waits at most a second for the next notification.
+    for _ in 0..<20 where received.count < 3 { received += try listener.notifications(waitingUpTo: 1000) }
+    #expect(received.map(\.payload) == ["banana 1", "banana 2", "banana 3"])
+    #expect(received.allSatisfy { $0.channel == "stock" && $0.senderProcess == sender.backendProcess })
+  }
+
+  @Test func aLostConnectionIsReportedAsUnavailable() throws {
+    let connection = try connect()
+    let other = try connect()
+    try other.query("SELECT pg_terminate_backend($1)", [String(connection.backendProcess)])
+    let failure = #expect(throws: PostgresError.self) { try connection.query("SELECT 1") }
+    #expect(failure?.isUnavailable == true)
+    try connection.reset()
+    #expect(try connection.query("SELECT 2 AS two")[0, "two"] == "2")
+  }
+
+  @Test func aServerThatIsNotThereFailsToConnectWithoutShowingThePassword() throws {
+    // Port 1 is privileged and has no service on a test machine: the connection is refused.
+    let url = try PostgresURL("postgresql://alice:s3cret-word@127.0.0.1:1/shop")
+    #expect(url.redacted.contains("user=alice"))
+    #expect(!url.redacted.contains("s3cret-word"))
+    let failure = #expect(throws: PostgresError.self) { try PostgresConnection(url, connectTimeout: 2) }
+    #expect(failure?.kind == .connectionFailed)
+    #expect(failure?.isUnavailable == true)
+    #expect(failure.map { !"\($0)".contains("s3cret-word") } == true)
+  }
+
+  @Test func aMalformedURLIsRefusedWithoutEchoingIt() {
+    let failure = #expect(throws: PostgresError.self) { try PostgresURL("postgresql://alice:%zzsecret@host/db") }
+    #expect(failure?.kind == .invalidURL)
+    #expect(failure.map { !$0.message.contains("secret") } == true)
+    let unknown = #expect(throws: PostgresError.self) { try PostgresURL("host=x colour=blue") }
+    // libpq's reason is kept; the unknown name is blanked like any other fragment of the input.
+    #expect(unknown?.message.contains("invalid connection option") == true)
+    #expect(unknown?.message.contains("colour") == false)
+  }
+}

@@ -81,6 +81,10 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     stockroomd user add|passwd|del NAME, stockroomd user list   [--data DIR]
       manages accounts while no server runs on DIR; see stockroomd user --help.
+
+    stockroomd migrate --store URL, stockroomd import [--data DIR] --store URL
+      makes the shop's tables in a PostgreSQL database, and copies a SQLite shop into it; see
+      stockroomd import --help. (Serving from PostgreSQL is not there yet.)
     """
 
   /// What the command line asked for.

@@ -14,6 +14,9 @@ import StockroomStorage
 public enum ServerMain {
   public static func run(arguments: [String]) -> Never {
     if arguments.first == "user" { AccountCommand.main(Array(arguments.dropFirst())) }
+    if let verb = arguments.first, verb == "migrate" || verb == "import" {
+      StoreCommand.main(verb: verb, Array(arguments.dropFirst()))
+    }
     let configuration: ServerConfiguration
     do {
       switch try ServerConfiguration.parse(arguments) {

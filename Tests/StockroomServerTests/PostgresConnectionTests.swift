@@ -5,8 +5,7 @@ import Testing
 /// The libpq layer under the PostgreSQL store, against a real throw-away server.
 @Suite(.serialized)
 struct PostgresConnectionTests {
-  /// One cluster for the suite: making one costs about two seconds.
-  static let cluster = Result { try PostgresCluster() }
+  static let cluster = PostgresCluster.shared
 
   private func connect() throws -> PostgresConnection {
     try PostgresConnection(PostgresURL(try Self.cluster.get().url))

@@ -20,6 +20,10 @@ public final class PostgresCluster: Sendable {
   private let owner: String?
   private let watchdog: pid_t
 
+  /// One cluster for the whole test process, made when a test first asks: each costs about
+  /// two seconds, and tests keep apart by making a database each.
+  public static let shared = Result { try PostgresCluster() }
+
   /// Makes and starts a cluster; throws with PostgreSQL's own log when it cannot.
   public init() throws {
     bin = try Self.binaries()

@@ -48,13 +48,17 @@ final class Committer: @unchecked Sendable {
     self.logger = logger
   }
 
+  /// Returns once the thread runs under its name, as `EventLoop.init` does.
   func start() {
+    let started = DispatchSemaphore(value: 0)
     let thread = Thread { [self] in
       sr_set_thread_name("sr-committer")
+      started.signal()
       run()
     }
     thread.qualityOfService = .userInitiated
     thread.start()
+    started.wait()
   }
 
   /// Called under the store's lock, so batches keep the order the changes were made in.

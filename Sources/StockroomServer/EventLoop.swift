@@ -17,7 +17,8 @@ import Synchronization
 /// thread that waited costs a wake-up per batch of events instead.
 ///
 /// Handlers, timers and the interest sets are touched only on the loop's thread; other threads
-/// talk to it with `execute`, which is what makes the unchecked `Sendable` sound.
+/// talk to it with `execute`, which is what makes the unchecked `Sendable` sound. Debug builds
+/// assert it at every loop-only call, as SwiftNIO's loops do.
 final class EventLoop: @unchecked Sendable {
   /// What a registered descriptor is told. Called on the loop's thread only.
   protocol Handler: AnyObject {
@@ -37,14 +38,36 @@ final class EventLoop: @unchecked Sendable {
     fileprivate let value: Int
   }
 
+  /// Tasks waiting for the loop, and whether it still takes them.
+  private struct Queue {
+    var tasks: [@Sendable () -> Void] = []
+    /// Set as the thread ends: a task queued later would never run, so it is refused.
+    var closed = false
+  }
+
+  /// A registered descriptor's handler and the registration it belongs to.
+  private struct Registration {
+    let generation: UInt32
+    let handler: any Handler
+  }
+
   let name: String
+  private let logger: Logger
   private let epoll: Int32
   private let wakeFD: Int32
-  private let tasks = Mutex<[@Sendable () -> Void]>([])
+  private let queue = Mutex(Queue())
+  /// Tasks refused because the loop had stopped: their work (a reply, a wake-up) was lost, so
+  /// the first is logged and all are counted.
+  let rejectedTasks = Atomic<Int>(0)
+  /// The loop's thread, set before anything runs on it; for the debug-build assertions.
+  private let thread = Atomic<UInt>(0)
   /// Set while the loop waits (or is about to) in `epoll_wait`; whoever clears it owes a wake-up.
   private let asleep = Atomic<Bool>(false)
   private let stopped = Atomic<Bool>(false)
-  private var handlers: [Int32: any Handler] = [:]
+  private var handlers: [Int32: Registration] = [:]
+  /// Stamped beside the descriptor in epoll's data, so that an event still in the batch for a
+  /// descriptor closed and reused meanwhile is recognised as stale and dropped.
+  private var generation: UInt32 = 0
   /// Soonest first; every connection may hold one, so finding the next is O(1), not a scan.
   private var timers = TimerHeap()
   /// Timers not yet fired or cancelled; a heap entry missing here was cancelled and is skipped.
@@ -54,24 +77,52 @@ final class EventLoop: @unchecked Sendable {
   /// events serves every connection's "last heard from" stamp.
   private(set) var now: UInt64 = EventLoop.clock()
 
-  init(name: String) {
+  init(name: String, logger: Logger = Logger(isEnabled: false)) {
     self.name = name
+    self.logger = logger
     epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
     precondition(epoll >= 0 && wakeFD >= 0, "cannot create an event loop: \(Errno.current)")
-    var event = epoll_event(events: sr_epoll_in, data: epoll_data_t(fd: wakeFD))
+    // Generation 0 is the wake-up descriptor's alone; registrations start at 1.
+    var event = epoll_event(events: sr_epoll_in, data: epoll_data_t(u64: Self.key(wakeFD, generation: 0)))
     precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, &event) == 0, "cannot watch the wake-up descriptor")
+    // Returns once the thread runs and has its name, so that a server that says it listens has
+    // every loop up (and `top -H` or /proc shows each by name from then on).
+    let started = DispatchSemaphore(value: 0)
     let thread = Thread { [self] in
+      self.thread.store(Self.currentThread(), ordering: .releasing)
       sr_set_thread_name(name)
+      started.signal()
       run()
     }
     thread.start()
+    started.wait()
   }
 
-  /// Runs `task` on the loop's thread, after the tasks queued before it.
-  func execute(_ task: @escaping @Sendable () -> Void) {
-    tasks.withLock { $0.append(task) }
+  /// Runs `task` on the loop's thread, after the tasks queued before it. Returns false, and
+  /// the task never runs, when the loop has stopped.
+  @discardableResult
+  func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+    let accepted = queue.withLock { queue in
+      guard !queue.closed else { return false }
+      queue.tasks.append(task)
+      return true
+    }
+    guard accepted else {
+      if rejectedTasks.add(1, ordering: .relaxed).oldValue == 0 {
+        logger.warning("loop \(name) had stopped; a task for it was dropped (later ones are counted, not logged)")
+      }
+      return false
+    }
     if asleep.exchange(false, ordering: .sequentiallyConsistent) { wake() }
+    return true
+  }
+
+  /// Whether the caller is on the loop's thread.
+  var inLoop: Bool { thread.load(ordering: .acquiring) == Self.currentThread() }
+
+  private func assertInLoop(_ function: StaticString = #function) {
+    assert(inLoop, "EventLoop.\(function) called off loop \(name)'s thread")
   }
 
   /// Runs the tasks already queued, then ends the thread; handlers still registered hear
@@ -83,18 +134,25 @@ final class EventLoop: @unchecked Sendable {
   // MARK: On the loop's thread
 
   func register(_ fd: Int32, _ handler: any Handler, interest: Interest) throws(Errno) {
-    var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: fd))
+    assertInLoop()
+    generation = generation == .max ? 1 : generation + 1
+    var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: Self.key(fd, generation: generation)))
     try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) }
-    handlers[fd] = handler
+    handlers[fd] = Registration(generation: generation, handler: handler)
   }
 
   func change(_ fd: Int32, interest: Interest) throws(Errno) {
-    var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: fd))
+    assertInLoop()
+    guard let registration = handlers[fd] else { return }
+    var event = epoll_event(
+      events: interest.rawValue, data: epoll_data_t(u64: Self.key(fd, generation: registration.generation)))
     try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) }
   }
 
-  /// Forgets `fd`; do this before closing it, so epoll never reports a number the kernel reused.
+  /// Forgets `fd`; do this before closing it. An event for it already in the batch being
+  /// handled is then dropped, even if the kernel hands the number to a new descriptor at once.
   func deregister(_ fd: Int32) {
+    assertInLoop()
     guard handlers.removeValue(forKey: fd) != nil else { return }
     var event = epoll_event()
     _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
@@ -106,6 +164,7 @@ final class EventLoop: @unchecked Sendable {
 
   /// Runs `body` once the monotonic clock (`clock()`, `now`) reaches `deadline`.
   func schedule(at deadline: UInt64, _ body: @escaping () -> Void) -> TimerID {
+    assertInLoop()
     nextTimer += 1
     timers.push(TimerHeap.Entry(deadline: deadline, id: nextTimer, body: body))
     liveTimers.insert(nextTimer)
@@ -114,6 +173,7 @@ final class EventLoop: @unchecked Sendable {
 
   /// Cancelling a timer that already fired does nothing.
   func cancel(_ timer: TimerID) {
+    assertInLoop()
     guard liveTimers.remove(timer.value) != nil else { return }
     // Connections that come and go leave their cancelled timers behind; past half the heap,
     // sweep them out so it stays the size of what is really pending.
@@ -127,7 +187,14 @@ final class EventLoop: @unchecked Sendable {
     let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
     defer {
       events.deallocate()
-      for handler in handlers.values { handler.loopStopped() }
+      // Tasks accepted before the queue closed were promised a run; later ones are refused.
+      let last = queue.withLock { queue in
+        queue.closed = true
+        defer { queue.tasks = [] }
+        return queue.tasks
+      }
+      for task in last { task() }
+      for registration in handlers.values { registration.handler.loopStopped() }
       handlers = [:]
       Glibc.close(wakeFD)
       Glibc.close(epoll)
@@ -138,28 +205,32 @@ final class EventLoop: @unchecked Sendable {
       if stopped.load(ordering: .relaxed) { return }
       asleep.store(true, ordering: .sequentiallyConsistent)
       // A task queued just before we said so would otherwise wait for the next socket event.
-      let pending = tasks.withLock { !$0.isEmpty }
+      let pending = queue.withLock { !$0.tasks.isEmpty }
       let count = epoll_wait(epoll, events, Int32(capacity), pending ? 0 : timeout())
       asleep.store(false, ordering: .sequentiallyConsistent)
       now = Self.clock()
       guard count > 0 else { continue }
       for index in 0..<Int(count) {
-        let fd = events[index].data.fd
-        if fd == wakeFD {
+        let key = events[index].data.u64
+        let fd = Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)
+        let stamp = UInt32(truncatingIfNeeded: key >> 32)
+        if stamp == 0 {
           var value: UInt64 = 0
           _ = Glibc.read(wakeFD, &value, 8)
           continue
         }
-        // A handler closed by an earlier event in this batch is gone; its event is stale.
-        handlers[fd]?.ready(events[index].events)
+        // Closed by an earlier event in this batch, or closed and its number reused by a new
+        // registration: either way the event is not for the handler there now.
+        guard let registration = handlers[fd], registration.generation == stamp else { continue }
+        registration.handler.ready(events[index].events)
       }
     }
   }
 
   private func runTasks() {
-    let batch = tasks.withLock { tasks -> [@Sendable () -> Void] in
-      defer { tasks.removeAll(keepingCapacity: true) }
-      return tasks
+    let batch = queue.withLock { queue -> [@Sendable () -> Void] in
+      defer { queue.tasks.removeAll(keepingCapacity: true) }
+      return queue.tasks
     }
     for task in batch { task() }
   }
@@ -187,6 +258,13 @@ final class EventLoop: @unchecked Sendable {
     var one: UInt64 = 1
     _ = Glibc.write(wakeFD, &one, 8)
   }
+
+  /// epoll's 64 bits of data: the registration's generation above the descriptor.
+  private static func key(_ fd: Int32, generation: UInt32) -> UInt64 {
+    UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+  }
+
+  private static func currentThread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
   static func nanoseconds(_ duration: Duration) -> UInt64 {
     UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)

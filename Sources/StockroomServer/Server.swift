@@ -64,7 +64,7 @@ public final class Server: Sendable {
     self.configuration = configuration
     self.store = store
     self.logger = logger
-    self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "sr-loop-\($0)") }
+    self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "sr-loop-\($0)", logger: logger) }
     let files = FileLimit.adjust(forClients: configuration.maxClients)
     if let warning = files.warning { logger.warning(warning) }
     self.maxClients = files.maxClients

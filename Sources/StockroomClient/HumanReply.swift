@@ -112,6 +112,7 @@ struct HumanReply {
     if let total = fields["total"].flatMap({ Int($0) }), let page = fields["page"].flatMap({ Int($0) }),
       let pages = fields["pages"].flatMap({ Int($0) })
     {
+      if total == 0 { return "none" }
       let counted = kind?.counted(total) ?? "\(total) in all"
       if pages <= 1 && page == 1 { return counted }
       if page >= pages { return "\(counted), page \(page) of \(pages)" }

@@ -18,17 +18,18 @@ struct Receipt {
     let status = reply.statusFields
     var out: [String] = []
     if let order = status["order"] { out.append(palette.header("Order \(order)")) }
+    let quantityWidth = ordered.map { DisplayWidth.of($0["quantity"] ?? "1") }.max() ?? 1
     let cells: [[String]] = ordered.map { row in
       let currency = row["currency"] ?? ""
       let unit = row["unit_price"].map { "at " + (MoneyText.format($0, currency: currency) ?? $0) } ?? ""
       let line = row["subtotal"].map { MoneyText.format($0, currency: currency) ?? $0 } ?? ""
-      return ["\(row["quantity"] ?? "1") ×", row.id ?? "", unit, line]
+      let quantity = DisplayWidth.padLeft(row["quantity"] ?? "1", to: quantityWidth)
+      return ["\(quantity) × \(row.id ?? "")", unit, line]
     }
-    let layout = TableLayout(
-      headers: ["", "", "", ""], rows: cells, alignments: [.right, .left, .right, .right])
+    let layout = TableLayout(headers: ["", "", ""], rows: cells, alignments: [.left, .right, .right])
     var widths = layout.columnWidths
     let total = MoneyText.totals(in: status)
-    if let total { widths[3] = max(widths[3], DisplayWidth.of(total)) }
+    if let total { widths[2] = max(widths[2], DisplayWidth.of(total)) }
     let body = layout.lines(widths: widths).dropFirst().map { "  " + $0 }
     out += body
     let width = max(layout.totalWidth(widths), 20)

@@ -12,6 +12,8 @@ public struct TableLayout: Sendable {
   /// Columns whose text may be wrapped onto more lines when the table must be narrower.
   public var wraps: [Bool]
   public var gap = 2
+  /// How far a wrapped cell's further lines are indented.
+  static let hanging = 2
 
   public init(headers: [String], rows: [[String]], alignments: [Alignment]? = nil, wraps: [Bool]? = nil) {
     self.headers = headers
@@ -34,7 +36,7 @@ public struct TableLayout: Sendable {
     headers.indices.map { column in
       guard wraps[column] else { return columnWidths[column] }
       return rows.reduce(DisplayWidth.of(headers[column])) { widest, row in
-        column < row.count ? max(widest, TextWrap.longestWord(row[column])) : widest
+        column < row.count ? max(widest, TextWrap.longestWord(row[column]) + Self.hanging) : widest
       }
     }
   }
@@ -108,7 +110,7 @@ public struct TableLayout: Sendable {
     for (index, row) in rows.enumerated() {
       let stacked: [[String]] = widths.indices.map { column in
         let cell = column < row.count ? row[column] : ""
-        if wraps[column] { return TextWrap.lines(cell, width: widths[column]) }
+        if wraps[column] { return TextWrap.lines(cell, width: widths[column], hanging: Self.hanging) }
         return [DisplayWidth.of(cell) > widths[column] ? DisplayWidth.truncate(cell, to: widths[column]) : cell]
       }
       let height = stacked.map(\.count).max() ?? 1

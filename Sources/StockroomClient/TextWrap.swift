@@ -1,8 +1,18 @@
 /// Text broken into lines of a display width at spaces, never inside a word unless one word
 /// is wider than a whole line.
 public enum TextWrap {
-  public static func lines(_ text: String, width: Int) -> [String] {
+  /// `hanging` indents the lines a long line was broken into, not those after a line break
+  /// of the text's own, so a reader can tell a wrapped line from a new one.
+  public static func lines(_ text: String, width: Int, hanging: Int = 0) -> [String] {
     guard width > 0 else { return [text] }
+    if hanging > 0 && width > hanging + 1 {
+      return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
+        let first = lines(String(paragraph), width: width)
+        guard first.count > 1 else { return first }
+        let rest = lines(first.dropFirst().joined(separator: " "), width: width - hanging)
+        return [first[0]] + rest.map { String(repeating: " ", count: hanging) + $0 }
+      }
+    }
     var out: [String] = []
     // A tab has no width of its own on a terminal that could be counted here.
     let text = text.replacingOccurrences(of: "\t", with: " ")

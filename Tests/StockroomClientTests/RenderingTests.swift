@@ -98,7 +98,7 @@ struct RenderingTests {
     #expect(!wide.contains("left out to fit"))
   }
 
-  @Test("exhibits at 120 columns keep their summary, wrapped at spaces with continuation lines in its column")
+  @Test("exhibits at 120 columns keep their summary, wrapped at spaces with continuation lines indented in its column")
   func exhibitSummariesWrap() throws {
     let exhibits = reply([
       "* eiffel_tower kind=exhibit name=\"Eiffel Tower\" aliases=에펠탑 summary=\"The iron tower from the 1889 fair, repainted and reused as a centerpiece in 1900.\"",
@@ -121,8 +121,11 @@ struct RenderingTests {
         }
         return String(line[index...])
       }
-      let text = lines.dropFirst().prefix { !$0.hasPrefix("OK") && !$0.contains("left out") }
-        .map(summaryPart).joined(separator: " ")
+      let parts = lines.dropFirst().prefix { !$0.hasPrefix("OK") && !$0.contains("left out") }
+        .map { (continues: $0.hasPrefix(" "), text: summaryPart($0)) }
+      // A wrapped line is indented under the first, so it reads as the same summary.
+      for part in parts where part.continues { #expect(part.text.hasPrefix("  "), "\(lines)") }
+      let text = parts.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
       #expect(
         text.contains("The iron tower from the 1889 fair, repainted and reused as a centerpiece in 1900."), "\(lines)")
       // Never cut inside a word: every piece of the summary is a whole word.
@@ -254,6 +257,8 @@ struct RenderingTests {
     #expect(TextWrap.lines("the quick brown fox", width: 10) == ["the quick", "brown fox"])
     #expect(TextWrap.lines("오늘은 딸기를 샀다", width: 7) == ["오늘은", "딸기를", "샀다"])
     #expect(TextWrap.lines("a\nb c", width: 10) == ["a", "b c"])
+    #expect(
+      TextWrap.lines("the quick brown fox\njumps", width: 10, hanging: 2) == ["the quick", "  brown", "  fox", "jumps"])
   }
 
   @Test("a JSON reply carries status, code, message, fields and rows as objects")

@@ -108,7 +108,8 @@ struct HumanReply {
   private func okText(_ text: String) -> String {
     let fields = reply.statusFields
     // What a page counts: the dishes under their sections, the movements under a ledger's totals.
-    let kind = reply.rows.compactMap { RowKind($0) }.last { $0 != .section }
+    let kinds = reply.rows.compactMap { RowKind($0) }
+    let kind = kinds.last { $0 != .section } ?? kinds.last
     if let total = fields["total"].flatMap({ Int($0) }), let page = fields["page"].flatMap({ Int($0) }),
       let pages = fields["pages"].flatMap({ Int($0) })
     {

@@ -39,7 +39,8 @@ public struct Renderer: Sendable {
   }
 
   private func human(_ reply: Reply) -> String {
-    let width = terminalWidth().flatMap { $0 > 0 ? $0 : nil }
+    // A terminal that cannot say how wide it is gets the width of a file; only --wide has none.
+    let width = terminalWidth().map { $0 > 0 ? $0 : Self.defaultWidth }
     let lines = HumanReply(reply: reply, palette: palette, dates: dates, limit: width).lines()
     return lines.map { $0 + "\n" }.joined()
   }

@@ -137,4 +137,15 @@ struct HumanOutputTests {
     let movement = TerminalSession.lines(ledger).contains { $0.contains("+5  restock") && $0.contains("bob") }
     #expect(movement, "\(ledger)")
   }
+
+  @Test("--wide keeps every column however long the lines get")
+  func wideKeepsEverything() throws {
+    let server = try ShopServer()
+    let wide = try ClientProcess.run(["-p", "\(server.port)", "--human", "--wide", "LIST", "exhibits"])
+    #expect(wide.lines.contains { $0.contains("에펠탑") && $0.count > 80 }, "\(wide.output)")
+    #expect(!wide.output.contains("left out to fit"), "\(wide.output)")
+    let narrow = try ClientProcess.run(["-p", "\(server.port)", "--human", "LIST", "exhibits"])
+    #expect(narrow.output.contains("left out to fit 80 columns: aliases; --wide shows it"), "\(narrow.output)")
+    #expect(narrow.lines.allSatisfy { $0.count <= 80 }, "\(narrow.output)")
+  }
 }

@@ -169,6 +169,10 @@ struct RenderingTests {
     let paged = renderer(width: 80).render(
       reply(["* mango kind=fruit name=Mango aliases=망고 stock=10 initial=10", "OK total=5 page=2 pages=3 size=2"]))
     #expect(paged.hasSuffix("OK 5 fruits, page 2 of 3; page=3 for the next\n"), "\(paged)")
+    let sections = renderer(width: 80).render(
+      reply(["* soup kind=section name=Soups aliases=국찌개 count=5", "OK total=1 page=1 pages=1 size=20"]))
+    #expect(sections.hasSuffix("OK 1 section\n"), "\(sections)")
+    #expect(renderer(width: 80).render(reply(["OK total=0 page=1 pages=1 size=20"])) == "OK none\n")
   }
 
   @Test("EXPO shows visitors once, for people, and no protocol leftovers")

@@ -47,7 +47,9 @@ public enum ClientMain {
       environment: environment, isTerminal: outputIsTerminal, noColorFlag: options.noColor)
     var renderer = Renderer(
       mode: mode, palette: Palette(isEnabled: colour), dates: DateStyle.from(environment: environment))
-    if outputIsTerminal {
+    if options.wide {
+      renderer.terminalWidth = { nil }
+    } else if outputIsTerminal {
       // Read at every table, so a resized window gets tables that fit it.
       renderer.terminalWidth = { Int(sr_terminal_columns(1)) }
     }

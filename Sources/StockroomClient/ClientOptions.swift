@@ -13,6 +13,8 @@ public struct ClientOptions: Sendable, Equatable {
   /// Nil until `--raw`, `--json` or `--human` says; the default then depends on stdout.
   public var mode: OutputMode? = nil
   public var noColor = false
+  /// `--wide`: tables keep every column and wrap nothing, whatever the terminal's width.
+  public var wide = false
   /// In piped mode, exit 1 when any reply was an error.
   public var exitOnError = false
   /// The command to run once; empty for the REPL or piped mode.
@@ -44,6 +46,7 @@ public struct ClientOptions: Sendable, Equatable {
       --json               print one JSON object per reply
       --human              print tables and colours even when stdout is not a terminal
       --no-color           no colours (NO_COLOR=1 does the same)
+      --wide               tables with every column, however wide the terminal
       --version            print the version and protocol, as stockroom 0.1.0 protocol=2
       --help               this text
 
@@ -92,6 +95,7 @@ public struct ClientOptions: Sendable, Equatable {
       case "--json": options.mode = .json
       case "--human": options.mode = .human
       case "--no-color", "--no-colour": options.noColor = true
+      case "--wide": options.wide = true
       case "--":
         options.command = Array(arguments[(index + 1)...])
         return try checked(options)

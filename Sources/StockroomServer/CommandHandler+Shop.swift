@@ -268,15 +268,18 @@ extension CommandHandler {
       } else {
         for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }
       }
-      return refs.map { ref -> (id: String, kind: String, isJuice: Bool, count: Int) in
-        if case .juice(let juice) = ref { return (ref.id, ref.kindName, true, state.canMake(juice)) }
-        return (ref.id, ref.kindName, false, state.level(of: ref.id)?.current ?? 0)
+      return refs.map { ref -> (id: String, kind: String, isJuice: Bool, count: Int, initial: Int) in
+        if case .juice(let juice) = ref { return (ref.id, ref.kindName, true, state.canMake(juice), 0) }
+        let level = state.level(of: ref.id)
+        return (ref.id, ref.kindName, false, level?.current ?? 0, level?.initial ?? 0)
       }
     }
     for level in levels {
       out.beginRow(level.id)
       out.field("kind", level.kind)
       out.field(level.isJuice ? "can_make" : "stock", level.count)
+      // What a client draws the level against, the same in every view (Protocol.md, STOCK).
+      if !level.isJuice { out.field("initial", level.initial) }
       out.endLine()
     }
     out.ok("\(levels.count) items")

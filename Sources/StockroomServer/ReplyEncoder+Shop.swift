@@ -17,6 +17,12 @@ extension ReplyEncoder {
     field("taken", level.taken)
   }
 
+  /// A level in list form: the level and the starting level a client draws it against.
+  mutating func listLevel(_ level: StockLevel) {
+    field("stock", level.current)
+    field("initial", level.initial)
+  }
+
   mutating func price(_ price: Money, discount: Discount?) {
     field("price", price.plain)
     field("currency", price.currency.rawValue)
@@ -41,7 +47,7 @@ extension ReplyEncoder {
     field("name", fruit.name)
     aliases(fruit.aliases)
     if let level {
-      if detail { ledger(level) } else { field("stock", level.current) }
+      if detail { ledger(level) } else { listLevel(level) }
     }
   }
 
@@ -62,7 +68,7 @@ extension ReplyEncoder {
     aliases(dish.aliases)
     price(dish.price, discount: dish.discount)
     if let level {
-      if detail { ledger(level) } else { field("stock", level.current) }
+      if detail { ledger(level) } else { listLevel(level) }
     }
     field("description", dish.description)
   }
@@ -73,7 +79,7 @@ extension ReplyEncoder {
     field("name", product.name)
     price(product.price, discount: product.discount)
     if let level {
-      if detail { ledger(level) } else { field("stock", level.current) }
+      if detail { ledger(level) } else { listLevel(level) }
     }
     field("seller", product.seller)
     if !product.description.isEmpty || detail { field("description", product.description) }

@@ -8,7 +8,7 @@ struct BatchModeTests {
     let server = try ShopServer()
     let result = try ClientProcess.run(["-p", "\(server.port)", "STOCK", "banana"])
     #expect(result.status == 0)
-    #expect(result.lines == ["* banana kind=fruit stock=10", "OK 1 items"])
+    #expect(result.lines == ["* banana kind=fruit stock=10 initial=10", "OK 1 items"])
     #expect(result.error.isEmpty)
   }
 
@@ -26,7 +26,7 @@ struct BatchModeTests {
     let server = try ShopServer()
     let result = try ClientProcess.run(["-p", "\(server.port)", "STOCK kiwi"])
     #expect(result.status == 0, "\(result.output)")
-    #expect(result.lines == ["* kiwi kind=fruit stock=10", "OK 1 items"])
+    #expect(result.lines == ["* kiwi kind=fruit stock=10 initial=10", "OK 1 items"])
     // Quotes inside the one argument are the protocol's: the note keeps its spaces.
     try server.register("alice")
     let environment = ["STOCKROOM_PASSWORD": ShopServer.password]
@@ -42,7 +42,7 @@ struct BatchModeTests {
     #expect(smuggled.lines.count == 1, "\(smuggled.output)")
     #expect(smuggled.lines.first?.hasPrefix("ERR ") == true)
     let stock = try ClientProcess.run(["-p", "\(server.port)", "STOCK", "kiwi"])
-    #expect(stock.lines.first == "* kiwi kind=fruit stock=10")
+    #expect(stock.lines.first == "* kiwi kind=fruit stock=10 initial=10")
   }
 
   @Test("no server: a message on stderr and exit 2")
@@ -157,14 +157,14 @@ struct BatchModeTests {
     #expect(statuses[0] == "OK 1 items")
     #expect(statuses[1].hasPrefix("OK order="))
     #expect(statuses[2].hasPrefix("ERR NOTFOUND"))
-    #expect(plain.lines.first == "* banana kind=fruit stock=10")
-    #expect(plain.lines.contains("* banana kind=fruit stock=8"))
+    #expect(plain.lines.first == "* banana kind=fruit stock=10 initial=10")
+    #expect(plain.lines.contains("* banana kind=fruit stock=8 initial=10"))
 
     let strict = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: script)
     #expect(strict.status == 1)
     let clean = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: "PING\nSTOCK kiwi\n")
     #expect(clean.status == 0)
-    #expect(clean.lines == ["OK PONG", "* kiwi kind=fruit stock=10", "OK 1 items"])
+    #expect(clean.lines == ["OK PONG", "* kiwi kind=fruit stock=10 initial=10", "OK 1 items"])
   }
 
   @Test("many pipelined lines are answered without waiting for each reply")

@@ -20,10 +20,12 @@ final class TerminalSession {
     self.historyFile = historyFile ?? tmux.folder.appendingPathComponent("history").path
   }
 
-  /// Starts `stockroom` with these arguments in a 120x40 window; the pane stays after it
-  /// exits so its last screen, and the status line the shell adds, can still be read.
-  /// `afterwards` is a shell command run in the same terminal once it has exited.
-  func start(_ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil) throws {
+  /// Starts `stockroom` with these arguments in a 120x40 window (or `width` columns); the pane
+  /// stays after it exits so its last screen, and the status line the shell adds, can still be
+  /// read. `afterwards` is a shell command run in the same terminal once it has exited.
+  func start(
+    _ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil, width: Int = 120
+  ) throws {
     var env = [
       "LANG": "C.UTF-8", "TERM": "xterm-256color", "HOME": folder.path,
       "STOCKROOM_HISTFILE": historyFile,
@@ -37,7 +39,7 @@ final class TerminalSession {
     // reaped the child, which under load can take longer than any deadline here.
     let reported =
       command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
-    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", reported])
+    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "40", reported])
     try tmux.run(["set-option", "-g", "remain-on-exit", "on"])
   }
 

@@ -39,7 +39,7 @@ struct TerminalTests {
     for _ in 0..<2 {
       try first.type("STOCK kiwi")
       try first.send("Enter")
-      try first.waitForPrompt(after: "OK 1 items")
+      try first.waitForPrompt(after: "OK 1 item")
     }
     // Each is refused (no such account, not logged in, not an admin), but typed all the same.
     let secretLines = [
@@ -72,7 +72,7 @@ struct TerminalTests {
     try second.send("Up")
     try second.waitFor(text: "> STOCK kiwi")
     try second.send("Enter")
-    try second.waitForPrompt(after: "OK 1 items")
+    try second.waitForPrompt(after: "OK 1 item")
     // Ctrl-R finds it by a fragment too, and Enter runs what it found.
     try second.send("C-c")
     try second.send("C-r")
@@ -83,7 +83,7 @@ struct TerminalTests {
     }
     try second.send("Enter")
     try second.waitFor("the found line to run") { screen in
-      screen.components(separatedBy: "OK 1 items").count == 3
+      screen.components(separatedBy: "OK 1 item").count == 3
     }
   }
 
@@ -145,7 +145,7 @@ struct TerminalTests {
     // The editor's buffer kept the text too: finishing the word runs the whole command.
     try terminal.type("na")
     try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK 1 items")
+    try terminal.waitForPrompt(after: "OK 1 item")
     #expect(try terminal.screen().contains("banana  fruit      8"))
   }
 

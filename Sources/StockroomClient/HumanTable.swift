@@ -1,0 +1,61 @@
+import StockroomProtocol
+
+/// Rows laid out in the columns a view chose, made to fit the terminal: wrapping columns are
+/// narrowed first, then the columns that may give way are left out, and a note says which.
+struct HumanTable {
+  var columns: [HumanColumn]
+  var rows: [Row]
+  /// Lines put before a row, such as a dish section's name.
+  var headings: [Int: String] = [:]
+
+  /// A wrapped column keeps at least this many cells while other columns can still give way.
+  static let comfortableWidth = 30
+
+  func lines(limit: Int?, palette: Palette) -> [String] {
+    var kept = columns.filter { column in rows.contains { column.value($0) != nil } }
+    var leftOut: [String] = []
+    while true {
+      let layout = self.layout(kept)
+      if let widths = layout.widths(fitting: limit, floor: Self.comfortableWidth) {
+        return draw(layout, kept, widths: widths, palette: palette) + note(leftOut, limit: limit, palette: palette)
+      }
+      let candidates = kept.indices.filter { kept[$0].dropRank != nil }
+      guard let victim = candidates.min(by: { kept[$0].dropRank! < kept[$1].dropRank! }) else {
+        // Nothing left to give up: wrapped columns as narrow as their longest word, and past
+        // that the terminal wraps the line.
+        let widths = layout.widths(fitting: limit) ?? layout.minimumWidths
+        return draw(layout, kept, widths: widths, palette: palette) + note(leftOut, limit: limit, palette: palette)
+      }
+      leftOut.append(kept[victim].leftOutName ?? kept[victim].header)
+      kept.remove(at: victim)
+    }
+  }
+
+  private func layout(_ kept: [HumanColumn]) -> TableLayout {
+    TableLayout(
+      headers: kept.map(\.header),
+      rows: rows.map { row in kept.map { $0.value(row) ?? "" } },
+      alignments: kept.map(\.alignment),
+      wraps: kept.map(\.wraps))
+  }
+
+  private func draw(_ layout: TableLayout, _ kept: [HumanColumn], widths: [Int], palette: Palette) -> [String] {
+    let (head, body) = layout.rowLines(widths: widths, header: palette.header) { column, row, padded in
+      guard let bar = kept[column].bar?(rows[row]) else { return padded }
+      return palette.bar(padded, fraction: bar.fraction)
+    }
+    var out = [head]
+    for (index, lines) in body.enumerated() {
+      if let heading = headings[index] { out.append(heading) }
+      out += lines
+    }
+    return out
+  }
+
+  private func note(_ leftOut: [String], limit: Int?, palette: Palette) -> [String] {
+    guard !leftOut.isEmpty, let limit else { return [] }
+    let names = leftOut.count == 1 ? leftOut[0] : leftOut.dropLast().joined(separator: ", ") + " and " + leftOut.last!
+    let text = "left out to fit \(limit) columns: \(names); --wide shows " + (leftOut.count == 1 ? "it" : "them")
+    return TextWrap.lines(text, width: limit).map(palette.dim)
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// An example session printed in Protocol.md or README.md, as the test runs it: the lines a
+/// client sends on each connection and the lines the document says the server answers.
+///
+/// A document marks a session with the info string `session` on its fenced block, which a
+/// reader sees as a plain block. In it, `> ` starts a line the client typed, after the previous
+/// reply; every other line came from the server. A `session` block with no `> ` line shows
+/// what `printf '...' | nc ...` commands in the fenced block right before it printed: each
+/// command is one connection that sends all its lines at once and half-closes, and the block
+/// holds their output one after the other, each starting at its greeting.
+struct DocSession: CustomStringConvertible {
+  struct Connection {
+    var requests: [String]
+    /// Server lines, the greeting included when the document shows it.
+    var replies: [String]
+    var showsGreeting: Bool
+  }
+
+  enum Pacing {
+    /// Each line typed after the reply to the one before (`> ` lines).
+    case typed
+    /// Every line sent at once, then the sending side closed (`printf ... | nc -q1`).
+    case piped
+  }
+
+  var file: String
+  /// The 1-based line of the block's opening fence, for failure messages.
+  var line: Int
+  /// The heading the block sits under.
+  var heading: String
+  var pacing: Pacing
+  var connections: [Connection]
+
+  var description: String { "\(file):\(line) (\(heading))" }
+
+  struct Malformed: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  private struct Block {
+    var info: String
+    var line: Int
+    var heading: String
+    var lines: [String]
+  }
+
+  static let marker = "session"
+
+  /// Every session block of `text`, in order.
+  static func all(in text: String, file: String) throws -> [DocSession] {
+    let blocks = fencedBlocks(in: text)
+    var sessions: [DocSession] = []
+    for (index, block) in blocks.enumerated() where block.info == marker {
+      var session = DocSession(file: file, line: block.line, heading: block.heading, pacing: .typed, connections: [])
+      if block.lines.contains(where: { $0.hasPrefix("> ") }) {
+        session.connections = [typed(block.lines)]
+      } else {
+        guard index > 0 else { throw Malformed(description: "\(session): no commands before the output") }
+        session.pacing = .piped
+        session.connections = try piped(commands: blocks[index - 1].lines, output: block.lines, at: session)
+      }
+      sessions.append(session)
+    }
+    return sessions
+  }
+
+  private static func typed(_ lines: [String]) -> Connection {
+    Connection(
+      requests: lines.filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) },
+      replies: lines.filter { !$0.hasPrefix("> ") },
+      showsGreeting: lines.first.map { !$0.hasPrefix("> ") } ?? false)
+  }
+
+  private static func piped(commands: [String], output: [String], at session: DocSession) throws -> [Connection] {
+    let sent = try commands.filter { $0.hasPrefix("printf ") }.map { try printfLines($0, at: session) }
+    var outputs: [[String]] = []
+    for line in output {
+      if line.hasPrefix("OK stockroomd ") || outputs.isEmpty { outputs.append([]) }
+      outputs[outputs.count - 1].append(line)
+    }
+    guard sent.count == outputs.count else {
+      throw Malformed(description: "\(session): \(sent.count) printf commands but \(outputs.count) greetings")
+    }
+    return zip(sent, outputs).map { Connection(requests: $0, replies: $1, showsGreeting: true) }
+  }
+
+  /// The lines `printf 'A\nB\n'` writes: the single-quoted format, split at its `\n`s. Other
+  /// escapes and `%` would need printf itself, so a document that uses them is refused.
+  private static func printfLines(_ command: String, at session: DocSession) throws -> [String] {
+    let afterQuote = command.drop { $0 != "'" }.dropFirst()
+    guard let end = afterQuote.firstIndex(of: "'") else {
+      throw Malformed(description: "\(session): no single-quoted format in \(command)")
+    }
+    let format = String(afterQuote[..<end])
+    guard format.hasSuffix("\\n") else { throw Malformed(description: "\(session): \(command) does not end its line") }
+    let lines = format.dropLast(2).components(separatedBy: "\\n")
+    for line in lines where line.contains("\\") || line.contains("%") {
+      throw Malformed(description: "\(session): escape or % in \(line)")
+    }
+    return lines
+  }
+
+  private static func fencedBlocks(in text: String) -> [Block] {
+    var blocks: [Block] = []
+    var open: Block? = nil
+    var heading = ""
+    for (index, line) in text.components(separatedBy: "\n").enumerated() {
+      if line.hasPrefix("```") {
+        if let block = open {
+          blocks.append(block)
+          open = nil
+        } else {
+          let info = line.dropFirst(3).trimmingCharacters(in: .whitespaces)
+          open = Block(info: info, line: index + 1, heading: heading, lines: [])
+        }
+      } else if open != nil {
+        open?.lines.append(line)
+      } else if line.hasPrefix("#") {
+        heading = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+      }
+    }
+    return blocks
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The example sessions in Protocol.md and README.md, run against a real server: every line
+/// the document shows the server sending must be what it sends, so the examples cannot drift.
+@Suite("The documents' example sessions are what the server says")
+struct DocSessionTests {
+  static func document(_ name: String) -> String {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(name)
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }
+
+  /// What may differ from run to run and is not the contract: times, the release number (the
+  /// protocol version stays), ports, connection ids.
+  static func normalised(_ line: String) -> String {
+    line.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/, with: "<time>")
+      .replacing(/(?<before>stockroomd |server=)\d+\.\d+\.\d+/) { $0.before + "<version>" }
+      .replacing(/127\.0\.0\.1:\d+/, with: "127.0.0.1:<port>")
+      .replacing(/\bid=\d+/, with: "id=<n>")
+  }
+
+  /// Each connection's lines as the server sent them, on a fresh server of its own per session
+  /// (the documents say "a fresh server"), with the greeting dropped where the document does.
+  static func run(_ session: DocSession) throws -> [[String]] {
+    let server = try TestServer()
+    var transcripts: [[String]] = []
+    for connection in session.connections {
+      let client = try server.client(greeted: false)
+      _ = try client.readReply()
+      switch session.pacing {
+      case .typed:
+        for request in connection.requests { try client.request(request) }
+      case .piped:
+        try client.send(connection.requests.map { $0 + "\n" }.joined())
+      }
+      // Whatever is still owed (a watcher's event, the rest of a piped session) comes before the close.
+      shutdown(client.fd, Int32(SHUT_WR))
+      _ = try client.readsToEnd()
+      transcripts.append(Array(client.transcript.dropFirst(connection.showsGreeting ? 0 : 1)))
+    }
+    return transcripts
+  }
+
+  /// Nothing, or what a reader of the failure needs: where the document and the server part,
+  /// and all the server said, to paste in. Requests are named by their first word only, since
+  /// some carry passwords.
+  static func mismatch(_ session: DocSession) throws -> String? {
+    let actual = try run(session)
+    for (index, connection) in session.connections.enumerated() {
+      let documented = connection.replies.map(normalised)
+      let sent = actual[index].map(normalised)
+      guard documented != sent else { continue }
+      let common = min(documented.count, sent.count)
+      let first = (0..<common).first { documented[$0] != sent[$0] } ?? common
+      let expected = first < documented.count ? documented[first] : "(nothing more)"
+      let got = first < sent.count ? sent[first] : "(nothing more)"
+      let words = connection.requests.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+      return """
+        \(session), connection \(index + 1) (\(words.joined(separator: ", "))): line \(first + 1) differs
+          document: \(expected)
+          server:   \(got)
+        the server said:
+        \(actual[index].joined(separator: "\n"))
+        """
+    }
+    return nil
+  }
+
+  @Test("Protocol.md's marked sessions, section 8's among them, match a real server line for line")
+  func protocolSessions() throws {
+    let sessions = try DocSession.all(in: Self.document("Protocol.md"), file: "Protocol.md")
+    #expect(sessions.contains { $0.heading == "8. Example session" }, "section 8's session is not marked")
+    #expect(sessions.count >= 8, "sessions were unmarked: \(sessions.map(\.description))")
+    for session in sessions {
+      let problem = try Self.mismatch(session)
+      #expect(problem == nil, "\(problem ?? "")")
+    }
+  }
+
+  @Test("README's netcat sessions match a real server line for line")
+  func readmeSessions() throws {
+    let sessions = try DocSession.all(in: Self.document("README.md"), file: "README.md")
+    let netcat = sessions.filter { $0.heading == "A netcat session" }
+    #expect(netcat.count == 2, "README's netcat sessions are not both marked")
+    #expect(netcat.allSatisfy { $0.pacing == .piped })
+    for session in sessions {
+      let problem = try Self.mismatch(session)
+      #expect(problem == nil, "\(problem ?? "")")
+    }
+  }
+
+  @Test("a changed example fails: the check is not blind")
+  func changedExampleFails() throws {
+    let text = """
+      ## Example
+      ```session
+      > PING
+      OK PONG
+      > ORDER banana_juice
+      * banana_juice kind=juice quantity=1
+      * banana kind=taken quantity=2 stock=8
+      OK order=1
+      ```
+      """
+    let session = try #require(try DocSession.all(in: text, file: "inline").first)
+    #expect(try Self.mismatch(session) == nil)
+    for (from, to) in [("stock=8", "stock=7"), ("OK PONG", "OK PONG!"), ("OK order=1\n", "OK order=1\nOK extra\n")] {
+      let changed = try #require(
+        try DocSession.all(in: text.replacingOccurrences(of: from, with: to), file: "inline").first)
+      #expect(try Self.mismatch(changed) != nil, "\(to) passed")
+    }
+  }
+
+  @Test("times, versions, ports and connection ids are normalised; nothing else is")
+  func normalisation() {
+    #expect(Self.normalised("created=2026-12-01T03:53:38Z x") == "created=<time> x")
+    #expect(Self.normalised("OK stockroomd 0.1.0 protocol=2 ready") == "OK stockroomd <version> protocol=2 ready")
+    #expect(
+      Self.normalised("OK hello protocol=2 server=1.22.3 user=guest")
+        == "OK hello protocol=2 server=<version> user=guest")
+    #expect(Self.normalised("peer=127.0.0.1:55870 id=12") == "peer=127.0.0.1:<port> id=<n>")
+    #expect(Self.normalised("* p3 kind=product price=24.50 order=1") == "* p3 kind=product price=24.50 order=1")
+  }
+}

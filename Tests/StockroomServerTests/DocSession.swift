@@ -9,8 +9,18 @@ import Foundation
 /// what `printf '...' | nc ...` commands in the fenced block right before it printed: each
 /// command is one connection that sends all its lines at once and half-closes, and the block
 /// holds their output one after the other, each starting at its greeting.
+///
+/// A typed session may need a shop in some state first. An HTML comment right before the block,
+/// which a reader of the rendered page does not see, gives requests sent first on the same
+/// connection, each of which must answer OK; their replies are not part of the example:
+///
+///     <!-- session setup:
+///     REGISTER alice "alice's passphrase"
+///     -->
 struct DocSession: CustomStringConvertible {
   struct Connection {
+    /// Sent first, each answered OK, not shown.
+    var setup: [String] = []
     var requests: [String]
     /// Server lines, the greeting included when the document shows it.
     var replies: [String]
@@ -40,6 +50,7 @@ struct DocSession: CustomStringConvertible {
 
   private struct Block {
     var info: String
+    var setup: [String]
     var line: Int
     var heading: String
     var lines: [String]
@@ -55,7 +66,9 @@ struct DocSession: CustomStringConvertible {
       var session = DocSession(file: file, line: block.line, heading: block.heading, pacing: .typed, connections: [])
       if block.lines.contains(where: { $0.hasPrefix("> ") }) {
         session.connections = [typed(block.lines)]
+        session.connections[0].setup = block.setup
       } else {
+        guard block.setup.isEmpty else { throw Malformed(description: "\(session): setup before a piped session") }
         guard index > 0 else { throw Malformed(description: "\(session): no commands before the output") }
         session.pacing = .piped
         session.connections = try piped(commands: blocks[index - 1].lines, output: block.lines, at: session)
@@ -105,19 +118,34 @@ struct DocSession: CustomStringConvertible {
     var blocks: [Block] = []
     var open: Block? = nil
     var heading = ""
+    /// Setup lines from a comment still waiting for its block; nil outside one.
+    var comment: [String]? = nil
+    var setup: [String] = []
     for (index, line) in text.components(separatedBy: "\n").enumerated() {
-      if line.hasPrefix("```") {
+      if open == nil, comment != nil {
+        if line == "-->" {
+          setup = comment ?? []
+          comment = nil
+        } else {
+          comment?.append(line)
+        }
+      } else if line.hasPrefix("```") {
         if let block = open {
           blocks.append(block)
           open = nil
         } else {
           let info = line.dropFirst(3).trimmingCharacters(in: .whitespaces)
-          open = Block(info: info, line: index + 1, heading: heading, lines: [])
+          open = Block(info: info, setup: setup, line: index + 1, heading: heading, lines: [])
+          setup = []
         }
       } else if open != nil {
         open?.lines.append(line)
-      } else if line.hasPrefix("#") {
-        heading = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+      } else if line.hasPrefix("<!-- session setup:") {
+        comment = []
+      } else if !line.isEmpty {
+        // A setup belongs to the block right after it, with only blank lines between.
+        setup = []
+        if line.hasPrefix("#") { heading = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) }
       }
     }
     return blocks

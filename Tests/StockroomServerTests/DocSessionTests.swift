@@ -31,7 +31,15 @@ struct DocSessionTests {
     var transcripts: [[String]] = []
     for connection in session.connections {
       let client = try server.client(greeted: false)
-      _ = try client.readReply()
+      let greeting = try client.readReply().lines
+      for line in connection.setup {
+        let reply = try client.request(line)
+        guard reply.isOK else {
+          let word = line.split(separator: " ").first ?? ""
+          throw LineClient.Failure(description: "\(session): setup \(word) answered \(reply.lines.last ?? "")")
+        }
+      }
+      let shown = client.transcript.count
       switch session.pacing {
       case .typed:
         for request in connection.requests { try client.request(request) }
@@ -41,7 +49,7 @@ struct DocSessionTests {
       // Whatever is still owed (a watcher's event, the rest of a piped session) comes before the close.
       shutdown(client.fd, Int32(SHUT_WR))
       _ = try client.readsToEnd()
-      transcripts.append(Array(client.transcript.dropFirst(connection.showsGreeting ? 0 : 1)))
+      transcripts.append((connection.showsGreeting ? greeting : []) + client.transcript[shown...])
     }
     return transcripts
   }
@@ -114,6 +122,35 @@ struct DocSessionTests {
         try DocSession.all(in: text.replacingOccurrences(of: from, with: to), file: "inline").first)
       #expect(try Self.mismatch(changed) != nil, "\(to) passed")
     }
+  }
+
+  @Test("a setup comment runs first on the same connection, unseen, and must itself succeed")
+  func setup() throws {
+    let text = """
+      <!-- session setup:
+      ORDER banana_juice
+      -->
+
+      ```session
+      > STOCK banana
+      * banana kind=fruit stock=8
+      OK 1 items
+      ```
+      """
+    let session = try #require(try DocSession.all(in: text, file: "inline").first)
+    #expect(session.connections.first?.setup == ["ORDER banana_juice"])
+    #expect(try Self.mismatch(session) == nil)
+    // Prose between a comment and a block: the comment is not that block's setup.
+    let detached = try #require(
+      try DocSession.all(in: text.replacingOccurrences(of: "-->\n", with: "-->\nSome prose.\n"), file: "inline").first)
+    #expect(detached.connections.first?.setup == [])
+    #expect(try Self.mismatch(detached) != nil)
+    let refused = try #require(
+      try DocSession.all(
+        in: text.replacingOccurrences(of: "ORDER banana_juice", with: "ORDER eiffel_tower"), file: "inline"
+      )
+      .first)
+    #expect(throws: LineClient.Failure.self) { try Self.mismatch(refused) }
   }
 
   @Test("times, versions, ports and connection ids are normalised; nothing else is")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -79,15 +80,34 @@ struct DocSessionTests {
     return nil
   }
 
+  /// Every session's mismatch or error, in document order. Each has a server of its own, so
+  /// they run two at a time: most of the time goes to Argon2 in REGISTER and LOGIN. The
+  /// threads are Dispatch's, not the test pool's, and this one holds its thread meanwhile.
+  static func problems(_ sessions: [DocSession]) -> [String] {
+    let found = Mutex<[Int: String]>([:])
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      while true {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < sessions.count else { return }
+        let problem: String?
+        do {
+          problem = try mismatch(sessions[index])
+        } catch {
+          problem = "\(sessions[index]): \(error)"
+        }
+        if let problem { found.withLock { $0[index] = problem } }
+      }
+    }
+    return found.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+  }
+
   @Test("Protocol.md's marked sessions, section 8's among them, match a real server line for line")
   func protocolSessions() throws {
     let sessions = try DocSession.all(in: Self.document("Protocol.md"), file: "Protocol.md")
     #expect(sessions.contains { $0.heading == "8. Example session" }, "section 8's session is not marked")
     #expect(sessions.count >= 8, "sessions were unmarked: \(sessions.map(\.description))")
-    for session in sessions {
-      let problem = try Self.mismatch(session)
-      #expect(problem == nil, "\(problem ?? "")")
-    }
+    for problem in Self.problems(sessions) { Issue.record("\(problem)") }
   }
 
   @Test("README's netcat sessions match a real server line for line")
@@ -96,10 +116,7 @@ struct DocSessionTests {
     let netcat = sessions.filter { $0.heading == "A netcat session" }
     #expect(netcat.count == 2, "README's netcat sessions are not both marked")
     #expect(netcat.allSatisfy { $0.pacing == .piped })
-    for session in sessions {
-      let problem = try Self.mismatch(session)
-      #expect(problem == nil, "\(problem ?? "")")
-    }
+    for problem in Self.problems(sessions) { Issue.record("\(problem)") }
   }
 
   @Test("a changed example fails: the check is not blind")

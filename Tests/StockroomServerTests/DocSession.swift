@@ -7,8 +7,8 @@ import Foundation
 /// reader sees as a plain block. In it, `> ` starts a line the client typed, after the previous
 /// reply; every other line came from the server. A `session` block with no `> ` line shows
 /// what `printf '...' | nc ...` commands in the fenced block right before it printed: each
-/// command is one connection that sends all its lines at once and half-closes, and the block
-/// holds their output one after the other, each starting at its greeting.
+/// command is run with the real `nc` and its flags, and the block holds their output one
+/// after the other, each starting at its greeting.
 ///
 /// A typed session may need a shop in some state first. An HTML comment right before the block,
 /// which a reader of the rendered page does not see, gives requests sent first on the same
@@ -17,6 +17,8 @@ import Foundation
 ///     <!-- session setup:
 ///     REGISTER alice "alice's passphrase"
 ///     -->
+///
+/// Failure messages name the block, never a request: examples carry passwords.
 struct DocSession: CustomStringConvertible {
   struct Connection {
     /// Sent first, each answered OK, not shown.
@@ -25,12 +27,14 @@ struct DocSession: CustomStringConvertible {
     /// Server lines, the greeting included when the document shows it.
     var replies: [String]
     var showsGreeting: Bool
+    /// The flags of the `nc` a piped session's command runs (`-q1`).
+    var netcatFlags: [String] = []
   }
 
   enum Pacing {
     /// Each line typed after the reply to the one before (`> ` lines).
     case typed
-    /// Every line sent at once, then the sending side closed (`printf ... | nc -q1`).
+    /// Every line fed to the real `nc` at once (`printf ... | nc -q1`).
     case piped
   }
 
@@ -86,7 +90,9 @@ struct DocSession: CustomStringConvertible {
   }
 
   private static func piped(commands: [String], output: [String], at session: DocSession) throws -> [Connection] {
-    let sent = try commands.filter { $0.hasPrefix("printf ") }.map { try printfLines($0, at: session) }
+    let printed = commands.filter { $0.hasPrefix("printf ") }
+    let sent = try printed.map { try printfLines($0, at: session) }
+    let flags = try printed.map { try netcatFlags($0, at: session) }
     var outputs: [[String]] = []
     for line in output {
       if line.hasPrefix("OK stockroomd ") || outputs.isEmpty { outputs.append([]) }
@@ -95,7 +101,22 @@ struct DocSession: CustomStringConvertible {
     guard sent.count == outputs.count else {
       throw Malformed(description: "\(session): \(sent.count) printf commands but \(outputs.count) greetings")
     }
-    return zip(sent, outputs).map { Connection(requests: $0, replies: $1, showsGreeting: true) }
+    return sent.indices.map {
+      Connection(requests: sent[$0], replies: outputs[$0], showsGreeting: true, netcatFlags: flags[$0])
+    }
+  }
+
+  /// `-q1` from `... | nc -q1 127.0.0.1 7878`: the words between `nc` and the host and port,
+  /// which the test replaces with its server's.
+  private static func netcatFlags(_ command: String, at session: DocSession) throws -> [String] {
+    guard let pipe = command.range(of: "| nc ") else {
+      throw Malformed(description: "\(session): a printf command is not piped into nc")
+    }
+    let words = command[pipe.upperBound...].split(separator: " ").map(String.init)
+    guard words.count >= 2, words[words.count - 2] == "127.0.0.1" else {
+      throw Malformed(description: "\(session): an nc command is not given 127.0.0.1 and a port")
+    }
+    return Array(words.dropLast(2))
   }
 
   /// The lines `printf 'A\nB\n'` writes: the single-quoted format, split at its `\n`s. Other
@@ -103,13 +124,15 @@ struct DocSession: CustomStringConvertible {
   private static func printfLines(_ command: String, at session: DocSession) throws -> [String] {
     let afterQuote = command.drop { $0 != "'" }.dropFirst()
     guard let end = afterQuote.firstIndex(of: "'") else {
-      throw Malformed(description: "\(session): no single-quoted format in \(command)")
+      throw Malformed(description: "\(session): a printf command has no single-quoted format")
     }
     let format = String(afterQuote[..<end])
-    guard format.hasSuffix("\\n") else { throw Malformed(description: "\(session): \(command) does not end its line") }
+    guard format.hasSuffix("\\n") else {
+      throw Malformed(description: "\(session): a printf format does not end its last line")
+    }
     let lines = format.dropLast(2).components(separatedBy: "\\n")
     for line in lines where line.contains("\\") || line.contains("%") {
-      throw Malformed(description: "\(session): escape or % in \(line)")
+      throw Malformed(description: "\(session): a printf format has an escape other than \\n, or a %")
     }
     return lines
   }

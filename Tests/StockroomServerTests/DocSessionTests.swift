@@ -27,10 +27,17 @@ struct DocSessionTests {
 
   /// Each connection's lines as the server sent them, on a fresh server of its own per session
   /// (the documents say "a fresh server"), with the greeting dropped where the document does.
+  /// A README command runs the real `nc`, with the document's flags and this server's port.
   static func run(_ session: DocSession) throws -> [[String]] {
     let server = try TestServer()
     var transcripts: [[String]] = []
     for connection in session.connections {
+      if session.pacing == .piped {
+        let input = connection.requests.map { $0 + "\n" }.joined()
+        let output = try Netcat.run(connection.netcatFlags, port: server.port, input: input)
+        transcripts.append(output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast())
+        continue
+      }
       let client = try server.client(greeted: false)
       let greeting = try client.readReply().lines
       for line in connection.setup {
@@ -41,13 +48,8 @@ struct DocSessionTests {
         }
       }
       let shown = client.transcript.count
-      switch session.pacing {
-      case .typed:
-        for request in connection.requests { try client.request(request) }
-      case .piped:
-        try client.send(connection.requests.map { $0 + "\n" }.joined())
-      }
-      // Whatever is still owed (a watcher's event, the rest of a piped session) comes before the close.
+      for request in connection.requests { try client.request(request) }
+      // Whatever is still owed (a watcher's event) comes before the close.
       shutdown(client.fd, Int32(SHUT_WR))
       _ = try client.readsToEnd()
       transcripts.append((connection.showsGreeting ? greeting : []) + client.transcript[shown...])

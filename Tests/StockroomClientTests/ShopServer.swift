@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomProtocol
 import StockroomServer
 
 /// A real server on a kernel-chosen loopback port, in this process, for clients to talk to.
@@ -12,14 +13,19 @@ final class ShopServer: Sendable {
     .appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
 
   /// Port 0 lets the kernel choose; a test that restarts a server passes the old port. A short
-  /// idle timeout lets a test see the server close a quiet connection.
-  init(port requested: UInt16 = 0, idleTimeout: Int = 600) throws {
+  /// idle timeout lets a test see the server close a quiet connection. `accounts` (with
+  /// `password`) exist before the port opens: a client retrying in the background may log in
+  /// the moment it does.
+  init(port requested: UInt16 = 0, idleTimeout: Int = 600, accounts: [String: Role] = [:]) throws {
     var configuration = ServerConfiguration()
     configuration.port = requested
     configuration.idleTimeout = idleTimeout
     configuration.logging = false
     let catalog = try CatalogSource.load(path: ShopServer.catalogPath, initialStock: nil)
     server = Server(configuration: configuration, catalog: catalog, logger: Logger(isEnabled: false))
+    for (name, role) in accounts.sorted(by: { $0.key < $1.key }) {
+      try server.addAccount(name: name, password: ShopServer.password, role: role)
+    }
     port = try server.start()
   }
 

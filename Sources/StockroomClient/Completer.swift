@@ -95,7 +95,8 @@ public struct Completer: Sendable {
     case .productID: return names.entries.filter { $0.kind == "product" }.map(\.id)
     case .category: return names.categories
     case .diaryID: return names.diaryIDs
-    case .command: return CommandTable.commands.map(\.name)
+    // HELP's argument: a command, or a group as HELP @shop takes it (the REPL's own included).
+    case .command: return CommandTable.commands.map(\.name) + HelpText.groups.map { "@" + $0 }
     case .role: return Role.accountRoles.map(\.rawValue)
     case .password: return []
     default: return []

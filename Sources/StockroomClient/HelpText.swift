@@ -54,46 +54,44 @@ public enum HelpText {
     return lines.map { $0 + "\n" }.joined()
   }
 
-  /// The command groups in table order, then the client's own commands as `client`.
-  public static var groups: [String] {
-    var groups: [String] = []
-    for spec in CommandTable.commands where !groups.contains(spec.group) { groups.append(spec.group) }
-    return groups + [clientGroup]
-  }
+  /// The server's command groups (`CommandGroup`), then the client's own commands as `client`.
+  public static var groups: [String] { CommandGroup.allCases.map(\.rawValue) + [clientGroup] }
 
   private static let clientGroup = "client"
 
-  /// `HELP @shop`: one group's commands; an unknown group lists the known ones, since a
-  /// person who asks for a group by name is looking for that list.
+  /// `HELP @shop`: one group's commands, from the same table the server answers from; an
+  /// unknown group gets the server's error, with the client's own group among the names.
   private static func group(_ name: String, palette: Palette) -> String {
-    let known = groups
-    guard let group = known.first(where: { $0.lowercased() == name.lowercased() }) else {
-      var message = "ERR UNKNOWN no group '@\(name)'"
-      if let guess = NameSuggestion.closest(to: name, among: known) { message += "; did you mean @\(guess)?" }
-      message += (message.hasSuffix("?") ? " " : "; ") + "groups: " + known.map { "@" + $0 }.joined(separator: " ")
-      return palette.error(message) + "\n"
+    if name.lowercased() == clientGroup { return clientLines(palette: palette).map { $0 + "\n" }.joined() }
+    guard let group = try? CommandGroup.named("@" + name) else {
+      let error = CommandGroup.unknown("@" + name, among: groups)
+      return palette.error(error.description) + "\n"
     }
     return groupLines(group, palette: palette).map { $0 + "\n" }.joined()
   }
 
-  private static func groupLines(_ group: String, palette: Palette) -> [String] {
-    var lines = [palette.header(group)]
-    guard group != clientGroup else {
-      lines.append("  :clear     clear the screen")
-      lines.append("  :history   show the command history")
-      lines.append("  :json on|off   print replies as JSON objects, or as tables")
-      return lines
-    }
+  private static func groupLines(_ group: CommandGroup, palette: Palette) -> [String] {
+    var lines = [palette.header(group.rawValue)]
     let width = CommandTable.commands.map { DisplayWidth.of($0.name) }.max() ?? 0
-    for spec in CommandTable.commands where spec.group == group {
+    for spec in group.commands {
       lines.append("  " + DisplayWidth.padRight(spec.name, to: width) + "  " + spec.summary)
     }
     return lines
   }
 
+  private static func clientLines(palette: Palette) -> [String] {
+    [
+      palette.header(clientGroup),
+      "  :clear     clear the screen",
+      "  :history   show the command history",
+      "  :json on|off   print replies as JSON objects, or as tables",
+    ]
+  }
+
   private static func overview(palette: Palette) -> String {
     var lines: [String] = []
-    for group in groups { lines += groupLines(group, palette: palette) }
+    for group in CommandGroup.allCases { lines += groupLines(group, palette: palette) }
+    lines += clientLines(palette: palette)
     lines.append("")
     lines.append("HELP <command> shows its arguments and examples; HELP @<group> lists one group.")
     lines.append("Tab completes; Ctrl-R searches history.")

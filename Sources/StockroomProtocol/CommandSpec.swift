@@ -18,7 +18,8 @@ public final class CommandSpec: Sendable {
   public let id: CommandID
   /// Upper-case name as written in HELP; a subcommand's is its own word (`NEW`).
   public let name: String
-  public let group: String
+  /// Where HELP lists it (`HELP @shop`); a subcommand is in its command's group.
+  public let group: CommandGroup
   public let summary: String
   public let arguments: [Argument]
   /// True when the whole argument pattern may repeat (`ORDER a 1 b 2`).
@@ -33,7 +34,7 @@ public final class CommandSpec: Sendable {
   public let subcommands: [CommandSpec]
 
   public init(
-    _ id: CommandID, _ name: String, group: String, role: Role = .guest, flags: Set<Flag>,
+    _ id: CommandID, _ name: String, group: CommandGroup, role: Role = .guest, flags: Set<Flag>,
     arguments: [Argument] = [], repeats: Bool = false, options: [OptionSpec] = [],
     restrictions: [Restriction] = [],
     summary: String, examples: [String] = [], subcommands: [CommandSpec] = []

@@ -5,66 +5,66 @@ import StockroomText
 public enum CommandTable {
   public static let commands: [CommandSpec] = [
     CommandSpec(
-      .help, "HELP", group: "connection", flags: [.connection],
-      arguments: [Argument("command", .command, optional: true)],
-      summary: "List the commands, or describe one with its arguments and examples.",
-      examples: ["HELP", "HELP ORDER"]),
+      .help, "HELP", group: .connection, flags: [.connection],
+      arguments: [Argument("command|@group", .command, optional: true)],
+      summary: "List the commands and their groups, or describe one command or group.",
+      examples: ["HELP", "HELP ORDER", "HELP @shop"]),
     CommandSpec(
-      .ping, "PING", group: "connection", flags: [.connection],
+      .ping, "PING", group: .connection, flags: [.connection],
       arguments: [Argument("text", .text, optional: true)],
       summary: "Answer OK PONG, or echo the text.", examples: ["PING", "PING hello"]),
     CommandSpec(
-      .quit, "QUIT", group: "connection", flags: [.connection],
+      .quit, "QUIT", group: .connection, flags: [.connection],
       summary: "Say goodbye and close the connection.", examples: ["QUIT"]),
     CommandSpec(
-      .hello, "HELLO", group: "connection", flags: [.connection],
+      .hello, "HELLO", group: .connection, flags: [.connection],
       summary: "The handshake: the protocol version, the server and who this connection is logged in as.",
       examples: ["HELLO"]),
     CommandSpec(
-      .login, "LOGIN", group: "account", flags: [.connection],
+      .login, "LOGIN", group: .account, flags: [.connection],
       arguments: [Argument("name", .account), Argument("password", .password)],
       summary: "Log in; a wrong name and a wrong password get the same ERR AUTH, and failures are slowed down.",
       examples: ["LOGIN alice \"correct horse battery\""]),
     CommandSpec(
-      .logout, "LOGOUT", group: "account", flags: [.connection],
+      .logout, "LOGOUT", group: .account, flags: [.connection],
       summary: "Log out; the connection goes on as a guest.", examples: ["LOGOUT"]),
     CommandSpec(
-      .whoami, "WHOAMI", group: "account", flags: [.connection],
+      .whoami, "WHOAMI", group: .account, flags: [.connection],
       summary: "The account this connection is logged in as, and its role; guest when none.", examples: ["WHOAMI"]),
     CommandSpec(
-      .register, "REGISTER", group: "account", flags: [.write],
+      .register, "REGISTER", group: .account, flags: [.write],
       arguments: [Argument("name", .name), Argument("password", .password)],
       summary: "Make a customer account and log in, when the server allows self-registration.",
       examples: ["REGISTER 민지 \"a long passphrase\""]),
     CommandSpec(
-      .passwd, "PASSWD", group: "account", role: .customer, flags: [.write],
+      .passwd, "PASSWD", group: .account, role: .customer, flags: [.write],
       arguments: [Argument("old", .password), Argument("new", .password)],
       summary: "Change your own password.", examples: ["PASSWD \"old passphrase\" \"new passphrase\""]),
     CommandSpec(
-      .user, "USER", group: "account", role: .admin, flags: [.write],
+      .user, "USER", group: .admin, role: .admin, flags: [.write],
       summary: "Manage accounts: ADD, DEL, ROLE, PASSWD, LIST.", examples: ["USER LIST"],
       subcommands: [
         CommandSpec(
-          .userAdd, "ADD", group: "account", role: .admin, flags: [.write],
+          .userAdd, "ADD", group: .admin, role: .admin, flags: [.write],
           arguments: [Argument("name", .name), Argument("password", .password)],
           options: [OptionSpec("role", .role, "customer (default), staff or admin")],
           summary: "Make an account.", examples: ["USER ADD bob \"bob's passphrase\" role=staff"]),
         CommandSpec(
-          .userDel, "DEL", group: "account", role: .admin, flags: [.write],
+          .userDel, "DEL", group: .admin, role: .admin, flags: [.write],
           arguments: [Argument("name", .account)],
           summary: "Remove an account; its data stays, and only an admin can make the name again.",
           examples: ["USER DEL bob"]),
         CommandSpec(
-          .userRole, "ROLE", group: "account", role: .admin, flags: [.write],
+          .userRole, "ROLE", group: .admin, role: .admin, flags: [.write],
           arguments: [Argument("name", .account), Argument("role", .role)],
           summary: "Give an account another role; it takes effect on its next request.",
           examples: ["USER ROLE bob admin"]),
         CommandSpec(
-          .userPasswd, "PASSWD", group: "account", role: .admin, flags: [.write],
+          .userPasswd, "PASSWD", group: .admin, role: .admin, flags: [.write],
           arguments: [Argument("name", .account), Argument("password", .password)],
           summary: "Set an account's password.", examples: ["USER PASSWD bob \"a new passphrase\""]),
         CommandSpec(
-          .userList, "LIST", group: "account", role: .admin, flags: [.read],
+          .userList, "LIST", group: .admin, role: .admin, flags: [.read],
           options: [
             OptionSpec("page", .number, "page number, from 1"),
             OptionSpec("size", .number, "accounts per page, 1 to 100"),
@@ -72,11 +72,11 @@ public enum CommandTable {
           summary: "Every account with its role.", examples: ["USER LIST"]),
       ]),
     CommandSpec(
-      .info, "INFO", group: "connection", flags: [.read],
+      .info, "INFO", group: .connection, flags: [.read],
       summary: "Server version, uptime, connected clients, commands served and orders made.",
       examples: ["INFO"]),
     CommandSpec(
-      .list, "LIST", group: "shop", flags: [.read],
+      .list, "LIST", group: .shop, flags: [.read],
       arguments: [Argument("category", .category, optional: true), Argument("section", .section, optional: true)],
       options: [
         OptionSpec("page", .number, "page number, from 1"),
@@ -91,29 +91,29 @@ public enum CommandTable {
       summary: "Without a category, every category with its item count; with one, its items, a page at a time.",
       examples: ["LIST", "LIST juices", "LIST dishes soup", "LIST products page=2 size=5", "LIST orders"]),
     CommandSpec(
-      .show, "SHOW", group: "shop", flags: [.read],
+      .show, "SHOW", group: .shop, flags: [.read],
       arguments: [Argument("item", .anything)],
       summary: "Everything about one fruit, juice, dish, product, section or exhibit.",
       examples: ["SHOW strawberry_banana_juice", "SHOW 딸바쥬스", "SHOW eiffel_tower"]),
     CommandSpec(
-      .names, "NAMES", group: "shop", flags: [.read],
+      .names, "NAMES", group: .shop, flags: [.read],
       summary: "Every id and alias a command accepts, with its kind; clients complete from this.",
       examples: ["NAMES"]),
     CommandSpec(
-      .expo, "EXPO", group: "exhibit", flags: [.read],
+      .expo, "EXPO", group: .expo, flags: [.read],
       summary: "The poster of the Paris 1900 Exposition.", examples: ["EXPO"]),
     CommandSpec(
-      .stock, "STOCK", group: "shop", flags: [.read],
+      .stock, "STOCK", group: .shop, flags: [.read],
       arguments: [Argument("item", .item, optional: true)], repeats: true,
       summary: "Current stock of the named items, or of every fruit, dish and product.",
       examples: ["STOCK", "STOCK banana 망고"]),
     CommandSpec(
-      .add, "ADD", group: "shop", role: .staff, flags: [.write],
+      .add, "ADD", group: .admin, role: .staff, flags: [.write],
       arguments: [Argument("item", .item), Argument("n", .delta)], repeats: true,
       summary: "Restock (n > 0) or correct downward after a stocktake (n < 0), all or nothing; never below zero.",
       examples: ["ADD banana 5", "ADD strawberry 20 kiwi 4", "ADD mango -2"]),
     CommandSpec(
-      .stocktake, "STOCKTAKE", group: "shop", role: .staff, flags: [.read],
+      .stocktake, "STOCKTAKE", group: .admin, role: .staff, flags: [.read],
       arguments: [Argument("item", .item)],
       options: [
         OptionSpec("page", .number, "page number, from 1"),
@@ -122,7 +122,7 @@ public enum CommandTable {
       summary: "One item's ledger: its totals, whether they balance, and every restock and order that moved it.",
       examples: ["STOCKTAKE banana", "STOCKTAKE 딸기 page=2"]),
     CommandSpec(
-      .order, "ORDER", group: "shop", flags: [.write],
+      .order, "ORDER", group: .shop, flags: [.write],
       arguments: [Argument("item", .item), Argument("n", .quantity, optional: true)], repeats: true,
       options: [
         OptionSpec(
@@ -132,41 +132,41 @@ public enum CommandTable {
       summary: "Order juices, dishes, fruits or products, all or nothing across every line.",
       examples: ["ORDER banana_juice", "ORDER 딸바쥬스 2 galbi_jjim", "ORDER p3 2", "ORDER kiwi_juice key=7f3a-0001"]),
     CommandSpec(
-      .diary, "DIARY", group: "diary", role: .customer, flags: [.write],
+      .diary, "DIARY", group: .diary, role: .customer, flags: [.write],
       summary: "Your own diary: NEW, LIST, SHOW, EDIT, DELETE.",
       examples: ["DIARY NEW \"Market day\" \"Bought 딸기.\\nSold out by noon.\"", "DIARY LIST"],
       subcommands: [
         CommandSpec(
-          .diaryNew, "NEW", group: "diary", role: .customer, flags: [.write],
+          .diaryNew, "NEW", group: .diary, role: .customer, flags: [.write],
           arguments: [Argument("title", .text), Argument("body", .text)],
           summary: "Write an entry; quote the title and body, \\n starts a new line.",
           examples: ["DIARY NEW \"Market day\" \"Sold out by noon.\""]),
         CommandSpec(
-          .diaryList, "LIST", group: "diary", role: .customer, flags: [.read],
+          .diaryList, "LIST", group: .diary, role: .customer, flags: [.read],
           options: [
             OptionSpec("page", .number, "page number, from 1"),
             OptionSpec("size", .number, "entries per page, 1 to 100"),
           ],
           summary: "Your entries, newest first, with a one-line preview.", examples: ["DIARY LIST page=2"]),
         CommandSpec(
-          .diaryShow, "SHOW", group: "diary", role: .customer, flags: [.read],
+          .diaryShow, "SHOW", group: .diary, role: .customer, flags: [.read],
           arguments: [Argument("id", .diaryID)], summary: "One entry in full.", examples: ["DIARY SHOW 3"]),
         CommandSpec(
-          .diaryEdit, "EDIT", group: "diary", role: .customer, flags: [.write],
+          .diaryEdit, "EDIT", group: .diary, role: .customer, flags: [.write],
           arguments: [Argument("id", .diaryID)],
           options: [OptionSpec("title", .text, "new title"), OptionSpec("body", .text, "new body")],
           summary: "Change the title, the body or both.", examples: ["DIARY EDIT 3 title=\"Market day, 2nd\""]),
         CommandSpec(
-          .diaryDelete, "DELETE", group: "diary", role: .customer, flags: [.write],
+          .diaryDelete, "DELETE", group: .diary, role: .customer, flags: [.write],
           arguments: [Argument("id", .diaryID)], summary: "Delete an entry.", examples: ["DIARY DELETE 3"]),
       ]),
     CommandSpec(
-      .product, "PRODUCT", group: "market", flags: [.write],
+      .product, "PRODUCT", group: .market, flags: [.write],
       summary: "The open market: LIST and SHOW for anyone; NEW, EDIT and DELETE to sell.",
       examples: ["PRODUCT NEW name=\"Red apple\" price=1200 stock=30"],
       subcommands: [
         CommandSpec(
-          .productNew, "NEW", group: "market", role: .customer, flags: [.write],
+          .productNew, "NEW", group: .market, role: .customer, flags: [.write],
           options: productOptions(required: true),
           summary: "Register a product; answers its id (p1, p2, ...).",
           examples: [
@@ -174,33 +174,33 @@ public enum CommandTable {
             "PRODUCT NEW name=Teapot price=24.50 currency=USD discount=10% stock=3 description=\"Blue glaze\"",
           ]),
         CommandSpec(
-          .productEdit, "EDIT", group: "market", role: .customer, flags: [.write],
+          .productEdit, "EDIT", group: .market, role: .customer, flags: [.write],
           arguments: [Argument("id", .productID)], options: productOptions(required: false),
           summary: "Change a product you sell; stock changes go through ADD.",
           examples: ["PRODUCT EDIT p1 price=1100 discount=none"]),
         CommandSpec(
-          .productDelete, "DELETE", group: "market", role: .customer, flags: [.write],
+          .productDelete, "DELETE", group: .market, role: .customer, flags: [.write],
           arguments: [Argument("id", .productID)], summary: "Stop selling a product (admins: any product).",
           examples: ["PRODUCT DELETE p1"]),
         CommandSpec(
-          .productList, "LIST", group: "market", flags: [.read],
+          .productList, "LIST", group: .market, flags: [.read],
           options: [
             OptionSpec("page", .number, "page number, from 1"),
             OptionSpec("size", .number, "products per page, 1 to 100"),
           ],
           summary: "Every product on sale, a page at a time (as LIST products).", examples: ["PRODUCT LIST page=2"]),
         CommandSpec(
-          .productShow, "SHOW", group: "market", flags: [.read],
+          .productShow, "SHOW", group: .market, flags: [.read],
           arguments: [Argument("id", .productID)], summary: "One product (as SHOW p1).",
           examples: ["PRODUCT SHOW p1"]),
       ]),
     CommandSpec(
-      .watch, "WATCH", group: "live", flags: [.connection],
+      .watch, "WATCH", group: .live, flags: [.connection],
       arguments: [Argument("item", .item, optional: true)], repeats: true,
       summary: "Receive a ! stock event for every change of these items (all when none named), by anyone.",
       examples: ["WATCH", "WATCH banana strawberry"]),
     CommandSpec(
-      .unwatch, "UNWATCH", group: "live", flags: [.connection],
+      .unwatch, "UNWATCH", group: .live, flags: [.connection],
       summary: "Stop receiving stock events.", examples: ["UNWATCH"]),
   ]
 

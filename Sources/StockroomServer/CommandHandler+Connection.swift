@@ -6,14 +6,23 @@ import StockroomText
 extension CommandHandler {
   func help(_ request: Request, out: inout ReplyEncoder) throws {
     guard let word = request.arguments.first?.text else {
-      for spec in CommandTable.commands {
-        out.beginRow(spec.name)
-        out.field("group", spec.group)
-        out.field("usage", spec.usage(path: spec.name))
-        out.field("summary", spec.summary)
+      for spec in CommandTable.commands { listed(spec, out: &out) }
+      for group in CommandGroup.allCases {
+        out.beginRow(group.label)
+        out.field("kind", "group")
+        out.field("commands", group.commands.map(\.name).joined(separator: " "))
+        out.field("summary", group.summary)
         out.endLine()
       }
-      out.ok("\(CommandTable.commands.count) commands; HELP <command> for one")
+      out.ok(
+        "\(CommandTable.commands.count) commands in \(CommandGroup.allCases.count) groups; "
+          + "HELP <command> or HELP @<group> for one")
+      return
+    }
+    if word.hasPrefix("@") {
+      let group = try CommandGroup.named(word)
+      for spec in group.commands { listed(spec, out: &out) }
+      out.ok(group.label)
       return
     }
     guard let spec = CommandTable.command(named: word) else {
@@ -27,7 +36,7 @@ extension CommandHandler {
       out.beginRow(path)
       out.field("usage", spec.usage(path: path))
       out.field("summary", spec.summary)
-      out.field("group", spec.group)
+      out.field("group", spec.group.rawValue)
       out.field("role", spec.role.rawValue)
       out.field("flags", spec.flags.map(\.rawValue).sorted().joined(separator: ","))
       out.endLine()
@@ -54,6 +63,15 @@ extension CommandHandler {
     describe(spec, path: spec.name)
     for sub in spec.subcommands { describe(sub, path: "\(spec.name) \(sub.name)") }
     out.ok(spec.name)
+  }
+
+  /// A command as plain HELP and `HELP @group` list it: one row, without its options and examples.
+  private func listed(_ spec: CommandSpec, out: inout ReplyEncoder) {
+    out.beginRow(spec.name)
+    out.field("group", spec.group.rawValue)
+    out.field("usage", spec.usage(path: spec.name))
+    out.field("summary", spec.summary)
+    out.endLine()
   }
 
   /// The handshake: which protocol this server speaks and who the connection is. It grants

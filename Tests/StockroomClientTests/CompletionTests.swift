@@ -88,6 +88,8 @@ struct CompletionTests {
     #expect(completer.complete("LIST fruits ").candidates.contains("soup"))
     #expect(completer.complete("LIST fruits p").candidates == ["page="])
     #expect(completer.complete("HELP DI").candidates == ["DIARY"])
+    #expect(completer.complete("HELP @sh").candidates == ["@shop"])
+    #expect(completer.complete("HELP @c").candidates == ["@connection", "@client"])
     #expect(completer.complete("NOSUCH ").candidates.isEmpty)
   }
 

@@ -19,7 +19,7 @@ struct HelpTextTests {
     let lines = HelpText.render(["@shop"], palette: plain).split(separator: "\n").map(String.init)
     #expect(lines.first == "shop")
     let names = lines.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
-    #expect(names == CommandTable.commands.filter { $0.group == "shop" }.map(\.name))
+    #expect(names == CommandTable.commands.filter { $0.group == .shop }.map(\.name))
     #expect(names.contains("ORDER"))
     #expect(HelpText.render(["@SHOP"], palette: plain) == HelpText.render(["@shop"], palette: plain))
     let live = HelpText.render(["@live"], palette: plain)
@@ -30,9 +30,13 @@ struct HelpTextTests {
   @Test("an unknown group names the known ones, with a guess")
   func unknownGroup() {
     let text = HelpText.render(["@shp"], palette: plain)
-    #expect(text.hasPrefix("ERR UNKNOWN no group '@shp'; did you mean @shop? groups: "))
-    for group in Set(CommandTable.commands.map(\.group)) { #expect(text.contains("@" + group)) }
-    #expect(HelpText.groups.first == "connection" && HelpText.groups.last == "client")
+    // The server's words for the same mistake, with the REPL's own group among the names.
+    let server = CommandGroup.unknown("@shp", among: HelpText.groups).description
+    #expect(text == server + "\n")
+    #expect(text.hasPrefix("ERR UNKNOWN unknown group '@shp'; did you mean @shop? groups: "))
+    for group in CommandGroup.allCases { #expect(text.contains(group.label)) }
+    #expect(text.hasSuffix(" @client\n"))
+    #expect(HelpText.groups == CommandGroup.allCases.map(\.rawValue) + ["client"])
   }
 
   @Test("the overview still lists every command and says how to ask for a group")

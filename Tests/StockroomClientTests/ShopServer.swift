@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomProtocol
 import StockroomServer
 import StockroomText
 
@@ -13,8 +14,8 @@ final class ShopServer: Sendable {
     .appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
 
   /// Port 0 lets the kernel choose; a test that restarts a server passes the old port. A short
-  /// idle timeout lets a test see the server close a quiet connection. `accounts` exist before
-  /// the port opens, with `ShopServer.password`: a client retrying in the background may log in
+  /// idle timeout lets a test see the server close a quiet connection. `accounts` (with
+  /// `password`) exist before the port opens: a client retrying in the background may log in
   /// the moment it does.
   init(port requested: UInt16 = 0, idleTimeout: Int = 600, accounts: [String: Role] = [:]) throws {
     var configuration = ServerConfiguration()

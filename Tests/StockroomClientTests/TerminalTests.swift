@@ -285,11 +285,21 @@ struct TerminalTests {
     server = nil
     let down = try terminal.waitFor(text: "not connected>")
     #expect(down.contains("; reconnecting"), "\(down)")
-    // Long enough for several attempts (0.25 s, 0.5 s, 1 s, ...) to fail, each silently; the
-    // line typed meanwhile shows, so the retries do not hold up the keyboard.
+    // The line typed meanwhile shows, so the retries do not hold up the keyboard.
     try terminal.type("STOCK kiwi")
     try terminal.waitFor(text: "not connected> STOCK kiwi")
-    usleep(2_000_000)
+    // Three attempts meet a port that closes them before a greeting: each fails silently, and
+    // the waits between them grow (0.5 s then 1 s at least; without backoff they would be 0.25 s).
+    let closing = try ClosingListener(port: port)
+    let attempts = closing.closeAttempts(3)
+    closing.stop()
+    #expect(attempts.count == 3, "reconnect attempts seen: \(attempts.count)")
+    if let first = attempts.first, let last = attempts.last {
+      #expect(last.timeIntervalSince(first) >= 1.0, "no backoff: \(attempts)")
+    }
+    let failed = try terminal.screen()
+    #expect(failed.components(separatedBy: "reconnecting").count == 2, "said more than once: \(failed)")
+    #expect(TerminalSession.lines(failed).last == "not connected> STOCK kiwi", "\(failed)")
 
     let second = try ShopServer(port: port, accounts: ["alice": .staff])
     try second.register("bob")
@@ -316,10 +326,15 @@ struct TerminalTests {
     try terminal.waitFor(text: "the server closed this idle connection after 1 s")
     let closed = try terminal.waitFor(text: "not connected>")
     #expect(closed.contains("will reconnect on the next command"), "\(closed)")
-    // Well past the first few retry delays: a background retry would have said it was back.
-    usleep(1_500_000)
+    // A connection of our own left idle is closed by the server after its 1 s, past the first
+    // retry delays (0.25 s, 0.5 s): a background retry would have connected by then.
+    let probe = try QuietConnection(port: server.port)
+    #expect(probe.waitForClose(), "the server did not close an idle connection")
     let quiet = try terminal.screen()
     #expect(!quiet.contains("reconnected"), "\(quiet)")
+    // The REPL's first connection, the probe, and this one: nothing opened behind our back.
+    let info = try ClientProcess.run(["-p", "\(server.port)", "INFO"])
+    #expect(info.output.contains("connections_total=3"), "\(info.output)")
     try terminal.type("STOCK kiwi")
     try terminal.send("Enter")
     try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(server.port)")

@@ -37,6 +37,23 @@ struct CommandTableTests {
     }
   }
 
+  @Test("every command is in a group, a subcommand in its command's, and every group has commands")
+  func groups() throws {
+    for spec in CommandTable.commands {
+      for sub in spec.subcommands { #expect(sub.group == spec.group, "\(spec.name) \(sub.name)") }
+    }
+    for group in CommandGroup.allCases {
+      #expect(!group.commands.isEmpty, "\(group.label) has no commands")
+      #expect(!group.summary.isEmpty)
+      #expect(try CommandGroup.named(group.label.uppercased()) == group)
+    }
+    #expect(CommandGroup.allCases.flatMap(\.commands).count == CommandTable.commands.count)
+    #expect(throws: ProtocolError.self) { try CommandGroup.named("shop") }
+    let error = CommandGroup.unknown("@shp", among: CommandGroup.allCases.map(\.rawValue))
+    #expect(error.code == .unknown)
+    #expect(error.message.hasPrefix("unknown group '@shp'; did you mean @shop? groups: @connection @account"))
+  }
+
   @Test("command words are case-insensitive and subcommands resolve")
   func caseInsensitive() throws {
     #expect(try parse("order banana_juice").id == .order)

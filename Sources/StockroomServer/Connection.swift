@@ -150,6 +150,18 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     if events & sr_epoll_out != 0 && state != .closed { flush() }
   }
 
+  /// Shutdown: read no more requests, answer those already taken (after their commit), then
+  /// close as after a half-close.
+  func shutdownRequested() {
+    guard state == .open else { return }
+    closeReason = .serverStopping
+    beginClosing()
+    flush()
+  }
+
+  /// Every reply written: only the drain before the close (or nothing) is left.
+  var isSettled: Bool { state == .draining || state == .closed }
+
   func loopStopped() {
     closeNow(.serverStopping)
   }

@@ -26,6 +26,10 @@ final class EventLoop: @unchecked Sendable {
     func ready(_ events: UInt32)
     /// The loop is stopping with the descriptor still registered.
     func loopStopped()
+    /// The server is shutting down: take no new work, finish what is owed.
+    func shutdownRequested()
+    /// Whether nothing is owed any more (every reply written), so the loop may stop.
+    var isSettled: Bool { get }
   }
 
   struct Interest: OptionSet, Sendable {
@@ -68,6 +72,10 @@ final class EventLoop: @unchecked Sendable {
   /// Stamped beside the descriptor in epoll's data, so that an event still in the batch for a
   /// descriptor closed and reused meanwhile is recognised as stale and dropped.
   private var generation: UInt32 = 0
+  /// Set by `beginShutdown`: handlers registered afterwards hear `shutdownRequested` too, once
+  /// the task that registered them is done (a connection greets first).
+  private var shuttingDown = false
+  private var registeredDuringShutdown: [Int32] = []
   /// Soonest first; every connection may hold one, so finding the next is O(1), not a scan.
   private var timers = TimerHeap()
   /// Timers not yet fired or cancelled; a heap entry missing here was cancelled and is skipped.
@@ -139,6 +147,37 @@ final class EventLoop: @unchecked Sendable {
     var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: Self.key(fd, generation: generation)))
     try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) }
     handlers[fd] = Registration(generation: generation, handler: handler)
+    if shuttingDown { registeredDuringShutdown.append(fd) }
+  }
+
+  /// Tells every handler, and every one registered from now on, that the server is shutting
+  /// down; returns once the handlers have heard it (at once if the loop has stopped). Blocks:
+  /// never call it on a loop's thread.
+  func beginShutdown() {
+    precondition(!inLoop, "beginShutdown waits for the loop; call it from another thread")
+    let heard = DispatchSemaphore(value: 0)
+    let accepted = execute { [self] in
+      shuttingDown = true
+      for registration in handlers.values { registration.handler.shutdownRequested() }
+      heard.signal()
+    }
+    if accepted { heard.wait() }
+  }
+
+  /// Whether every handler is settled (owes nothing); true once the loop has stopped. Blocks:
+  /// never call it on a loop's thread.
+  func isSettled() -> Bool {
+    precondition(!inLoop, "isSettled waits for the loop; call it from another thread")
+    let answer = Mutex<Bool?>(nil)
+    let asked = DispatchSemaphore(value: 0)
+    let accepted = execute { [self] in
+      let settled = handlers.values.allSatisfy { $0.handler.isSettled }
+      answer.withLock { $0 = settled }
+      asked.signal()
+    }
+    guard accepted else { return true }
+    asked.wait()
+    return answer.withLock { $0 } ?? true
   }
 
   func change(_ fd: Int32, interest: Interest) throws(Errno) {
@@ -201,6 +240,11 @@ final class EventLoop: @unchecked Sendable {
     }
     while true {
       runTasks()
+      if !registeredDuringShutdown.isEmpty {
+        let late = registeredDuringShutdown
+        registeredDuringShutdown = []
+        for fd in late { handlers[fd]?.handler.shutdownRequested() }
+      }
       runTimers()
       if stopped.load(ordering: .relaxed) { return }
       asleep.store(true, ordering: .sequentiallyConsistent)
@@ -275,4 +319,10 @@ final class EventLoop: @unchecked Sendable {
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
   }
+}
+
+extension EventLoop.Handler {
+  /// Most descriptors (a listener, a test's pipe) owe no one anything.
+  func shutdownRequested() {}
+  var isSettled: Bool { true }
 }

@@ -118,16 +118,28 @@ public final class Server: Sendable {
     store.read { ($0.accounts.count, $0.adminCount) }
   }
 
-  /// Stops accepting and closes every connection.
+  /// How long `stop` waits for replies to be written after the last commit.
+  static let shutdownGrace = Duration.seconds(5)
+
+  /// Stops in a defined order: stop accepting; stop reading requests; let the committer write
+  /// what it holds; write every reply whose commit finished (for at most `shutdownGrace`);
+  /// then stop the loops, closing every connection. Blocks until done; call it once, not on a
+  /// loop's thread.
   public func stop() {
     listener.withLock { listener in
       listener?.close()
       listener = nil
     }
-    // Each loop first runs what is queued (the start of a connection just accepted among it),
-    // then closes every connection still registered with it as "server stopping".
-    for loop in loops { loop.stop() }
+    // No connection reads another request from here on, so nothing new reaches the committer.
+    for loop in loops { loop.beginShutdown() }
+    // It writes what it was given; each finished commit releases its held replies.
     store.committer?.stop()
+    // Every reply whose commit finished is written before the loops stop (bounded: a client
+    // that does not read cannot keep the server up).
+    let deadline = ContinuousClock.now + Self.shutdownGrace
+    while !loops.allSatisfy({ $0.isSettled() }) && ContinuousClock.now < deadline { usleep(2_000) }
+    // Each loop runs what is still queued, then closes every connection as "server stopping".
+    for loop in loops { loop.stop() }
     credentials.shutdown()
   }
 

@@ -82,6 +82,8 @@ public enum HelpText {
       lines.append("  :clear     clear the screen")
       lines.append("  :history   show the command history")
       lines.append("  :json on|off   print replies as JSON objects, or as tables")
+      lines.append("  :timing on|off   say how long each command took")
+      lines.append("  :pager on|off    page replies taller than the screen ($PAGER, less -FRX)")
       return lines
     }
     let width = CommandTable.commands.map { DisplayWidth.of($0.name) }.max() ?? 0

@@ -22,8 +22,12 @@ final class TerminalSession {
 
   /// Starts `stockroom` with these arguments in a 120x40 window; the pane stays after it
   /// exits so its last screen, and the status line the shell adds, can still be read.
-  /// `afterwards` is a shell command run in the same terminal once it has exited.
-  func start(_ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil) throws {
+  /// `afterwards` is a shell command run in the same terminal once it has exited. `rows` makes
+  /// a shorter window, for output taller than it; `stdout` sends the program's output to a file.
+  func start(
+    _ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil, rows: Int = 40,
+    stdout: String? = nil
+  ) throws {
     var env = [
       "LANG": "C.UTF-8", "TERM": "xterm-256color", "HOME": folder.path,
       "STOCKROOM_HISTFILE": historyFile,
@@ -33,11 +37,12 @@ final class TerminalSession {
     let command =
       "env -i PATH=/usr/bin:/bin " + assignments.joined(separator: " ") + " "
       + ([try ClientProcess.binary()] + arguments).map(Tmux.shellQuote).joined(separator: " ")
+      + (stdout.map { " > " + Tmux.shellQuote($0) } ?? "")
     // The shell reports the exit status itself: tmux notices a dead pane only once it has
     // reaped the child, which under load can take longer than any deadline here.
     let reported =
       command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
-    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", reported])
+    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "\(rows)", reported])
     try tmux.run(["set-option", "-g", "remain-on-exit", "on"])
   }
 

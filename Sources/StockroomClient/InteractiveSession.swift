@@ -232,7 +232,8 @@ public final class InteractiveSession {
       words[0].text.uppercased() == "DIARY", !words[2].isOption
     else { return line }
     let subcommand = words[1].text.uppercased()
-    guard subcommand == "NEW" || subcommand == "EDIT" else { return line }
+    // A guest's diary command is refused whatever it says; the server says so before any typing.
+    guard subcommand == "NEW" || subcommand == "EDIT", identity != nil else { return line }
     var current = ""
     if subcommand == "EDIT" {
       guard let connection = connected() else { return nil }

@@ -58,6 +58,27 @@ struct PagerEditorTerminalTests {
     try terminal.waitFor(text: "[stockroom exited with status 0]")
   }
 
+  @Test("the default pager is less -FRX: Ctrl-C in it does not end the REPL, and q returns to the prompt")
+  func realLess() throws {
+    let server = try ShopServer()
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(server.port)"], rows: 12)
+    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+    try terminal.type("STOCK")
+    try terminal.send("Enter")
+    try terminal.waitFor("less's prompt") { TerminalSession.lines($0).last == ":" }
+    try terminal.send("C-c")
+    try terminal.send("q")
+    try terminal.waitFor("the REPL's prompt after less") { screen in
+      TerminalSession.lines(screen).last?.hasSuffix("127.0.0.1:\(server.port)>") == true
+    }
+    try terminal.type("PING after")
+    try terminal.send("Enter")
+    let screen = try terminal.waitForPrompt(after: "OK after")
+    #expect(!screen.contains("[stockroom exited"), "\(screen)")
+  }
+
   @Test("no pager when stdout is not a terminal, even in the REPL")
   func noPagerIntoFile() throws {
     let server = try ShopServer()

@@ -70,6 +70,10 @@ public struct ClientOptions: Sendable, Equatable {
     a command or piped input; the REPL goes on as a guest. In the REPL, LOGIN NAME without a
     password asks for it.
 
+    In the REPL, a reply taller than the screen goes through $PAGER (:pager off stops it),
+    :timing on times each command, and DIARY NEW "title" without a body or DIARY EDIT N
+    without text opens $VISUAL, else $EDITOR, else vi.
+
     Defaults for host, port, user, color and pager come from ~/.config/stockroom/config
     ($XDG_CONFIG_HOME/stockroom/config): key = value lines, # comments. The environment
     overrides the file, and the command line overrides both.

@@ -38,32 +38,33 @@ public struct ConnectionURL: Sendable, Equatable {
   /// Parses `SCHEME://[USER@]HOST[:PORT][/]`; HOST may be an IPv6 address in brackets.
   public static func parse(_ text: String) throws(Invalid) -> ConnectionURL {
     guard let separator = text.range(of: "://") else {
-      throw Invalid(message: "'\(text)' is not a stockroom:// URL")
+      throw Invalid(message: "not a URL: it has no '://'")
     }
     let schemeText = text[..<separator.lowerBound].lowercased()
     guard let scheme = Scheme(rawValue: schemeText) else {
       throw Invalid(message: "unknown URL scheme '\(schemeText)://'; use stockroom://[user@]host[:port]")
     }
     var rest = Substring(text[separator.upperBound...])
+    // A password here would sit in shell history and in every `ps` listing. Checked first, and
+    // no message below quotes the URL, so a password typed into one is never printed back.
+    if let at = rest.lastIndex(of: "@"), rest[..<at].contains(":") {
+      throw Invalid(message: "a URL cannot carry a password; use --password-file or the prompt")
+    }
     if rest.hasSuffix("/") { rest.removeLast() }
     if rest.contains("/") || rest.contains("?") || rest.contains("#") {
-      throw Invalid(message: "a stockroom URL has no path, query or fragment: '\(text)'")
+      throw Invalid(message: "a stockroom URL has no path, query or fragment")
     }
     var url = ConnectionURL(scheme: scheme)
     if let at = rest.lastIndex(of: "@") {
       let user = rest[..<at]
-      // A password here would sit in shell history and in every `ps` listing.
-      if user.contains(":") {
-        throw Invalid(message: "a URL cannot carry a password; use --password-file or the prompt")
-      }
-      guard !user.isEmpty else { throw Invalid(message: "empty user name in '\(text)'") }
+      guard !user.isEmpty else { throw Invalid(message: "the URL has an empty user name before '@'") }
       url.user = String(user)
       rest = rest[rest.index(after: at)...]
     }
     var portText: Substring? = nil
     if rest.hasPrefix("[") {
       guard let close = rest.firstIndex(of: "]") else {
-        throw Invalid(message: "unclosed '[' in '\(text)'")
+        throw Invalid(message: "the URL's host has an unclosed '['")
       }
       url.host = String(rest[rest.index(after: rest.startIndex)..<close])
       let after = rest[rest.index(after: close)...]

@@ -163,9 +163,10 @@ public final class InteractiveSession {
     case .history:
       let entries = editor.entries
       let width = String(entries.count).count
-      for (index, entry) in entries.enumerated() {
-        say(DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n")
-      }
+      show(
+        entries.enumerated().map { index, entry in
+          DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
+        }.joined())
     case .json(let on):
       let wanted = on ?? (renderer.mode != .json)
       renderer.mode = wanted ? .json : (defaultMode == .json ? .human : defaultMode)

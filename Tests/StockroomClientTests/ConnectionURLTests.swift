@@ -35,6 +35,16 @@ struct ConnectionURLTests {
     ] {
       #expect(throws: ConnectionURL.Invalid.self, "\(text)") { try ConnectionURL.parse(text) }
     }
+    // Whatever else is wrong with it, a password typed into a URL is not printed back.
+    for text in ["stockroom://alice:hunter2@host/path", "stockroom://alice:hunter2@[::1", "stockroom://:hunter2@h"] {
+      do {
+        _ = try ConnectionURL.parse(text)
+        Issue.record("accepted \(text)")
+      } catch {
+        #expect(error.message.hasPrefix("a URL cannot carry a password"))
+        #expect(!error.message.contains("hunter2"))
+      }
+    }
     #expect(!ConnectionURL.looksLikeURL("STOCK"))
     #expect(!ConnectionURL.looksLikeURL("note=a://b c"))
     #expect(ConnectionURL.looksLikeURL("ftp://x"))

@@ -248,8 +248,7 @@ struct TerminalTests {
     // A new server on the same port, where alice exists again (the in-process store is fresh):
     // the next command (or the background retry, whichever is first) reconnects, logs in and
     // says WATCH again, without asking anything.
-    let second = try ShopServer(port: port)
-    try second.addAccount("alice", role: .staff)
+    let second = try ShopServer(port: port, accounts: [("alice", .staff)])
     try second.register("bob")
     try terminal.type("DIARY LIST")
     try terminal.send("Enter")
@@ -292,8 +291,7 @@ struct TerminalTests {
     try terminal.waitFor(text: "not connected> STOCK kiwi")
     usleep(2_000_000)
 
-    let second = try ShopServer(port: port)
-    try second.addAccount("alice", role: .staff)
+    let second = try ShopServer(port: port, accounts: [("alice", .staff)])
     try second.register("bob")
     let back = try terminal.waitFor(text: "reconnected to 127.0.0.1:\(port)")
     #expect(back.components(separatedBy: "reconnecting").count == 2, "said more than once: \(back)")

@@ -24,22 +24,19 @@ struct ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    var writeEnd: Int32? = nil
-    if pipeInput {
-      var ends: [Int32] = [0, 0]
-      guard pipe(&ends) == 0 else {
-        throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
-      }
-      // The client has one thread, so nothing can spawn between pipe and these.
-      _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-      _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-      // dup2 clears close-on-exec on the copy, so only the child's stdin stays open in it.
-      posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-      writeEnd = ends[1]
-      defer { close(ends[0]) }
-      return try start(command, arguments: arguments, actions: &actions, input: writeEnd)
+    guard pipeInput else { return try start(command, arguments: arguments, actions: &actions, input: nil) }
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else {
+      throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
     }
-    return try start(command, arguments: arguments, actions: &actions, input: nil)
+    // The client has one thread, so nothing can spawn between pipe and these.
+    _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+    // dup2 clears close-on-exec on the copy, so only the child's stdin stays open in it; the
+    // read end is the child's alone once it has started.
+    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+    defer { close(ends[0]) }
+    return try start(command, arguments: arguments, actions: &actions, input: ends[1])
   }
 
   private static func start(

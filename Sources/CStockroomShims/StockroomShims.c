@@ -53,6 +53,12 @@ int sr_terminal_columns(int fd) {
   return size.ws_col;
 }
 
+int sr_terminal_rows(int fd) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_row;
+}
+
 History *sr_history_open(int size) {
   History *h = history_init();
   if (h == NULL) return NULL;

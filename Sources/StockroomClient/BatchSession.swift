@@ -21,24 +21,51 @@ public struct BatchSession {
   }
 
   /// Exit codes: 0 OK, 1 ERR (or a connection lost midway, or a refused login), 2 server
-  /// unreachable.
+  /// unreachable. With `-r N` the command runs N times on one connection, `-i` seconds apart,
+  /// and any ERR among them gives 1, as in redis-cli the runs go on after one.
   public func runOnce(_ line: String) -> Int32 {
-    let connection: Connection
+    var sawError = false
+    var runs = 0
     do {
-      connection = try open()
-      try connection.send(line)
-      while true {
-        switch try connection.nextItem() {
-        case .event(let row, let text): TerminalOutput.write(renderer.render(event: row, line: text))
-        case .reply(let reply):
-          TerminalOutput.write(renderer.render(reply))
-          return reply.isOK ? 0 : 1
+      let connection = try open()
+      while options.repeatCount < 0 || runs < options.repeatCount {
+        if runs > 0 { Self.pause(seconds: options.interval) }
+        runs += 1
+        try connection.send(line)
+        var answered = false
+        while !answered {
+          switch try connection.nextItem() {
+          case .event(let row, let text): TerminalOutput.write(renderer.render(event: row, line: text))
+          case .reply(let reply):
+            write(reply)
+            if !reply.isOK { sawError = true }
+            answered = true
+          }
         }
       }
     } catch {
       TerminalOutput.writeError("stockroom: \(error.message)\n")
       return Self.status(for: error)
     }
+    return sawError ? 1 : 0
+  }
+
+  /// CSV on stdout is for a program to parse, so an ERR line goes to stderr instead.
+  private func write(_ reply: Reply) {
+    let text = renderer.render(reply)
+    if renderer.mode == .csv && !reply.isOK {
+      TerminalOutput.writeError(text)
+    } else {
+      TerminalOutput.write(text)
+    }
+  }
+
+  private static func pause(seconds: Double) {
+    guard seconds > 0 else { return }
+    let whole = seconds.rounded(.down)
+    var wait = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+    var left = timespec()
+    while nanosleep(&wait, &left) != 0 && errno == EINTR { wait = left }
   }
 
   private static func status(for error: ClientError) -> Int32 {
@@ -106,7 +133,7 @@ public struct BatchSession {
             case .reply(let reply):
               answered += 1
               if !reply.isOK { sawError = true }
-              TerminalOutput.write(renderer.render(reply))
+              write(reply)
             }
           }
         } else if fds[0].revents & Int16(POLLOUT) == 0, fds[0].revents != 0 {

@@ -14,15 +14,29 @@ public enum ClientMain {
     useUTF8Characters()
     let environment = ProcessInfo.processInfo.environment
     let options: ClientOptions
+    // A broken config file must not stand in the way of --help, which may be how to fix it.
+    var config = ClientConfig()
+    var configError: ClientConfig.Invalid? = nil
     do {
-      switch try ClientOptions.parse(arguments, environment: environment) {
+      config = try ClientConfig.load(environment: environment)
+    } catch {
+      configError = error
+    }
+    do {
+      switch try ClientOptions.parse(arguments, environment: environment, config: config) {
       case .help:
         TerminalOutput.write(ClientOptions.usage + "\n")
         exit(0)
       case .version:
         TerminalOutput.write(ClientOptions.versionLine + "\n")
         exit(0)
-      case .run(let parsed): options = parsed
+      case .run(let parsed):
+        if let configError {
+          TerminalOutput.writeError("stockroom: \(configError)\n")
+          // EX_CONFIG.
+          exit(78)
+        }
+        options = parsed
       }
     } catch {
       // One line: the mistake is what matters, and the usage would scroll it away.
@@ -63,7 +77,8 @@ public enum ClientMain {
     let historyFile = HistoryPolicy.file(environment: environment)
     guard
       let session = InteractiveSession(
-        options: options, credentials: credentials, renderer: renderer, historyFile: historyFile)
+        options: options, credentials: credentials, renderer: renderer, historyFile: historyFile,
+        environment: environment)
     else {
       TerminalOutput.writeError("stockroom: cannot start the line editor\n")
       exit(70)

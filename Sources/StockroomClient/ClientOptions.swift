@@ -19,6 +19,12 @@ public struct ClientOptions: Sendable, Equatable {
   public var exitOnError = false
   /// The command to run once; empty for the REPL or piped mode.
   public var command: [String] = []
+  /// `-r`: how many times to run the command; -1 runs it until interrupted, as in redis-cli.
+  public var repeatCount = 1
+  /// `-i`: seconds to wait between repeats.
+  public var interval: Double = 0
+  /// Long replies in the REPL go through this pager when stdout is a terminal.
+  public var pager = PagerSetting.automatic
 
   public init() {}
 
@@ -39,14 +45,20 @@ public struct ClientOptions: Sendable, Equatable {
       -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
       -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
       -u, --user NAME      log in as NAME (or $STOCKROOM_USER), and again after a reconnect
+      stockroom://[NAME@]HOST[:PORT]
+                           the same three in one word, before any command
       --password-file FILE
                            NAME's password: the first line of FILE, which only you may read
       -e                   piped mode: exit 1 when any reply was an error
+      -r N                 run the command N times (-1: until interrupted)
+      -i SECONDS           wait SECONDS between the runs of -r (fractions allowed: 0.5)
       --raw                print protocol lines as they came (default when stdout is not a terminal)
       --json               print one JSON object per reply
+      --csv                print rows as CSV: a header row, then one line per row
       --human              print tables and colours even when stdout is not a terminal
       --no-color           no colours (NO_COLOR=1 does the same)
       --wide               tables with every column, however wide the terminal
+      --no-pager           never page long replies in the REPL ($PAGER, default less -FRX)
       --version            print the version and protocol, as stockroom 0.1.0 protocol=2
       --help               this text
 
@@ -60,15 +72,28 @@ public struct ClientOptions: Sendable, Equatable {
     when stdin is a terminal; without any of them stockroom exits 2. A failed login exits 1 with
     a command or piped input; the REPL goes on as a guest. In the REPL, LOGIN NAME without a
     password asks for it.
+
+    In the REPL, a reply taller than the screen goes through $PAGER (:pager off stops it),
+    :timing on times each command, and DIARY NEW "title" without a body or DIARY EDIT N
+    without text opens $VISUAL, else $EDITOR, else vi.
+
+    Defaults for host, port, user, color and pager come from ~/.config/stockroom/config
+    ($XDG_CONFIG_HOME/stockroom/config): key = value lines, # comments. The environment
+    overrides the file, and the command line overrides both.
     """
 
   /// What `--version` prints: the release and the protocol version this client speaks.
   public static let versionLine = "stockroom \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)"
 
   public static func parse(
-    _ arguments: [String], environment: [String: String] = [:]
+    _ arguments: [String], environment: [String: String] = [:], config: ClientConfig = ClientConfig()
   ) throws(UsageError) -> Parsed {
     var options = ClientOptions()
+    if let host = config.host { options.host = host }
+    if let port = config.port { options.port = port }
+    if let user = config.user { options.user = user }
+    if config.color == false { options.noColor = true }
+    if let pager = config.pager { options.pager = pager }
     if let host = environment["STOCKROOM_HOST"], !host.isEmpty { options.host = host }
     if let text = environment["STOCKROOM_PORT"], !text.isEmpty {
       options.port = try port(text, source: "STOCKROOM_PORT")
@@ -91,9 +116,23 @@ public struct ClientOptions: Sendable, Equatable {
       case "-u", "--user": options.user = try value(argument)
       case "--password-file": options.passwordFile = try value(argument)
       case "-e": options.exitOnError = true
+      case "-r":
+        let text = try value(argument)
+        guard let count = Int(text), count >= 1 || count == -1 else {
+          throw UsageError(message: "-r takes a count of 1 or more, or -1 for ever, not '\(text)'")
+        }
+        options.repeatCount = count
+      case "-i":
+        let text = try value(argument)
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+          throw UsageError(message: "-i takes seconds, 0 or more (0.5 is half a second), not '\(text)'")
+        }
+        options.interval = seconds
       case "--raw": options.mode = .raw
       case "--json": options.mode = .json
       case "--human": options.mode = .human
+      case "--csv": options.mode = .csv
+      case "--no-pager": options.pager = .off
       case "--no-color", "--no-colour": options.noColor = true
       case "--wide": options.wide = true
       case "--":
@@ -102,6 +141,11 @@ public struct ClientOptions: Sendable, Equatable {
       default:
         if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
           throw UsageError(message: "unknown option '\(argument)'")
+        }
+        if options.command.isEmpty, ConnectionURL.looksLikeURL(argument) {
+          try options.apply(url: argument)
+          index += 1
+          continue
         }
         options.command = Array(arguments[index...])
         return try checked(options)
@@ -114,10 +158,28 @@ public struct ClientOptions: Sendable, Equatable {
   /// A password file names no account by itself; $STOCKROOM_PASSWORD alone is left unused,
   /// since an environment may well set it for other runs.
   private static func checked(_ options: ClientOptions) throws(UsageError) -> Parsed {
+    if options.repeatCount != 1 && options.command.isEmpty {
+      throw UsageError(message: "-r repeats a command given on the command line; none was given")
+    }
+    if options.interval > 0 && options.repeatCount == 1 {
+      throw UsageError(message: "-i sets the wait between the runs of -r N; give -r too")
+    }
     if options.passwordFile != nil && options.user == nil {
       throw UsageError(message: "--password-file needs -u NAME (or $STOCKROOM_USER)")
     }
     return .run(options)
+  }
+
+  private mutating func apply(url text: String) throws(UsageError) {
+    do {
+      let url = try ConnectionURL.parse(text)
+      try url.checkSupported()
+      if let host = url.host { self.host = host }
+      if let port = url.port { self.port = port }
+      if let user = url.user { self.user = user }
+    } catch {
+      throw UsageError(message: error.message)
+    }
   }
 
   private static func port(_ text: String, source: String) throws(UsageError) -> UInt16 {

@@ -85,6 +85,8 @@ public enum HelpText {
       "  :clear     clear the screen",
       "  :history   show the command history",
       "  :json on|off   print replies as JSON objects, or as tables",
+      "  :timing on|off   say how long each command took",
+      "  :pager on|off    page replies taller than the screen ($PAGER, less -FRX)",
     ]
   }
 

@@ -1,3 +1,4 @@
+import CStockroomShims
 import StockroomProtocol
 
 #if canImport(Glibc)
@@ -39,8 +40,18 @@ public final class InteractiveSession {
   /// How long one background attempt may hold the editor: keys typed meanwhile wait in the
   /// terminal and appear when it ends.
   private static let attemptLimitMilliseconds: Int32 = 1000
+  /// `:timing on`.
+  private var timing = false
+  /// `:pager`; replies are paged only when stdout is a terminal as well.
+  private var paging: Bool
+  private let pagerCommand: String?
+  private let outputIsTerminal: Bool
+  private let textEditor: ExternalEditor
 
-  public init?(options: ClientOptions, credentials: Credentials?, renderer: Renderer, historyFile: String?) {
+  public init?(
+    options: ClientOptions, credentials: Credentials?, renderer: Renderer, historyFile: String?,
+    environment: [String: String] = [:]
+  ) {
     guard
       let editor = LineEditor(program: "stockroom", historyFile: historyFile, palette: renderer.palette)
     else { return nil }
@@ -49,6 +60,11 @@ public final class InteractiveSession {
     self.defaultMode = renderer.mode
     self.editor = editor
     self.credentials = credentials
+    paging = options.pager != .off
+    // `:pager on` after `pager = off` in the config still has a pager to start.
+    pagerCommand = (options.pager == .off ? PagerSetting.automatic : options.pager).command(environment: environment)
+    outputIsTerminal = isatty(1) == 1
+    textEditor = ExternalEditor(environment: environment)
     editor.complete = { [unowned self] line in completion(for: line) }
     editor.hint = { [unowned self] line in Completer(names: names).hint(line) }
     editor.onReadable = { [unowned self] in serveIdleSocket() }
@@ -84,7 +100,7 @@ public final class InteractiveSession {
         if perform(local) { return 0 }
         continue
       }
-      guard let complete = withPasswordsAsked(line) else { continue }
+      guard let edited = withTextEdited(line), let complete = withPasswordsAsked(edited) else { continue }
       execute(complete)
     }
   }
@@ -141,19 +157,26 @@ public final class InteractiveSession {
   private func perform(_ command: LocalCommand) -> Bool {
     switch command {
     case .help(let words):
-      say(HelpText.render(words, palette: renderer.palette))
+      show(HelpText.render(words, palette: renderer.palette))
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
     case .history:
       let entries = editor.entries
       let width = String(entries.count).count
-      for (index, entry) in entries.enumerated() {
-        say(DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n")
-      }
+      show(
+        entries.enumerated().map { index, entry in
+          DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
+        }.joined())
     case .json(let on):
       let wanted = on ?? (renderer.mode != .json)
       renderer.mode = wanted ? .json : (defaultMode == .json ? .human : defaultMode)
       say("json output \(wanted ? "on" : "off")\n")
+    case .timing(let on):
+      timing = on ?? !timing
+      say("timing \(timing ? "on" : "off")\n")
+    case .pager(let on):
+      paging = on ?? !paging
+      say("pager \(paging ? "on" : "off")\n")
     case .quit:
       if let connection {
         try? connection.send("QUIT")
@@ -169,6 +192,81 @@ public final class InteractiveSession {
   // MARK: - Server commands
 
   private func execute(_ line: String) {
+    guard let connection = connected() else { return }
+    do {
+      let started = Self.seconds()
+      try connection.send(line)
+      let reply = try waitForReply(on: connection)
+      let elapsed = Self.seconds() - started
+      show(renderer.render(reply))
+      if timing { say(renderer.palette.dim("Time: \(Self.milliseconds(elapsed)) ms") + "\n") }
+      if reply.isOK { remember(after: line, reply: reply) }
+      showQueuedEvents(of: connection)
+    } catch {
+      lost(error)
+    }
+  }
+
+  /// `12.345`: milliseconds to the microsecond, as psql's `\timing` shows them.
+  private static func milliseconds(_ seconds: Double) -> String {
+    let micro = Int((seconds * 1_000_000).rounded())
+    let fraction = String(micro % 1000)
+    return "\(micro / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+  }
+
+  /// Long replies (and HELP) through the pager when they would not fit on the screen.
+  private func show(_ text: String) {
+    if paging, outputIsTerminal, let pagerCommand,
+      Pager.isTaller(text, rows: Int(sr_terminal_rows(1)), columns: Int(sr_terminal_columns(1))),
+      Pager(command: pagerCommand).show(text)
+    {
+      return
+    }
+    say(text)
+  }
+
+  /// `DIARY NEW "title"` without a body, or `DIARY EDIT 3` without anything to change: the
+  /// body is written in `$VISUAL`/`$EDITOR`, starting from the entry's current body, and the
+  /// line is sent with it. Nil when the edit was cancelled, which has been said.
+  private func withTextEdited(_ line: String) -> String? {
+    guard let words = try? Tokenizer.words(in: line), words.count == 3,
+      words[0].text.uppercased() == "DIARY", !words[2].isOption
+    else { return line }
+    let subcommand = words[1].text.uppercased()
+    // A guest's diary command is refused whatever it says; the server says so before any typing.
+    guard subcommand == "NEW" || subcommand == "EDIT", identity != nil else { return line }
+    var current = ""
+    if subcommand == "EDIT" {
+      guard let connection = connected() else { return nil }
+      do {
+        let reply = try request("DIARY SHOW " + Quoting.quote(words[2].value), on: connection)
+        guard reply.isOK else {
+          say(renderer.render(reply))
+          return nil
+        }
+        current = reply.rows.first?["body"] ?? ""
+      } catch {
+        lost(error)
+        return nil
+      }
+    }
+    switch textEditor.edit(current) {
+    case .cancelled(let reason):
+      say(renderer.palette.error("\(reason); nothing sent") + "\n")
+      return nil
+    case .saved(let body):
+      if subcommand == "EDIT" && body == current {
+        say(renderer.palette.error("the body is unchanged; nothing sent") + "\n")
+        return nil
+      }
+      let head = words[0].text + " " + words[1].text + " " + Quoting.quote(words[2].value)
+      return head + (subcommand == "NEW" ? " " + Quoting.quote(body) : " body=" + Quoting.quote(body, isValue: true))
+    }
+  }
+
+  /// The connection, opened again first when it was lost; nil when that failed, which has
+  /// been said.
+  private func connected() -> Connection? {
     if let connection, connection.isReadable() {
       // The socket may have been closed while we were not looking; find out before sending.
       serveIdleSocket()
@@ -179,26 +277,17 @@ public final class InteractiveSession {
         // Lost again while fetching names: lost() has not spoken twice for one outage.
         guard connection != nil else {
           say(renderer.palette.error("ERR not connected: the connection closed again at once") + "\n")
-          return
+          return nil
         }
         announceBack()
       } catch {
         connection?.close()
         connection = nil
         say(renderer.palette.error("ERR not connected: \(error.message)") + "\n")
-        return
+        return nil
       }
     }
-    guard let connection else { return }
-    do {
-      try connection.send(line)
-      let reply = try waitForReply(on: connection)
-      say(renderer.render(reply))
-      if reply.isOK { remember(after: line, reply: reply) }
-      showQueuedEvents(of: connection)
-    } catch {
-      lost(error)
-    }
+    return connection
   }
 
   /// Waits for the next reply, printing the events that arrive before it.

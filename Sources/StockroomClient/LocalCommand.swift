@@ -4,10 +4,14 @@ public enum LocalCommand: Sendable, Equatable {
   case clear
   case history
   case json(Bool?)
+  /// `:timing on`: how long each command took, as psql's `\timing` says it.
+  case timing(Bool?)
+  /// `:pager off`: long replies straight to the terminal.
+  case pager(Bool?)
   case quit
 
   /// The words completion offers besides the server's commands.
-  public static let words = [":clear", ":history", ":json"]
+  public static let words = [":clear", ":history", ":json", ":timing", ":pager"]
 
   /// The local command a line is, or nil when it goes to the server.
   public static func parse(_ line: String) -> LocalCommand? {
@@ -17,13 +21,19 @@ public enum LocalCommand: Sendable, Equatable {
     case "help": return .help(Array(words.dropFirst()))
     case ":clear": return .clear
     case ":history": return .history
-    case ":json":
-      switch words.dropFirst().first?.lowercased() {
-      case "on": return .json(true)
-      case "off": return .json(false)
-      default: return .json(nil)
-      }
+    case ":json": return .json(switchWord(words))
+    case ":timing": return .timing(switchWord(words))
+    case ":pager": return .pager(switchWord(words))
     case "quit", "exit", ":quit", ":q": return .quit
+    default: return nil
+    }
+  }
+
+  /// `on` or `off` after the command; nil (toggle) for anything else.
+  private static func switchWord(_ words: [String]) -> Bool? {
+    switch words.dropFirst().first?.lowercased() {
+    case "on": return true
+    case "off": return false
     default: return nil
     }
   }

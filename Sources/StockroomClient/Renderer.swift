@@ -21,6 +21,7 @@ public struct Renderer: Sendable {
     switch mode {
     case .raw: return reply.lines.map { $0 + "\n" }.joined()
     case .json: return JSONReply.encode(reply) + "\n"
+    case .csv: return CSVWriter.render(reply)
     case .human: return human(reply)
     }
   }
@@ -29,6 +30,7 @@ public struct Renderer: Sendable {
     switch mode {
     case .raw: return line + "\n"
     case .json: return JSONReply.encode(event: row) + "\n"
+    case .csv: return CSVWriter.render(event: row)
     case .human: return humanEvent(row) + "\n"
     }
   }

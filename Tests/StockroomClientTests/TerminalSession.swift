@@ -20,11 +20,13 @@ final class TerminalSession {
     self.historyFile = historyFile ?? tmux.folder.appendingPathComponent("history").path
   }
 
-  /// Starts `stockroom` with these arguments in a 120x40 window (or `width` columns); the pane
-  /// stays after it exits so its last screen, and the status line the shell adds, can still be
-  /// read. `afterwards` is a shell command run in the same terminal once it has exited.
+  /// Starts `stockroom` with these arguments in a 120x40 window (or `width` columns, `rows`
+  /// lines); the pane stays after it exits so its last screen, and the status line the shell
+  /// adds, can still be read. `afterwards` is a shell command run in the same terminal once it
+  /// has exited. `stdout` sends the program's output to a file.
   func start(
-    _ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil, width: Int = 120
+    _ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil, width: Int = 120,
+    rows: Int = 40, stdout: String? = nil
   ) throws {
     var env = [
       "LANG": "C.UTF-8", "TERM": "xterm-256color", "HOME": folder.path,
@@ -35,11 +37,12 @@ final class TerminalSession {
     let command =
       "env -i PATH=/usr/bin:/bin " + assignments.joined(separator: " ") + " "
       + ([try ClientProcess.binary()] + arguments).map(Tmux.shellQuote).joined(separator: " ")
+      + (stdout.map { " > " + Tmux.shellQuote($0) } ?? "")
     // The shell reports the exit status itself: tmux notices a dead pane only once it has
     // reaped the child, which under load can take longer than any deadline here.
     let reported =
       command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
-    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "40", reported])
+    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(rows)", reported])
     try tmux.run(["set-option", "-g", "remain-on-exit", "on"])
   }
 

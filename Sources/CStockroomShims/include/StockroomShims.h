@@ -29,6 +29,8 @@ int sr_el_setty(EditLine *el, const char *flag);
 int sr_el_columns(EditLine *el);
 // The width of the terminal on fd, or 0 when fd is not a terminal (ioctl is variadic too).
 int sr_terminal_columns(int fd);
+// The height of the terminal on fd, or 0 when fd is not a terminal.
+int sr_terminal_rows(int fd);
 
 History *sr_history_open(int size);
 int sr_history_enter(History *h, const char *line);

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A program the REPL hands the terminal to for a while: the pager, the editor.
+///
+/// Started with posix_spawn and a clean signal mask and dispositions: the client ignores
+/// SIGPIPE, and a child that inherits blocked or ignored signals cannot be stopped with
+/// Ctrl-C or `q` the way its user expects (Foundation's Process leaves them inherited).
+struct ChildProcess {
+  let pid: pid_t
+  /// The write end of the child's stdin, when it reads from us.
+  let input: Int32?
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Runs `command` with `/bin/sh -c`, so `$PAGER` and `$EDITOR` may carry their own options;
+  /// `arguments` become the script's `$1`, `$2`, ...
+  static func shell(_ command: String, arguments: [String] = [], pipeInput: Bool) throws(Failure) -> ChildProcess {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard pipeInput else { return try start(command, arguments: arguments, actions: &actions, input: nil) }
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else {
+      throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
+    }
+    // The client has one thread, so nothing can spawn between pipe and these.
+    _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+    // dup2 clears close-on-exec on the copy, so only the child's stdin stays open in it; the
+    // read end is the child's alone once it has started.
+    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+    defer { close(ends[0]) }
+    return try start(command, arguments: arguments, actions: &actions, input: ends[1])
+  }
+
+  private static func start(
+    _ command: String, arguments: [String], actions: inout posix_spawn_file_actions_t, input: Int32?
+  ) throws(Failure) -> ChildProcess {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD, SIGTSTP, SIGTTOU, SIGTTIN] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv: [UnsafeMutablePointer<CChar>?] = (["sh", "-c", command, "sh"] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+    guard status == 0 else {
+      if let input { close(input) }
+      throw Failure(description: "cannot start /bin/sh: \(String(cString: strerror(status)))")
+    }
+    return ChildProcess(pid: pid, input: input)
+  }
+
+  /// Writes all of `text` to the child's stdin and closes it; stops quietly when the child
+  /// stopped reading (a pager left with `q` before the end).
+  func feed(_ text: String) {
+    guard let input else { return }
+    defer { close(input) }
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { raw in
+        write(input, raw.baseAddress! + offset, raw.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      offset += written
+    }
+  }
+
+  /// Waits for the child to end: its exit status, or 128 + the signal that killed it.
+  func wait() -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      if errno != EINTR { return 127 }
+    }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// Runs `body` with SIGINT and SIGQUIT ignored here, as system(3) does: Ctrl-C in the pager
+  /// or editor is theirs to handle and must not end the REPL behind them.
+  static func whileForeground<T>(_ body: () throws -> T) rethrows -> T {
+    let oldInterrupt = signal(SIGINT, SIG_IGN)
+    let oldQuit = signal(SIGQUIT, SIG_IGN)
+    defer {
+      signal(SIGINT, oldInterrupt)
+      signal(SIGQUIT, oldQuit)
+    }
+    return try body()
+  }
+}

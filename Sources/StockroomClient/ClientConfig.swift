@@ -1,0 +1,97 @@
+import Foundation
+
+/// `~/.config/stockroom/config`: defaults a person sets once, below the environment and the
+/// command line. `key = value` lines, `#` comments; a mistake names the file and line, since a
+/// setting silently ignored is worse than none.
+public struct ClientConfig: Sendable, Equatable {
+  public var host: String? = nil
+  public var port: UInt16? = nil
+  public var user: String? = nil
+  /// False for `color = off`; nil leaves colour to the terminal and NO_COLOR.
+  public var color: Bool? = nil
+  public var pager: PagerSetting? = nil
+
+  public init() {}
+
+  public struct Invalid: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+  }
+
+  public static let keys = ["host", "port", "user", "color", "pager"]
+
+  /// `$XDG_CONFIG_HOME/stockroom/config`, else `$HOME/.config/stockroom/config`. The XDG
+  /// specification says a relative `$XDG_CONFIG_HOME` is to be ignored.
+  public static func path(environment: [String: String]) -> String? {
+    if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+      return base + "/stockroom/config"
+    }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    return home + "/.config/stockroom/config"
+  }
+
+  /// The settings in the user's file; none when there is no file.
+  public static func load(environment: [String: String]) throws(Invalid) -> ClientConfig {
+    guard let path = path(environment: environment), FileManager.default.fileExists(atPath: path) else {
+      return ClientConfig()
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw Invalid(message: "\(path): cannot be read")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw Invalid(message: "\(path): not UTF-8 text")
+    }
+    return try parse(text, path: path)
+  }
+
+  public static func parse(_ text: String, path: String) throws(Invalid) -> ClientConfig {
+    var config = ClientConfig()
+    var seen: Set<String> = []
+    for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let place = "\(path):\(offset + 1)"
+      var line = Substring(rawLine)
+      if line.hasSuffix("\r") { line.removeLast() }
+      let content = String(line).trimmingSpaces()
+      if content.isEmpty || content.hasPrefix("#") { continue }
+      guard let equals = content.firstIndex(of: "=") else {
+        throw Invalid(message: "\(place): expected key = value, not '\(content)'")
+      }
+      let key = String(content[..<equals]).trimmingSpaces().lowercased()
+      let value = String(content[content.index(after: equals)...]).trimmingSpaces()
+      let canonical = key == "colour" ? "color" : key
+      if canonical == "password" || canonical == "pass" {
+        throw Invalid(
+          message: "\(place): a password does not belong in the config file; use --password-file FILE (mode 600)")
+      }
+      guard keys.contains(canonical) else {
+        throw Invalid(message: "\(place): unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
+      }
+      guard seen.insert(canonical).inserted else {
+        throw Invalid(message: "\(place): '\(key)' is set twice")
+      }
+      guard !value.isEmpty else { throw Invalid(message: "\(place): '\(key)' has no value") }
+      switch canonical {
+      case "host": config.host = value
+      case "port":
+        guard let port = UInt16(value), port > 0 else {
+          throw Invalid(message: "\(place): port takes a number from 1 to 65535, not '\(value)'")
+        }
+        config.port = port
+      case "user": config.user = value
+      case "color":
+        switch value.lowercased() {
+        case "auto", "on": config.color = true
+        case "off", "never": config.color = false
+        default: throw Invalid(message: "\(place): \(key) takes auto or off, not '\(value)'")
+        }
+      default:
+        switch value.lowercased() {
+        case "on", "auto": config.pager = .automatic
+        case "off": config.pager = .off
+        default: config.pager = .command(value)
+        }
+      }
+    }
+    return config
+  }
+}

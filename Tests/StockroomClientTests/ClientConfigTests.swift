@@ -1,0 +1,76 @@
+import StockroomClient
+import Testing
+
+@Suite("~/.config/stockroom/config")
+struct ClientConfigTests {
+  @Test("key = value lines with comments; colour spelt either way; pager on, off or a command")
+  func parses() throws {
+    let text = """
+      # my shop
+      host = shop.example   
+      port=7879
+        user = alice
+      colour = off
+
+      pager = most -s
+      """
+    let config = try ClientConfig.parse(text, path: "/c")
+    #expect(config.host == "shop.example")
+    #expect(config.port == 7879)
+    #expect(config.user == "alice")
+    #expect(config.color == false)
+    #expect(config.pager == .command("most -s"))
+    #expect(try ClientConfig.parse("pager = off", path: "/c").pager == .off)
+    #expect(try ClientConfig.parse("color = auto\npager = on", path: "/c").pager == .automatic)
+  }
+
+  @Test("mistakes name the file and line; a password is refused, pointing to --password-file")
+  func mistakes() throws {
+    let cases: [(String, String)] = [
+      ("host = a\ncolr = off", "/c:2: unknown key 'colr'"),
+      ("port = 70000", "/c:1: port takes a number from 1 to 65535"),
+      ("\n\ncolor = pink", "/c:3: color takes auto or off, not 'pink'"),
+      ("just words", "/c:1: expected key = value"),
+      ("user = a\nuser = b", "/c:2: 'user' is set twice"),
+      ("host =", "/c:1: 'host' has no value"),
+      ("password = hunter2", "/c:1: a password does not belong in the config file; use --password-file"),
+    ]
+    for (text, expected) in cases {
+      do {
+        _ = try ClientConfig.parse(text, path: "/c")
+        Issue.record("accepted: \(text)")
+      } catch {
+        #expect(error.message.hasPrefix(expected), "\(error.message)")
+        #expect(!error.message.contains("hunter2"))
+      }
+    }
+  }
+
+  @Test("XDG_CONFIG_HOME when absolute, else HOME/.config")
+  func location() {
+    #expect(ClientConfig.path(environment: ["HOME": "/h"]) == "/h/.config/stockroom/config")
+    #expect(
+      ClientConfig.path(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/x"]) == "/x/stockroom/config")
+    #expect(
+      ClientConfig.path(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "rel"]) == "/h/.config/stockroom/config")
+  }
+
+  @Test("the file is below the environment, and the command line is above both")
+  func precedence() throws {
+    var config = ClientConfig()
+    config.host = "from-file"
+    config.port = 1111
+    config.user = "file-user"
+    config.color = false
+    config.pager = .off
+    guard
+      case .run(let options) = try ClientOptions.parse(
+        ["-p", "3333"], environment: ["STOCKROOM_PORT": "2222", "STOCKROOM_USER": "env-user"], config: config)
+    else { return }
+    #expect(options.host == "from-file")
+    #expect(options.port == 3333)
+    #expect(options.user == "env-user")
+    #expect(options.noColor)
+    #expect(options.pager == .off)
+  }
+}

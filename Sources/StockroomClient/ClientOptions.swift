@@ -17,6 +17,8 @@ public struct ClientOptions: Sendable, Equatable {
   public var exitOnError = false
   /// The command to run once; empty for the REPL or piped mode.
   public var command: [String] = []
+  /// `stockroom top`: the live board instead of a command or the REPL.
+  public var showsBoard = false
 
   public init() {}
 
@@ -33,6 +35,7 @@ public struct ClientOptions: Sendable, Equatable {
 
   public static let usage = """
     usage: stockroom [options] [command ...]
+           stockroom [options] top      the live board: stock, recent orders, who is connected
 
       -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
       -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
@@ -110,6 +113,12 @@ public struct ClientOptions: Sendable, Equatable {
   /// A password file names no account by itself; $STOCKROOM_PASSWORD alone is left unused,
   /// since an environment may well set it for other runs.
   private static func checked(_ options: ClientOptions) throws(UsageError) -> Parsed {
+    var options = options
+    // Lower-case only: the server's commands are upper-case words, and no command is TOP.
+    if options.command == ["top"] {
+      options.command = []
+      options.showsBoard = true
+    }
     if options.passwordFile != nil && options.user == nil {
       throw UsageError(message: "--password-file needs -u NAME (or $STOCKROOM_USER)")
     }

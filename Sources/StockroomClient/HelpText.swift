@@ -82,6 +82,7 @@ public enum HelpText {
       lines.append("  :clear     clear the screen")
       lines.append("  :history   show the command history")
       lines.append("  :json on|off   print replies as JSON objects, or as tables")
+      lines.append("  :top       the live board: stock, recent orders, who is connected; q returns")
       return lines
     }
     let width = CommandTable.commands.map { DisplayWidth.of($0.name) }.max() ?? 0

@@ -154,6 +154,12 @@ public final class InteractiveSession {
       let wanted = on ?? (renderer.mode != .json)
       renderer.mode = wanted ? .json : (defaultMode == .json ? .human : defaultMode)
       say("json output \(wanted ? "on" : "off")\n")
+    case .top:
+      if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
+        say(renderer.palette.error(refusal) + "\n")
+      } else {
+        _ = BoardSession(options: options, credentials: credentials, palette: renderer.palette).run()
+      }
     case .quit:
       if let connection {
         try? connection.send("QUIT")

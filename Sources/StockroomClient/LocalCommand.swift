@@ -5,9 +5,11 @@ public enum LocalCommand: Sendable, Equatable {
   case history
   case json(Bool?)
   case quit
+  /// `:top`: the live board, until `q` brings the prompt back.
+  case top
 
   /// The words completion offers besides the server's commands.
-  public static let words = [":clear", ":history", ":json"]
+  public static let words = [":clear", ":history", ":json", ":top"]
 
   /// The local command a line is, or nil when it goes to the server.
   public static func parse(_ line: String) -> LocalCommand? {
@@ -17,6 +19,7 @@ public enum LocalCommand: Sendable, Equatable {
     case "help": return .help(Array(words.dropFirst()))
     case ":clear": return .clear
     case ":history": return .history
+    case ":top": return .top
     case ":json":
       switch words.dropFirst().first?.lowercased() {
       case "on": return .json(true)

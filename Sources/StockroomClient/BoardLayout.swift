@@ -31,15 +31,18 @@ public struct BoardLayout {
     var lines = [title(state), summary(state), palette.error(fit(status(state) ?? "")), ""]
     let body = rows - lines.count
     if columns >= Self.sideBySide {
-      let left = min(64, columns * 11 / 20)
-      let right = columns - left - 2
+      // The stock takes what its widest line needs, the orders the rest.
+      let longest = state.items.map { min(24, DisplayWidth.of($0.name)) }.max() ?? 4
+      let levels = max(3, state.items.map { String($0.level).count }.max() ?? 1)
+      let left = min(64, columns * 11 / 20, max(longest, 4) + 1 + levels + 2 + Self.barCells)
+      let right = columns - left - 4
       let stock = stockLines(state, width: left, height: body)
       let recent = orderLines(state, width: right, height: body)
       for index in 0..<body {
         let a = index < stock.count ? stock[index] : (plain: "", styled: "")
         let b = index < recent.count ? recent[index] : (plain: "", styled: "")
         if a.plain.isEmpty && b.plain.isEmpty { break }
-        lines.append(a.styled + String(repeating: " ", count: left - DisplayWidth.of(a.plain) + 2) + b.styled)
+        lines.append(a.styled + String(repeating: " ", count: left - DisplayWidth.of(a.plain) + 4) + b.styled)
       }
     } else {
       // Stock first, as much as fits while leaving the orders a heading and three rows.
@@ -118,8 +121,10 @@ public struct BoardLayout {
     guard room > 0 else { return out }
     let shown = items.count <= room ? items.count : max(0, room - 1)
     let levelCells = max(3, items.map { String($0.level).count }.max() ?? 1)
-    let bar = max(0, min(Self.barCells, width - 12 - levelCells - 2))
-    let nameCells = max(4, min(24, width - levelCells - bar - 3))
+    let longest = items.map { DisplayWidth.of($0.name) }.max() ?? 4
+    // The bar gives way first to names of up to 10 cells, then the names to the bar.
+    let bar = max(0, min(Self.barCells, width - min(10, longest) - levelCells - 3))
+    let nameCells = max(4, min(24, longest, width - levelCells - bar - 3))
     for item in items.prefix(shown) {
       let name = DisplayWidth.padRight(DisplayWidth.truncate(item.name, to: nameCells), to: nameCells)
       let level = DisplayWidth.padLeft(String(item.level), to: levelCells)

@@ -2,7 +2,7 @@
 /// (one event per item the order took).
 public struct BoardOrder: Sendable, Equatable {
   public var id: String
-  /// Items taken, in the order their events came, with the (negative) change.
+  /// Items taken, by display name, in the order their events came, with the (negative) change.
   public var lines: [(item: String, change: String)]
   /// Who ordered; only staff are told.
   public var user: String?

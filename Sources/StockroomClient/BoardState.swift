@@ -72,7 +72,7 @@ public struct BoardState: Sendable {
       ordersSeen += 1
       orderTimes.append(now)
     }
-    orders[0].lines.append((id, row["change"] ?? ""))
+    orders[0].lines.append((name, row["change"] ?? ""))
     forget(before: now)
   }
 

@@ -85,14 +85,16 @@ public final class BoardTerminal {
   /// True while part of the last frame is still waiting for the terminal.
   public var isBusy: Bool { pendingStart < pending.count }
 
-  /// Starts writing a whole frame: every line from the top, each cleared to its end, and the
+  /// Starts writing a whole frame: every line from the top, each on a cleared line, and the
   /// rest of the screen cleared below. Refused (false) while the previous frame is not out.
   @discardableResult
   public func draw(_ lines: [String]) -> Bool {
     guard isActive, !isBusy else { return false }
     var frame = "\u{1B}[H"
     for (index, line) in lines.enumerated() {
-      frame += "\u{1B}[\(index + 1);1H" + line + "\u{1B}[0m\u{1B}[K"
+      // Cleared before, not after: with line wrap off the cursor stays on a full line's last
+      // cell, and clearing to the end of the line from there would erase that cell.
+      frame += "\u{1B}[\(index + 1);1H\u{1B}[2K" + line + "\u{1B}[0m"
     }
     frame += "\u{1B}[\(lines.count + 1);1H\u{1B}[J"
     pending = Array(frame.utf8)

@@ -51,7 +51,7 @@ struct BoardLayoutTests {
     #expect(state.items.map(\.level) == [6, 19, 3])
     #expect(state.items.map(\.name) == ["Banana", "Kiwi", "Red apple"])
     #expect(state.orders.count == 1 && state.ordersSeen == 1)
-    #expect(state.orders[0].lines.map(\.item) == ["banana", "kiwi"])
+    #expect(state.orders[0].lines.map(\.item) == ["Banana", "Kiwi"])
     #expect(state.orders[0].user == "bob")
     #expect(state.ordersPerSecond(now: 102) == 1 / BoardState.rateWindow)
     #expect(state.ordersPerSecond(now: 100 + BoardState.rateWindow + 1) == 0)

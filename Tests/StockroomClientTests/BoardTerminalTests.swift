@@ -81,7 +81,7 @@ struct BoardTerminalTests {
     #expect(other.status == 0, "\(other.error)")
     let screen = try terminal.waitFor("banana at 6, kiwi at 9 and order 1 listed") { screen in
       Self.level(of: "Banana", in: screen) == 6 && Self.level(of: "Kiwi", in: screen) == 9
-        && screen.contains("#1  banana -4, kiwi -1")
+        && screen.contains("#1  Banana -4, Kiwi -1")
     }
     #expect(screen.contains("1 order seen"), "\(screen)")
     #expect(!screen.contains(" by "), "a guest's board named who ordered: \(screen)")
@@ -103,7 +103,7 @@ struct BoardTerminalTests {
       Self.level(of: "Banana", in: screen) == 0 && Self.level(of: "Kiwi", in: screen) == 0
         && screen.contains("20 orders seen")
     }
-    #expect(screen.contains("#20  kiwi -1"), "\(screen)")
+    #expect(screen.contains("#20  Kiwi -1"), "\(screen)")
   }
 
   @Test("a resized window redraws to its new size, dropping the items that do not fit and saying how many")

@@ -25,6 +25,8 @@ public final class BoardTerminal {
   static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[H\u{1B}[2J"
   /// Line wrap and cursor back, and the main screen as it was.
   static let leave = "\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+  /// How long entering or leaving may wait for a terminal that is slow to read.
+  static let leavingLimitMilliseconds: Int32 = 2000
 
   public init(input: Int32 = 0, output: Int32 = 1) {
     self.input = input
@@ -57,21 +59,27 @@ public final class BoardTerminal {
     savedInputFlags = fcntl(input, F_GETFL)
     savedOutputFlags = fcntl(output, F_GETFL)
     if savedOutputFlags >= 0 { _ = fcntl(output, F_SETFL, savedOutputFlags | O_NONBLOCK) }
-    writeBlocking(Self.enter)
+    write(Self.enter, waitingAtMost: Self.leavingLimitMilliseconds)
   }
 
   /// Idempotent, and safe at any point after `start`: every way out of the board comes here.
   public func restore() {
     guard isActive else { return }
     isActive = false
+    // The rest of a frame first, so no escape sequence is left cut in half, then the way
+    // back; each waits a little for a slow terminal but not forever for a stuck one, while
+    // the output is still non-blocking.
+    if isBusy {
+      let rest = String(decoding: pending[pendingStart...], as: UTF8.self)
+      write(rest, waitingAtMost: Self.leavingLimitMilliseconds)
+    }
     pending.removeAll()
     pendingStart = 0
-    // Stdin and stdout are often one open file: give both their flags back before the last write.
+    write("\u{1B}[0m" + Self.leave, waitingAtMost: Self.leavingLimitMilliseconds)
+    // Stdin and stdout are often one open file: both get their flags back.
     if savedOutputFlags >= 0 { _ = fcntl(output, F_SETFL, savedOutputFlags) }
     if savedInputFlags >= 0 { _ = fcntl(input, F_SETFL, savedInputFlags) }
-    // Whatever was half written of a frame may have left a style on; reset it first.
-    writeBlocking("\u{1B}[0m" + Self.leave)
-    if var mode = savedMode { _ = tcsetattr(input, TCSAFLUSH, &mode) }
+    if var mode = savedMode { _ = tcsetattr(input, TCSANOW, &mode) }
     savedMode = nil
   }
 
@@ -107,7 +115,7 @@ public final class BoardTerminal {
   public func flush() {
     while pendingStart < pending.count {
       let written = pending.withUnsafeBytes { raw in
-        write(output, raw.baseAddress! + pendingStart, raw.count - pendingStart)
+        Glibc.write(output, raw.baseAddress! + pendingStart, raw.count - pendingStart)
       }
       if written > 0 {
         pendingStart += written
@@ -127,18 +135,22 @@ public final class BoardTerminal {
     return count > 0 ? Array(bytes[..<count]) : []
   }
 
-  /// Writes all of `text`, waiting for the terminal: only for entering and leaving, which must
-  /// not be lost however slow the terminal is.
-  private func writeBlocking(_ text: String) {
+  /// Writes all of `text`, waiting for a slow terminal at most `limit` ms in all: only for
+  /// entering and leaving, which must not be lost to a slow terminal nor hang on a stuck one.
+  private func write(_ text: String, waitingAtMost limit: Int32) {
     let bytes = Array(text.utf8)
     var offset = 0
+    var waited: Int32 = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { raw in write(output, raw.baseAddress! + offset, raw.count - offset) }
+      let written = bytes.withUnsafeBytes { raw in Glibc.write(output, raw.baseAddress! + offset, raw.count - offset) }
       if written > 0 {
         offset += written
-      } else if written < 0 && (errno == EAGAIN || errno == EINTR) {
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else if written < 0 && errno == EAGAIN && waited < limit {
         var entry = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&entry, 1, 100)
+        _ = poll(&entry, 1, 50)
+        waited += 50
       } else {
         return
       }

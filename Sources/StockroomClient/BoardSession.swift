@@ -265,6 +265,11 @@ public final class BoardSession {
     } catch {
       connection?.close()
       connection = nil
+      // Lost again while asking: lost() has already scheduled the next attempt.
+      if let due = nextRetry, due > now {
+        pacer.changed()
+        return
+      }
       let wait = backoff.failed()
       nextRetry = Self.seconds() + wait
       if case .lost(let reason, _, _) = state.link {

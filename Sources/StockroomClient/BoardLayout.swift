@@ -85,7 +85,8 @@ public struct BoardLayout {
         let names = presence.named.map { user in
           user.name + (user.connections > 1 ? " ×\(user.connections)" : "")
         }
-        who += ": " + (names + [Self.guests(presence.guests)]).joined(separator: ", ")
+        let guests = presence.guests > 0 ? [Self.guests(presence.guests)] : []
+        who += ": " + (names + guests).joined(separator: ", ")
       }
       parts.append(who)
       parts.append("\(presence.watchers) watching")

@@ -92,7 +92,7 @@ public final class BoardSession {
       let outputIndex = terminal.isBusy ? fds.count : nil
       if terminal.isBusy { fds.append(pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)) }
       let ready = poll(&fds, nfds_t(fds.count), timeout(now: now))
-      if ready < 0 && errno != EINTR { return .signalled(SIGTERM) }
+      if ready < 0 && errno != EINTR { return .failed }
       for signal in signals.take() {
         switch signal {
         case SIGWINCH: pacer.changed()

@@ -45,6 +45,10 @@ public enum ClientMain {
     }
     let inputIsTerminal = isatty(0) == 1
     let outputIsTerminal = isatty(1) == 1
+    if options.showsBoard, let refusal = BoardSession.refusal(outputIsTerminal: outputIsTerminal) {
+      TerminalOutput.writeError(refusal + "\n")
+      exit(1)
+    }
     var credentials: Credentials? = nil
     if let user = options.user {
       do {
@@ -66,6 +70,9 @@ public enum ClientMain {
     } else if outputIsTerminal {
       // Read at every table, so a resized window gets tables that fit it.
       renderer.terminalWidth = { Int(sr_terminal_columns(1)) }
+    }
+    if options.showsBoard {
+      exit(BoardSession(options: options, credentials: credentials, palette: Palette(isEnabled: colour)).run())
     }
     if !options.command.isEmpty {
       let line = ClientOptions.requestLine(options.command)

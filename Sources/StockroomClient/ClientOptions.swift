@@ -25,6 +25,8 @@ public struct ClientOptions: Sendable, Equatable {
   public var interval: Double = 0
   /// Long replies in the REPL go through this pager when stdout is a terminal.
   public var pager = PagerSetting.automatic
+  /// `stockroom top`: the live board instead of a command or the REPL.
+  public var showsBoard = false
 
   public init() {}
 
@@ -41,6 +43,7 @@ public struct ClientOptions: Sendable, Equatable {
 
   public static let usage = """
     usage: stockroom [options] [command ...]
+           stockroom [options] top      the live board: stock, recent orders, who is connected
 
       -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
       -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
@@ -158,6 +161,12 @@ public struct ClientOptions: Sendable, Equatable {
   /// A password file names no account by itself; $STOCKROOM_PASSWORD alone is left unused,
   /// since an environment may well set it for other runs.
   private static func checked(_ options: ClientOptions) throws(UsageError) -> Parsed {
+    var options = options
+    // Lower-case only: the server's commands are upper-case words, and no command is TOP.
+    if options.command == ["top"] {
+      options.command = []
+      options.showsBoard = true
+    }
     if options.repeatCount != 1 && options.command.isEmpty {
       throw UsageError(message: "-r repeats a command given on the command line; none was given")
     }

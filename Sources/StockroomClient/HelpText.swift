@@ -87,6 +87,7 @@ public enum HelpText {
       "  :json on|off   print replies as JSON objects, or as tables",
       "  :timing on|off   say how long each command took",
       "  :pager on|off    page replies taller than the screen ($PAGER, less -FRX)",
+      "  :top       the live board: stock, recent orders, who is connected; q returns",
     ]
   }
 

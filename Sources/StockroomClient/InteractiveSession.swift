@@ -177,6 +177,12 @@ public final class InteractiveSession {
     case .pager(let on):
       paging = on ?? !paging
       say("pager \(paging ? "on" : "off")\n")
+    case .top:
+      if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
+        say(renderer.palette.error(refusal) + "\n")
+      } else {
+        _ = BoardSession(options: options, credentials: credentials, palette: renderer.palette).run()
+      }
     case .quit:
       if let connection {
         try? connection.send("QUIT")

@@ -9,9 +9,11 @@ public enum LocalCommand: Sendable, Equatable {
   /// `:pager off`: long replies straight to the terminal.
   case pager(Bool?)
   case quit
+  /// `:top`: the live board, until `q` brings the prompt back.
+  case top
 
   /// The words completion offers besides the server's commands.
-  public static let words = [":clear", ":history", ":json", ":timing", ":pager"]
+  public static let words = [":clear", ":history", ":json", ":timing", ":pager", ":top"]
 
   /// The local command a line is, or nil when it goes to the server.
   public static func parse(_ line: String) -> LocalCommand? {
@@ -24,6 +26,7 @@ public enum LocalCommand: Sendable, Equatable {
     case ":json": return .json(switchWord(words))
     case ":timing": return .timing(switchWord(words))
     case ":pager": return .pager(switchWord(words))
+    case ":top": return .top
     case "quit", "exit", ":quit", ":q": return .quit
     default: return nil
     }

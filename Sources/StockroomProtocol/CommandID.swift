@@ -7,5 +7,5 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
   case product, productNew, productEdit, productDelete, productList, productShow
   case login, logout, whoami, register, passwd
   case user, userAdd, userDel, userRole, userPasswd, userList
-  case watch, unwatch
+  case watch, unwatch, who
 }

@@ -202,6 +202,10 @@ public enum CommandTable {
     CommandSpec(
       .unwatch, "UNWATCH", group: .live, flags: [.connection],
       summary: "Stop receiving stock events.", examples: ["UNWATCH"]),
+    CommandSpec(
+      .who, "WHO", group: .live, flags: [.read],
+      summary: "How many are connected, guests and logged in; staff also see who, with their connections.",
+      examples: ["WHO"]),
   ]
 
   private static func productOptions(required: Bool) -> [OptionSpec] {

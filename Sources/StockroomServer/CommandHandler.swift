@@ -18,6 +18,8 @@ struct CommandHandler: Sendable {
   /// Where password hashing and checking run, off the event loops.
   let credentials: CredentialPool
   let throttle: LoginThrottle
+  /// Who is logged in on which connection, for WHO.
+  let presence: Presence
 
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
@@ -166,6 +168,7 @@ struct CommandHandler: Sendable {
     case .unwatch:
       session.watching = nil
       out.ok("not watching")
+    case .who: who(role: role, out: &out)
     }
   }
 

@@ -77,6 +77,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
   private var scratch = ReplyEncoder(capacity: 1024)
   private var session: Session
   private var mailbox: EventMailbox?
+  /// What `Presence` was last told about this connection; nil while it is a guest.
+  private var presentAs: Presence.Entry?
   private let readBuffer: UnsafeMutableRawBufferPointer
   private var closeReason = CloseReason.clientClosed
 
@@ -271,6 +273,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
       inputStart = min(lineEnd + 1, input.count)
       scanFrom = inputStart
       if session.watching != watchingBefore { watchChanged() }
+      notePresence()
       if let reason = session.closing {
         closeReason = reason
         beginClosing()
@@ -330,6 +333,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     guard state != .closed, let ticket = awaitingCredential else { return }
     awaitingCredential = nil
     write { handler, session, out in handler.finish(ticket, session: &session, out: &out) }
+    notePresence()
     if let reason = session.closing, state == .open {
       closeReason = reason
       beginClosing()
@@ -417,6 +421,16 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     guard readSuspended else { return }
     readSuspended = false
     updateInterest()
+  }
+
+  /// Tells WHO's registry when this connection logs in or out, or starts or stops watching.
+  private func notePresence() {
+    let now = session.account.map {
+      Presence.Entry(account: $0, loginHash: session.loginHash, watching: session.watching != nil)
+    }
+    guard now != presentAs, state != .closed else { return }
+    presentAs = now
+    server.handler.presence.update(id, now)
   }
 
   // MARK: Events
@@ -668,6 +682,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, @unchecked Sendable {
     closeReason = reason
     server.store.hub.unsubscribe(id)
     mailbox = nil
+    if presentAs != nil { server.handler.presence.update(id, nil) }
+    presentAs = nil
     if let lingerTimer { loop.cancel(lingerTimer) }
     lingerTimer = nil
     if let deadlineTimer { loop.cancel(deadlineTimer) }

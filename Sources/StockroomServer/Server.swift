@@ -29,6 +29,7 @@ public final class Server: Sendable {
   /// Two threads hash and check passwords for every connection; a full queue answers busy.
   private let credentials = CredentialPool(threads: 2, capacity: 64)
   private let throttle = LoginThrottle()
+  private let presence = Presence()
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
@@ -147,7 +148,7 @@ public final class Server: Sendable {
     let handler = CommandHandler(
       store: store, stats: stats, configuration: configuration,
       clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
-      credentials: credentials, throttle: throttle)
+      credentials: credentials, throttle: throttle, presence: presence)
     return ServerContext(
       configuration: configuration, store: store, handler: handler, logger: logger,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })

@@ -70,6 +70,16 @@ final class TerminalSession {
     try tmux.run(["capture-pane", "-p"])
   }
 
+  /// A tmux format read from the pane, e.g. `#{alternate_on}`.
+  func pane(_ format: String) throws -> String {
+    try tmux.run(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Resizes the window, as dragging the terminal's corner would; the program gets SIGWINCH.
+  func resize(columns: Int, rows: Int) throws {
+    try tmux.run(["resize-window", "-x", "\(columns)", "-y", "\(rows)"])
+  }
+
   /// Polls the screen until `condition` holds; fails with the last screen after the deadline.
   ///
   /// The wait holds its thread instead of suspending: Swift Testing runs every test on a pool

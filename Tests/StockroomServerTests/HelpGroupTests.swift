@@ -16,7 +16,7 @@ struct HelpGroupTests {
       #expect(row["commands"] == group.commands.map(\.name).joined(separator: " "))
       #expect(row["summary"] == group.summary)
     }
-    #expect(help.message == "23 commands in 8 groups; HELP <command> or HELP @<group> for one")
+    #expect(help.message == "24 commands in 8 groups; HELP <command> or HELP @<group> for one")
     for group in CommandGroup.allCases {
       let reply = try client.request("HELP \(group.label)")
       #expect(reply.message == group.label, "\(reply.lines)")

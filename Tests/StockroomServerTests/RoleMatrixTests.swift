@@ -9,7 +9,7 @@ struct RoleMatrixTests {
   static let matrix: [String: Role] = [
     "HELP": .guest, "PING": .guest, "QUIT": .guest, "HELLO": .guest, "INFO": .guest, "LIST": .guest,
     "SHOW": .guest, "NAMES": .guest, "EXPO": .guest, "STOCK": .guest, "ORDER": .guest, "WATCH": .guest,
-    "UNWATCH": .guest, "LOGIN": .guest, "LOGOUT": .guest, "WHOAMI": .guest, "REGISTER": .guest,
+    "UNWATCH": .guest, "WHO": .guest, "LOGIN": .guest, "LOGOUT": .guest, "WHOAMI": .guest, "REGISTER": .guest,
     "PRODUCT LIST": .guest, "PRODUCT SHOW": .guest,
     "DIARY NEW": .customer, "DIARY LIST": .customer, "DIARY SHOW": .customer, "DIARY EDIT": .customer,
     "DIARY DELETE": .customer, "PRODUCT NEW": .customer, "PRODUCT EDIT": .customer, "PRODUCT DELETE": .customer,

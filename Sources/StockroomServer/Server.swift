@@ -19,7 +19,6 @@ public final class Server: Sendable {
   let stats = ServerStats()
   private let logger: Logger
   private let listener = Mutex<Listener?>(nil)
-  private let connections = Mutex<[Int: Connection]>([:])
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
   /// One event loop per core, each a thread of its own that serves its share of the connections.
@@ -157,13 +156,7 @@ public final class Server: Sendable {
   private func accepted(_ fd: Int32, _ peer: SocketAddress) {
     _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-    // Under the lock, so that checking the count and taking a place are one step.
-    let admitted = connections.withLock { _ -> Bool in
-      guard stats.connectedClients.load(ordering: .relaxed) < maxClients else { return false }
-      stats.connectedClients.add(1, ordering: .relaxed)
-      return true
-    }
-    guard admitted else {
+    guard admit() else {
       reject(fd, id: id, peer: peer)
       return
     }
@@ -171,6 +164,19 @@ public final class Server: Sendable {
     stats.totalConnections.add(1, ordering: .relaxed)
     logger.info("connect id=\(id) peer=\(peer) clients=\(stats.connectedClients.load(ordering: .relaxed))")
     connection.start()
+  }
+
+  /// Takes a place among `maxClients`, or says there is none. Checking the count and taking a
+  /// place are one step, so connections accepted at once can never overshoot it.
+  private func admit() -> Bool {
+    var current = stats.connectedClients.load(ordering: .relaxed)
+    while current < maxClients {
+      let (exchanged, found) = stats.connectedClients.compareExchange(
+        expected: current, desired: current + 1, ordering: .relaxed)
+      if exchanged { return true }
+      current = found
+    }
+    return false
   }
 
   /// Turns a connection past `maxClients` away with `ERR LIMIT`.
@@ -190,17 +196,14 @@ public final class Server: Sendable {
     makeConnection(fd, id: id, peer: peer, admission: .rejected).start(rejection: rejection)
   }
 
-  /// A connection on its loop, known to the server until it closes.
+  /// A connection on its loop, which keeps it (registered) until it closes.
   private func makeConnection(_ fd: Int32, id: Int, peer: SocketAddress, admission: Connection.Admission) -> Connection
   {
-    let connection = Connection(
+    Connection(
       id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count], admission: admission)
-    connections.withLock { $0[id] = connection }
-    return connection
   }
 
   private func closed(_ connection: Connection, reason: CloseReason) {
-    connections.withLock { _ = $0.removeValue(forKey: connection.id) }
     switch connection.admission {
     case .client:
       let remaining = stats.connectedClients.subtract(1, ordering: .relaxed).newValue

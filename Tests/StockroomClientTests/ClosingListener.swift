@@ -10,24 +10,7 @@ final class ClosingListener {
   private var fd: Int32
 
   init(port: UInt16) throws {
-    // Close-on-exec, as in SilentListener: a child started meanwhile must not keep the port.
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var one: Int32 = 1
-    _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0, listen(fd, 16) == 0 else {
-      let error = errno
-      close(fd)
-      throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EADDRINUSE)
-    }
+    fd = try ListeningSocket.open(port: port)
   }
 
   /// Accepts and closes connections until `count` have come or `seconds` have passed, holding

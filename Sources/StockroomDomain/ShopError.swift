@@ -8,6 +8,8 @@ public struct ShopError: Error, Sendable, Equatable, CustomStringConvertible {
     case exists
     /// The shop cannot take changes right now (its store cannot save them).
     case unavailable
+    /// The database the shop is kept in cannot be reached; changes wait for it to answer.
+    case unreachable
   }
 
   public var kind: Kind

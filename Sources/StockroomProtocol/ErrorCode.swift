@@ -12,6 +12,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
   case tooLong = "TOOLONG"
   case limit = "LIMIT"
   case readOnly = "READONLY"
+  case unavailable = "UNAVAILABLE"
   case `internal` = "INTERNAL"
   case foreignProtocol = "PROTOCOL"
   case timeout = "TIMEOUT"
@@ -33,6 +34,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .limit: "a server limit was reached: clients, products, diary entries, order keys"
     case .readOnly:
       "the server cannot save changes (disk full, I/O error) and refuses writes until it can; reads still work"
+    case .unavailable:
+      "the database the shop is kept in cannot be reached; nothing was changed, and the server reconnects by itself"
     case .internal: "the server failed; the request was not applied"
     case .foreignProtocol:
       "the connection began in another protocol (HTTP, RESP, TLS); nothing was run and the connection is closed"

@@ -111,8 +111,8 @@ extension CommandHandler {
     out.field("watchers", store.hub.watcherCount)
     out.field("max_line", configuration.maxLine)
     if let committer = store.committer {
-      out.field("storage", "sqlite")
-      out.field("data", committer.database.path)
+      out.field("storage", committer.database.kind.rawValue)
+      out.field("data", committer.database.location)
       out.field("fsync", configuration.fsync.description)
       out.field("commits", committer.commits.load(ordering: .relaxed))
       out.field("committed_changes", committer.committedMutations.load(ordering: .relaxed))

@@ -208,6 +208,7 @@ struct CommandHandler: Sendable {
     case .limit: .limit
     case .exists: .exists
     case .unavailable: .readOnly
+    case .unreachable: .unavailable
     }
   }
 

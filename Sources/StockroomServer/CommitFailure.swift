@@ -6,6 +6,8 @@ struct CommitFailure: Sendable, Equatable {
   enum Kind: Sendable, Equatable {
     /// The disk refused (full, I/O error, read-only): refuse writes until it accepts them again.
     case io
+    /// The database server cannot be reached: refuse writes until it answers again.
+    case unreachable
     /// SQLite refused the rows (a constraint, a bad value): a bug or a damaged file. That batch
     /// fails, the shop goes back to what the disk holds, and writes go on.
     case logic
@@ -20,6 +22,10 @@ struct CommitFailure: Sendable, Equatable {
   }
 
   init(_ error: any Error) {
+    if let error = error as? PostgresError, error.isUnavailable {
+      self.init(.unreachable, "\(error)")
+      return
+    }
     let environmental = (error as? SQLiteError)?.isEnvironmental ?? false
     self.init(environmental ? .io : .logic, "\(error)")
   }
@@ -28,6 +34,7 @@ struct CommitFailure: Sendable, Equatable {
   var reply: ProtocolError {
     switch kind {
     case .io: ProtocolError(.readOnly, "the change was not saved, so it was not made: \(message)")
+    case .unreachable: ProtocolError(.unavailable, "the change was not saved, so it was not made: \(message)")
     case .logic: ProtocolError(.internal, "the change was not saved, so it was not made: \(message)")
     }
   }

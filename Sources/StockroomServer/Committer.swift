@@ -21,7 +21,7 @@ final class Committer: @unchecked Sendable {
     var sleeping = false
   }
 
-  let database: ShopDatabase
+  let database: any ShopJournal
   private let pending = Mutex(Pending())
   private let wakeUp = DispatchSemaphore(value: 0)
   private let logger: Logger
@@ -43,7 +43,7 @@ final class Committer: @unchecked Sendable {
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
 
-  init(database: ShopDatabase, logger: Logger) {
+  init(database: any ShopJournal, logger: Logger) {
     self.database = database
     self.logger = logger
   }
@@ -153,6 +153,11 @@ final class Committer: @unchecked Sendable {
       logger.error(
         "commit of \(work.batch.count) changes failed: \(failure.message); refusing writes until the disk accepts them"
       )
+    case .unreachable:
+      failing.store(true, ordering: .relaxed)
+      logger.error(
+        "commit of \(work.batch.count) changes failed: \(failure.message); refusing writes until the database answers"
+      )
     case .logic:
       // Not the disk's fault, so no read-only mode: a bug or a damaged file, which a person must see.
       logger.error(
@@ -179,7 +184,7 @@ final class Committer: @unchecked Sendable {
 
   private func housekeeping() {
     do {
-      try database.syncIfDue()
+      try database.syncIfDue(now: Date())
       let now = Date()
       if now.timeIntervalSince(lastExpiry) > 60 {
         lastExpiry = now

@@ -36,25 +36,30 @@ public final class Server: Sendable {
       configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory)), logger: logger)
   }
 
-  /// A server on the configured storage: the SQLite file in `dataDirectory`, loaded, checked and
-  /// migrated, or memory when there is none. Throws `StorageError` when the file cannot be used.
+  /// A server on the configured storage: the PostgreSQL store at `store`, or the SQLite file in
+  /// `dataDirectory`, loaded, checked and migrated; memory when there is neither. Throws
+  /// `StorageError` (or `PostgresError`) when the store cannot be used.
   public static func open(
     configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger = Logger()
   ) throws -> Server {
-    guard let directory = configuration.dataDirectory else {
+    let started = ContinuousClock.now
+    let database: any ShopJournal
+    if let store = configuration.store {
+      database = try PostgresShopDatabase(url: try PostgresURL(store), fsync: configuration.fsync)
+    } else if let directory = configuration.dataDirectory {
+      database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
+    } else {
       return Server(configuration: configuration, catalog: catalog, logger: logger)
     }
-    let started = ContinuousClock.now
-    let database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
     let opened = ContinuousClock.now
     let limits = ShopLimits()
-    let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits)
+    let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
     let committer = Committer(database: database, logger: logger)
     let store = Store(state, committer: committer) {
       try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
     logger.info(
-      "storage sqlite path=\(database.path) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
+      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
     store.verifyInBackground(logger: logger)
     return Server(configuration: configuration, store: store, logger: logger)

@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var logging = true
   /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
   public var dataDirectory: String? = "data"
+  /// A PostgreSQL URL to keep the shop in instead (`--store`, `STOCKROOM_STORE`); when set,
+  /// `dataDirectory` is nil.
+  public var store: String? = nil
   public var fsync = FsyncPolicy.always
   /// Start on a data directory or database other users may read, with a warning instead of a
   /// refusal.
@@ -56,6 +59,8 @@ public struct ServerConfiguration: Sendable, Equatable {
       --insecure-permissions
                            start on such a DIR anyway, with a warning in the log
       --memory             keep the shop in memory only: a restart starts from the catalogue
+      --store URL          keep the shop in PostgreSQL (postgresql://user@host:port/db; also
+                           $STOCKROOM_STORE); one node per store for now; see stockroomd migrate --help
       --registration MODE  open (default): anyone may REGISTER a customer account; closed: admins only
       --fsync MODE         always (default): every acknowledged change is on disk, even after power loss
                            batch: forced to disk every --fsync-interval ms; power loss can lose that window
@@ -84,7 +89,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     stockroomd migrate --store URL, stockroomd import [--data DIR] --store URL
       makes the shop's tables in a PostgreSQL database, and copies a SQLite shop into it; see
-      stockroomd import --help. (Serving from PostgreSQL is not there yet.)
+      stockroomd import --help; then serve it with --store URL.
     """
 
   /// What the command line asked for.
@@ -103,7 +108,8 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// What `--version` prints: the release and the protocol it speaks, as the greeting says them.
   public static let versionLine = "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)"
 
-  public static func parse(_ words: [String]) throws(UsageError) -> Parsed {
+  /// `environment` supplies `STOCKROOM_STORE`, which `--data`, `--memory` and `--store` override.
+  public static func parse(_ words: [String], environment: [String: String] = [:]) throws(UsageError) -> Parsed {
     // `--flag=value` is read as `--flag value`.
     let arguments = words.flatMap { word -> [String] in
       guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return [word] }
@@ -114,6 +120,10 @@ public struct ServerConfiguration: Sendable, Equatable {
       return .backup(directory: arguments[1], file: arguments[2])
     }
     var config = ServerConfiguration()
+    if let store = environment["STOCKROOM_STORE"], !store.isEmpty {
+      config.store = store
+      config.dataDirectory = nil
+    }
     var fsyncMode = "always"
     var fsyncInterval = 1000
     var index = 0
@@ -142,8 +152,15 @@ public struct ServerConfiguration: Sendable, Equatable {
       case "--max-line": config.maxLine = try integer(argument, 64...(64 * 1024 * 1024))
       case "--max-clients": config.maxClients = try integer(argument, 1...1_000_000)
       case "--quiet": config.logging = false
-      case "--data": config.dataDirectory = try value(argument)
-      case "--memory": config.dataDirectory = nil
+      case "--data":
+        config.dataDirectory = try value(argument)
+        config.store = nil
+      case "--memory":
+        config.dataDirectory = nil
+        config.store = nil
+      case "--store":
+        config.store = try value(argument)
+        config.dataDirectory = nil
       case "--insecure-permissions": config.insecurePermissions = true
       case "--fsync":
         fsyncMode = try value(argument)

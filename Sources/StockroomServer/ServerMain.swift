@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomStorage
@@ -19,7 +20,7 @@ public enum ServerMain {
     }
     let configuration: ServerConfiguration
     do {
-      switch try ServerConfiguration.parse(arguments) {
+      switch try ServerConfiguration.parse(arguments, environment: ProcessInfo.processInfo.environment) {
       case .help:
         print(ServerConfiguration.usage)
         exit(0)

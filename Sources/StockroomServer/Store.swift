@@ -15,6 +15,8 @@ final class Store: Sendable {
     var shop: ShopState
     /// Why writes are refused, while they are.
     var readOnly: String?
+    /// They are refused because the database cannot be reached (not because it refused).
+    var unreachable = false
     /// The shop in memory ran ahead of the disk and could not be read back yet.
     var stale = false
     /// The file failed a whole-file check: writes stay refused until a person looks.
@@ -57,6 +59,9 @@ final class Store: Sendable {
     let (applied, wake, ticket): (Applied, [EventMailbox], CommitTicket?) = try state.withLock {
       state throws(ShopError) in
       if let reason = state.readOnly {
+        if state.unreachable {
+          throw ShopError(.unreachable, "changes are refused until the database answers again: \(reason)")
+        }
         throw ShopError(.unavailable, "writes are refused until the disk accepts them again: \(reason)")
       }
       let applied = try state.shop.apply(mutation)
@@ -154,7 +159,7 @@ final class Store: Sendable {
     committer == nil ? shop.orders.count : shop.ordersMade
   }
 
-  /// Runs the database's whole-file checks (`ShopDatabase.verify`) on a thread of their own, so
+  /// Runs the store's whole checks (`ShopJournal.verify`) on a thread of their own, so
   /// that a large shop is serving within a second or two of a restart instead of after them. A
   /// failure refuses writes until the file is repaired and the server restarted; reads go on.
   func verifyInBackground(logger: Logger) {
@@ -166,7 +171,8 @@ final class Store: Sendable {
         try database.verify()
         let elapsed = ContinuousClock.now - started
         logger.info(
-          "verified \(database.path): pages sound, every item agrees with its ledger verify_ms=\(elapsed.milliseconds)")
+          "verified \(database.location): \(database.kind == .sqlite ? "pages sound, " : "")every item agrees with its ledger verify_ms=\(elapsed.milliseconds)"
+        )
       } catch {
         logger.error("\(error); refusing writes: restore a backup, or repair the file and restart")
         self?.state.withLock { state in
@@ -188,7 +194,10 @@ final class Store: Sendable {
     let reloaded = Result { try reload?() }
     return state.withLock { state in
       committer?.failPending(CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)"))
-      if failure.kind == .io { state.readOnly = failure.message }
+      if failure.kind == .io || failure.kind == .unreachable {
+        state.readOnly = failure.message
+        state.unreachable = failure.kind == .unreachable
+      }
       switch reloaded {
       case .success(let shop?):
         state.shop = shop
@@ -215,6 +224,7 @@ final class Store: Sendable {
           accountGeneration.add(1, ordering: .releasing)
         }
         state.stale = false
+        state.unreachable = false
         state.readOnly = state.damaged
         return true
       case .failure(let error):

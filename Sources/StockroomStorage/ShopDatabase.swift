@@ -11,11 +11,13 @@ import Synchronization
 /// The writer connection is used by one thread only, the server's committer; that is what makes
 /// the unchecked `Sendable` sound. Reads for STOCKTAKE go through a second connection behind a
 /// lock, so they never wait for a commit (WAL lets readers and the writer run side by side).
-public final class ShopDatabase: @unchecked Sendable {
+public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   public static let fileName = "stockroom.sqlite"
 
   public let path: String
   public let fsync: FsyncPolicy
+  public var location: String { path }
+  public var kind: JournalKind { .sqlite }
   private let writer: SQLiteDatabase
   private let reader: Mutex<SQLiteDatabase?>
   private var statements: [String: SQLiteStatement] = [:]
@@ -376,7 +378,7 @@ public final class ShopDatabase: @unchecked Sendable {
   }
 
   /// In batch mode, forces the log to the disk when the interval has passed.
-  public func syncIfDue(now: Date = Date()) throws {
+  public func syncIfDue(now: Date) throws {
     guard case .batch(let milliseconds) = fsync,
       now.timeIntervalSince(lastCheckpoint) * 1000 >= Double(milliseconds)
     else { return }

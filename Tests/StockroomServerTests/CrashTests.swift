@@ -7,7 +7,8 @@ import Testing
   import Glibc
 #endif
 
-@Suite("kill -9 in the middle of a rush")
+/// Once per store, one after the other: each run loads both cores for minutes.
+@Suite("kill -9 in the middle of a rush", .serialized)
 struct CrashTests {
   /// What one client was told, and what it had asked without hearing back.
   struct Tally: Sendable {
@@ -35,9 +36,11 @@ struct CrashTests {
   /// of a second of Argon2id per login on two cores, 16 keeps the logins to a minute in all.
   static let connections = 16
 
-  @Test("20 rounds of kill -9 under 16 connections lose nothing acknowledged and apply nothing twice")
-  func killNineRounds() throws {
-    let data = try DataDirectory().addAccount()
+  @Test(
+    "20 rounds of kill -9 under 16 connections lose nothing acknowledged and apply nothing twice",
+    arguments: StoreKind.allCases)
+  func killNineRounds(store: StoreKind) throws {
+    let data = try DataDirectory(store: store).addAccount()
     var generator = SystemRandomNumberGenerator()
     var (daemon, port) = try data.start(["--initial-stock", "100000000"])
     var before = try levels(try LineClient.greeted(port))
@@ -185,7 +188,7 @@ struct CrashTests {
       print("crash round \(round): \(acknowledged) acknowledged changes checked, \(inFlight) in flight at the kill")
     }
     print(
-      "crash test: 20 rounds, \(totals.orders) orders, \(totals.diary) diary entries, \(totals.inFlight) requests in flight at a kill; nothing lost, nothing twice"
+      "crash test (\(store)): 20 rounds, \(totals.orders) orders, \(totals.diary) diary entries, \(totals.inFlight) requests in flight at a kill; nothing lost, nothing twice"
     )
     daemon.process.terminate()
   }

@@ -1,13 +1,20 @@
 import Foundation
 import StockroomProtocol
+import StockroomStorage
 import StockroomTestSupport
 
 /// A fresh directory for one test's database, removed afterwards. It is its owner's alone
 /// (0700), as `stockroomd` requires of a data directory.
 final class DataDirectory: @unchecked Sendable {
   let path: String
+  /// Where `start` keeps the shop: the SQLite file here, or a fresh PostgreSQL database.
+  let store: StoreKind
+  /// The PostgreSQL database, made (and the SQLite shop here imported into it, accounts and
+  /// all) on the first `start`.
+  private var storeURL: String?
 
-  init() throws {
+  init(store: StoreKind = .sqlite) throws {
+    self.store = store
     path = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-data-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(
       atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -16,10 +23,26 @@ final class DataDirectory: @unchecked Sendable {
 
   var database: String { path + "/stockroom.sqlite" }
 
-  /// Starts `stockroomd` on this directory and waits for its port.
+  /// Starts `stockroomd` on this directory (or its PostgreSQL store) and waits for its port.
   func start(_ extra: [String] = [], prefix: [String] = []) throws -> (DaemonProcess, UInt16) {
-    let daemon = try DaemonProcess(["--port", "0", "--data", path] + extra, prefix: prefix)
+    let location = store == .sqlite ? ["--data", path] : ["--store", try postgresURL()]
+    let daemon = try DaemonProcess(["--port", "0"] + location + extra, prefix: prefix)
     return (daemon, try daemon.port())
+  }
+
+  /// Accounts are made offline in SQLite (`addAccount`); the first start moves the shop into
+  /// PostgreSQL with `stockroomd import`, as an operator moving a shop would.
+  private func postgresURL() throws -> String {
+    if let storeURL { return storeURL }
+    let cluster = try PostgresCluster.shared.get()
+    let name = "shop_\(UUID().uuidString.prefix(8).lowercased())"
+    try PostgresConnection(PostgresURL(cluster.url)).execute("CREATE DATABASE \(name)")
+    let url = "postgresql://stockroom@127.0.0.1:\(cluster.port)/\(name)"
+    let shop = try FileManager.default.fileExists(atPath: database) ? ["import", "--data", path] : ["migrate"]
+    let status = try Subprocess.run(DaemonProcess.binary.path, shop + ["--store", url], environment: [:])
+    guard status == 0 else { throw LineClient.Failure(description: "stockroomd \(shop[0]) exited \(status)") }
+    storeURL = url
+    return url
   }
 
   /// What one `stockroomd user` run did.

@@ -3,15 +3,19 @@ import StockroomProtocol
 import StockroomStorage
 import Testing
 
-@Suite("Durable shop on SQLite")
+/// The tests that speak only the protocol run once per store, SQLite and PostgreSQL; the rest
+/// reach into the SQLite file itself.
+@Suite("Durable shop")
 struct DurabilityTests {
   private func connect(_ port: UInt16, as user: String? = nil) throws -> LineClient {
     try LineClient.greeted(port, user: user, role: .staff)
   }
 
-  @Test("orders, restocks, products and diary entries made before a clean stop are all there after start")
-  func restart() throws {
-    let data = try DataDirectory().addAccount()
+  @Test(
+    "orders, restocks, products and diary entries made before a clean stop are all there after start",
+    arguments: StoreKind.allCases)
+  func restart(store: StoreKind) throws {
+    let data = try DataDirectory(store: store).addAccount()
     var (daemon, port) = try data.start()
     var alice = try connect(port, as: "alice")
     #expect(try alice.request("ORDER 딸바쥬스 banana_juice 2").statusFields["order"] == "1")
@@ -43,14 +47,14 @@ struct DurabilityTests {
     #expect(ledger.rows[0]["balances"] == "yes")
     #expect(ledger.rows.dropFirst().map { $0["cause"] } == ["order", "restock"])
     let info = try alice.request("INFO").rows[0]
-    #expect(info["storage"] == "sqlite")
+    #expect(info["storage"] == store.rawValue)
     #expect(info["orders"] == "3")
     #expect(info["read_only"] == "no")
   }
 
-  @Test("the same keyed order sent twice, and again after a restart, takes stock once")
-  func keyedOrders() throws {
-    let data = try DataDirectory().addAccount()
+  @Test("the same keyed order sent twice, and again after a restart, takes stock once", arguments: StoreKind.allCases)
+  func keyedOrders(store: StoreKind) throws {
+    let data = try DataDirectory(store: store).addAccount()
     var (daemon, port) = try data.start()
     var client = try connect(port, as: "bob")
     let first = try client.request("ORDER mango_juice 2 key=retry-1")
@@ -177,9 +181,11 @@ struct DurabilityTests {
     #expect(try SQLiteDatabase(path: data.database).userVersion == Schema.currentVersion)
   }
 
-  @Test("a catalogue that changes between runs adds new items and never resets existing stock")
-  func catalogueChanges() throws {
-    let data = try DataDirectory().addAccount()
+  @Test(
+    "a catalogue that changes between runs adds new items and never resets existing stock",
+    arguments: StoreKind.allCases)
+  func catalogueChanges(store: StoreKind) throws {
+    let data = try DataDirectory(store: store).addAccount()
     var (daemon, port) = try data.start()
     try connect(port).request("ORDER kiwi_juice 2")
     daemon.process.terminate()
@@ -199,9 +205,10 @@ struct DurabilityTests {
     #expect(try client.request("STOCK 리치").rows[0]["stock"] == "99")
   }
 
-  @Test("LIST orders pages through the whole history, past the newest 10,000 kept in memory")
-  func orderHistory() throws {
-    let data = try DataDirectory().addAccount()
+  @Test(
+    "LIST orders pages through the whole history, past the newest 10,000 kept in memory", arguments: StoreKind.allCases)
+  func orderHistory(store: StoreKind) throws {
+    let data = try DataDirectory(store: store).addAccount()
     let (daemon, port) = try data.start(["--initial-stock", "1000000"])
     let client = try connect(port, as: "dana")
     let count = 10_005

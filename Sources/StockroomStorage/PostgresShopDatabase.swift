@@ -1,0 +1,407 @@
+import Foundation
+import StockroomDomain
+import StockroomText
+
+/// The shop kept in PostgreSQL, for a node that serves it alone: the same rows as the SQLite
+/// file (`PostgresSchema`), written a group commit per transaction.
+///
+/// Like `ShopDatabase`, the shop in memory is the authority and this is its journal, so one
+/// node may use a store at a time: a session advisory lock, held for the node's life, refuses a
+/// second. (Several nodes on one store need the database as the authority; not built yet.)
+///
+/// The writer connection is the committer's alone, which makes the unchecked `Sendable` sound;
+/// reads go through a second connection behind a lock.
+public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
+  public let url: PostgresURL
+  public let fsync: FsyncPolicy
+  public var location: String { url.redacted }
+  public var kind: JournalKind { .postgresql }
+  private let writer: PostgresConnection
+  /// Reads from any thread take turns on one connection; a `Mutex` cannot hold a value that
+  /// is not `Sendable`, so a plain lock guards it.
+  private let readerLock = NSLock()
+  private var reader: PostgresConnection?
+
+  /// Any fixed number, not the migration lock's: the lock that makes a node the store's only one.
+  private static let nodeLock = "7878002"
+
+  /// Connects, brings the schema up to date and takes the node lock; throws (naming the store,
+  /// never its password) when the database cannot be reached or another node holds it.
+  public init(url: PostgresURL, fsync: FsyncPolicy) throws {
+    self.url = url
+    self.fsync = fsync
+    writer = try PostgresConnection(url)
+    try PostgresSchema.migrate(writer)
+    try Self.takeNodeLock(writer, url: url)
+    try Self.configure(writer, fsync: fsync)
+    reader = try? PostgresConnection(url)
+  }
+
+  private static func takeNodeLock(_ connection: PostgresConnection, url: PostgresURL) throws {
+    let taken = try connection.query("SELECT pg_try_advisory_lock($1) AS taken", [nodeLock])[0, "taken"]
+    guard taken == "t" else {
+      throw StorageError(
+        "another stockroomd is serving the store at \(url); one node per store until several nodes are "
+          + "supported: stop the other one first")
+    }
+  }
+
+  /// `always` waits for PostgreSQL's WAL flush (and its standbys', as the server is set); the
+  /// others let PostgreSQL flush in the background, losing at most its writer's delay on a crash
+  /// of the database server (never on a crash of this node).
+  private static func configure(_ connection: PostgresConnection, fsync: FsyncPolicy) throws {
+    let commit = fsync == .always ? "on" : "off"
+    try connection.execute("SET synchronous_commit = \(commit)")
+  }
+
+  /// A connection lost to a restart of the database is made again before the next use; the
+  /// node lock goes with the old session and is taken again.
+  private func usableWriter() throws -> PostgresConnection {
+    guard !writer.isConnected else { return writer }
+    try writer.reset()
+    try Self.takeNodeLock(writer, url: url)
+    try Self.configure(writer, fsync: fsync)
+    return writer
+  }
+
+  private func withReader<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    readerLock.lock()
+    defer { readerLock.unlock() }
+    let connection = try reader ?? PostgresConnection(url)
+    reader = connection
+    if !connection.isConnected { try connection.reset() }
+    return try body(connection)
+  }
+
+  // MARK: Loading
+
+  public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool) throws -> ShopState {
+    let connection = try usableWriter()
+    // One snapshot: the rows read belong to one moment.
+    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    var snapshot = ShopSnapshot()
+    do {
+      for row in try connection.query("SELECT item, initial, restocked, corrected, taken, current FROM stock").values {
+        var level = StockLevel(initial: Self.int(row[1]))
+        level.restocked = Self.int(row[2])
+        level.corrected = Self.int(row[3])
+        level.taken = Self.int(row[4])
+        level.current = Self.int(row[5])
+        snapshot.stock[row[0] ?? ""] = level
+      }
+      snapshot.products = try connection.query(
+        """
+        SELECT id, name, description, price, currency, discount, seller, extract(epoch FROM created)::float8,
+          extract(epoch FROM updated)::float8 FROM products ORDER BY seq
+        """
+      ).values.map { row in
+        let id = row[0] ?? ""
+        guard let currency = Currency(rawValue: row[4] ?? "") else {
+          throw DamagedRow("currency of product \(id)", row[4] ?? "")
+        }
+        return Product(
+          id: id, name: row[1] ?? "", description: row[2] ?? "",
+          price: Money(minorUnits: Self.int(row[3]), currency: currency),
+          discount: try RowText.discount(from: row[5], currency: currency), seller: row[6] ?? "",
+          created: Self.date(row[7]), updated: Self.date(row[8]))
+      }
+      snapshot.diary = try connection.query(
+        """
+        SELECT id, number, owner, title, body, extract(epoch FROM created)::float8, extract(epoch FROM updated)::float8
+        FROM diary
+        """
+      ).values.map { row in
+        DiaryEntry(
+          id: Self.int(row[0]), number: Self.int(row[1]), owner: row[2] ?? "", title: row[3] ?? "",
+          body: row[4] ?? "", created: Self.date(row[5]), updated: Self.date(row[6]))
+      }
+      for row in try connection.query("SELECT owner, next FROM diary_numbers").values {
+        snapshot.diaryNumbers[row[0] ?? ""] = Self.int(row[1])
+      }
+      snapshot.accounts = try connection.query(
+        """
+        SELECT name, role, hash, extract(epoch FROM created)::float8, extract(epoch FROM updated)::float8
+        FROM accounts ORDER BY name
+        """
+      ).values.map { row in
+        guard let role = Role(rawValue: row[1] ?? ""), Role.accountRoles.contains(role) else {
+          throw DamagedRow("role of account \(row[0] ?? "")", row[1] ?? "")
+        }
+        return Account(
+          name: row[0] ?? "", role: role, passwordHash: row[2] ?? "", created: Self.date(row[3]),
+          updated: Self.date(row[4]))
+      }
+      let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970
+      snapshot.orderKeys = try connection.query(
+        """
+        SELECT user_name, key, order_id, requested, extract(epoch FROM placed)::float8 FROM order_keys
+        WHERE placed >= to_timestamp($1::float8) ORDER BY placed, order_id
+        """, [String(cutoff)]
+      ).values.map { row in
+        OrderKeyRecord(
+          key: OrderKey(user: row[0] ?? "", key: row[1] ?? ""), orderID: Self.int(row[2]),
+          requestedText: row[3] ?? "", placed: Self.date(row[4]))
+      }
+      for row in try connection.query("SELECT key, value FROM meta").values {
+        let value = Self.int(row[1])
+        switch row[0] ?? "" {
+        case "next_order_id": snapshot.counters.nextOrderID = value
+        case "next_product_id": snapshot.counters.nextProductID = value
+        case "next_diary_id": snapshot.counters.nextDiaryID = value
+        case "names_generation": snapshot.counters.namesGeneration = value
+        case "orders_made": snapshot.counters.ordersMade = value
+        default: continue
+        }
+      }
+      try connection.execute("COMMIT")
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
+    let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
+    let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
+    guard persist else { return state }
+    try transaction(connection) {
+      for item in added { try saveStock(item, state.level(of: item)!, on: connection) }
+      try connection.query(
+        """
+        INSERT INTO catalog(id, json, loaded_at) VALUES (1, $1, now())
+        ON CONFLICT (id) DO UPDATE SET json = excluded.json, loaded_at = excluded.loaded_at
+        """, [catalogJSON])
+    }
+    return state
+  }
+
+  public func verify() throws {
+    try withReader { connection in
+      let mismatched = try connection.query(
+        """
+        SELECT s.item FROM stock s LEFT JOIN (
+          SELECT item,
+            sum(CASE cause WHEN 'restock' THEN change ELSE 0 END) AS restocked,
+            sum(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END) AS corrected,
+            sum(CASE cause WHEN 'order' THEN -change ELSE 0 END) AS taken
+          FROM ledger GROUP BY item) l ON l.item = s.item
+        WHERE s.restocked <> COALESCE(l.restocked, 0) OR s.corrected <> COALESCE(l.corrected, 0)
+          OR s.taken <> COALESCE(l.taken, 0)
+        ORDER BY s.item LIMIT 1
+        """)
+      if let item = mismatched.values.first?.first ?? nil {
+        throw StorageError("the store at \(url) is damaged: the stock of \(item) disagrees with its ledger")
+      }
+    }
+  }
+
+  // MARK: Writing
+
+  public func write(_ batch: JournalBatch) throws {
+    let connection = try usableWriter()
+    try transaction(connection) { try writeRows(batch, on: connection) }
+  }
+
+  private func transaction(_ connection: PostgresConnection, _ body: () throws -> Void) throws {
+    try connection.execute("BEGIN")
+    do {
+      try body()
+      try connection.execute("COMMIT")
+    } catch {
+      if connection.isConnected { try? connection.execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  private func saveStock(_ item: String, _ level: StockLevel, on connection: PostgresConnection) throws {
+    try connection.query(
+      """
+      INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (item) DO UPDATE SET initial = excluded.initial, restocked = excluded.restocked,
+        corrected = excluded.corrected, taken = excluded.taken, current = excluded.current
+      """,
+      [
+        item, String(level.initial), String(level.restocked), String(level.corrected), String(level.taken),
+        String(level.current),
+      ])
+  }
+
+  private func writeRows(_ batch: JournalBatch, on connection: PostgresConnection) throws {
+    for (item, level) in batch.stock { try saveStock(item, level, on: connection) }
+    for item in batch.deletedStock { try connection.query("DELETE FROM stock WHERE item = $1", [item]) }
+    for entry in batch.ledger {
+      try connection.query(
+        "INSERT INTO ledger(item, change, cause, order_id, user_name, at) VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8))",
+        [
+          entry.item, String(entry.change), entry.cause, entry.orderID.map(String.init), entry.user,
+          String(entry.at.timeIntervalSince1970),
+        ])
+    }
+    for order in batch.orders {
+      try connection.query(
+        "INSERT INTO orders(id, user_name, placed, lines, taken) VALUES ($1, $2, to_timestamp($3::float8), $4, $5)",
+        [
+          String(order.id), order.user, String(order.placed.timeIntervalSince1970), RowText.lines(order.lines),
+          RowText.counts(order.taken),
+        ])
+    }
+    for receipt in batch.receipts {
+      guard let key = receipt.key else { continue }
+      try connection.query(
+        """
+        INSERT INTO order_keys(user_name, key, order_id, requested, levels, placed)
+        VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8))
+        ON CONFLICT (user_name, key) DO UPDATE SET order_id = excluded.order_id, requested = excluded.requested,
+          levels = excluded.levels, placed = excluded.placed
+        """,
+        [
+          receipt.order.user, key, String(receipt.order.id), RowText.counts(receipt.requested),
+          RowText.counts(receipt.levels), String(receipt.order.placed.timeIntervalSince1970),
+        ])
+    }
+    for item in batch.products.values {
+      try connection.query(
+        """
+        INSERT INTO products(id, seq, name, description, price, currency, discount, seller, created, updated)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_timestamp($9::float8), to_timestamp($10::float8))
+        ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
+          price = excluded.price, currency = excluded.currency, discount = excluded.discount,
+          updated = excluded.updated
+        """,
+        [
+          item.id, String(Int(item.id.dropFirst()) ?? 0), item.name, item.description,
+          String(item.price.minorUnits), item.price.currency.rawValue, RowText.discount(item.discount), item.seller,
+          String(item.created.timeIntervalSince1970), String(item.updated.timeIntervalSince1970),
+        ])
+    }
+    for id in batch.deletedProducts { try connection.query("DELETE FROM products WHERE id = $1", [id]) }
+    for id in batch.deletedDiary { try connection.query("DELETE FROM diary WHERE id = $1", [String(id)]) }
+    for entry in batch.diary.values {
+      try connection.query(
+        """
+        INSERT INTO diary(id, number, owner, title, body, created, updated)
+        VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8), to_timestamp($7::float8))
+        ON CONFLICT (id) DO UPDATE SET number = excluded.number, owner = excluded.owner, title = excluded.title,
+          body = excluded.body, created = excluded.created, updated = excluded.updated
+        """,
+        [
+          String(entry.id), String(entry.number), entry.owner, entry.title, entry.body,
+          String(entry.created.timeIntervalSince1970), String(entry.updated.timeIntervalSince1970),
+        ])
+    }
+    for (owner, next) in batch.diaryNumbers {
+      try connection.query(
+        "INSERT INTO diary_numbers(owner, next) VALUES ($1, $2) ON CONFLICT (owner) DO UPDATE SET next = excluded.next",
+        [owner, String(next)])
+    }
+    for name in batch.deletedAccounts { try connection.query("DELETE FROM accounts WHERE name = $1", [name]) }
+    for account in batch.accounts.values {
+      try connection.query(
+        """
+        INSERT INTO accounts(name, role, hash, created, updated)
+        VALUES ($1, $2, $3, to_timestamp($4::float8), to_timestamp($5::float8))
+        ON CONFLICT (name) DO UPDATE SET role = excluded.role, hash = excluded.hash, created = excluded.created,
+          updated = excluded.updated
+        """,
+        [
+          account.name, account.role.rawValue, account.passwordHash, String(account.created.timeIntervalSince1970),
+          String(account.updated.timeIntervalSince1970),
+        ])
+    }
+    if let counters = batch.counters {
+      for (key, value) in [
+        ("next_order_id", counters.nextOrderID), ("next_product_id", counters.nextProductID),
+        ("next_diary_id", counters.nextDiaryID), ("names_generation", counters.namesGeneration),
+        ("orders_made", counters.ordersMade),
+      ] {
+        try connection.query(
+          "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          [key, String(value)])
+      }
+    }
+  }
+
+  public func probe() throws {
+    let connection = try usableWriter()
+    try connection.query(
+      "INSERT INTO meta(key, value) VALUES ('probe', 0) ON CONFLICT (key) DO UPDATE SET value = meta.value + 1")
+  }
+
+  /// PostgreSQL flushes its own log; nothing is owed here.
+  public func syncIfDue(now: Date) throws {}
+
+  public func checkpoint() throws {}
+
+  public func expireKeys(olderThan cutoff: Date) throws {
+    try usableWriter().query(
+      "DELETE FROM order_keys WHERE placed < to_timestamp($1::float8)", [String(cutoff.timeIntervalSince1970)])
+  }
+
+  // MARK: Reading for commands
+
+  public func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
+    try withReader { connection in
+      let total = Self.int(try connection.query("SELECT count(*) FROM ledger WHERE item = $1", [item]).values.first?[0])
+      let entries = try connection.query(
+        """
+        SELECT seq, item, change, cause, order_id, user_name, extract(epoch FROM at)::float8 FROM ledger
+        WHERE item = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3
+        """, [item, String(paging.size), String((paging.page - 1) * paging.size)]
+      ).values.map { row in
+        LedgerEntry(
+          item: row[1] ?? "", change: Self.int(row[2]), cause: row[3] ?? "", orderID: row[4].flatMap { Int($0) },
+          user: row[5] ?? "", at: Self.date(row[6]), sequence: Self.int(row[0]))
+      }
+      return (entries, total)
+    }
+  }
+
+  public func orders(of user: String, below: Int, offset: Int, limit: Int) throws -> (orders: [Order], total: Int) {
+    try withReader { connection in
+      let total = Self.int(
+        try connection.query("SELECT count(*) FROM orders WHERE user_name = $1 AND id < $2", [user, String(below)])
+          .values.first?[0])
+      guard limit > 0 else { return ([], total) }
+      let orders = try connection.query(
+        """
+        SELECT id, user_name, extract(epoch FROM placed)::float8, lines, taken FROM orders
+        WHERE user_name = $1 AND id < $2 ORDER BY id DESC LIMIT $3 OFFSET $4
+        """, [user, String(below), String(limit), String(offset)]
+      ).values.map(Self.order)
+      return (orders, total)
+    }
+  }
+
+  public func orders(from low: Int, through high: Int) throws -> [Order] {
+    try withReader { connection in
+      try connection.query(
+        """
+        SELECT id, user_name, extract(epoch FROM placed)::float8, lines, taken FROM orders
+        WHERE id BETWEEN $1 AND $2 ORDER BY id DESC
+        """, [String(low), String(high)]
+      ).values.map(Self.order)
+    }
+  }
+
+  public func receipt(of key: OrderKey) throws -> OrderReceipt? {
+    try withReader { connection in
+      try connection.query(
+        """
+        SELECT o.id, o.user_name, extract(epoch FROM o.placed)::float8, o.lines, o.taken, k.requested, k.levels
+        FROM order_keys k JOIN orders o ON o.id = k.order_id WHERE k.user_name = $1 AND k.key = $2
+        """, [key.user, key.key]
+      ).values.map { row in
+        OrderReceipt(
+          order: try Self.order(row), levels: try RowText.counts(from: row[6] ?? ""), key: key.key,
+          requested: try RowText.counts(from: row[5] ?? ""))
+      }.first
+    }
+  }
+
+  private static func order(_ row: [String?]) throws -> Order {
+    Order(
+      id: int(row[0]), user: row[1] ?? "", placed: date(row[2]), lines: try RowText.lines(from: row[3] ?? ""),
+      taken: try RowText.counts(from: row[4] ?? ""))
+  }
+
+  private static func int(_ text: String?) -> Int { text.flatMap { Int($0) } ?? 0 }
+
+  private static func date(_ text: String?) -> Date { Date(timeIntervalSince1970: text.flatMap { Double($0) } ?? 0) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import StockroomProtocol
+import StockroomStorage
+import StockroomTestSupport
+import Testing
+
+/// `stockroomd --store postgresql://...`: one node serving a shop kept in PostgreSQL, as a real
+/// process against a real cluster, with `kill -9` and a database that goes away.
+@Suite(.serialized)
+struct PostgresStoreTests {
+  /// A new database holding the shop of a fresh data directory (alice is staff), and its URL:
+  /// accounts are made offline in SQLite and imported, as an operator moving a shop would.
+  private func storeWithAccounts(in cluster: PostgresCluster) throws -> String {
+    let name = "node_\(UInt32.random(in: 0...UInt32.max))"
+    try PostgresConnection(PostgresURL(cluster.url)).execute("CREATE DATABASE \(name)")
+    let url = "postgresql://stockroom@127.0.0.1:\(cluster.port)/\(name)"
+    let data = try DataDirectory()
+    try data.addAccount("alice", role: .staff)
+    let status = try Subprocess.run(
+      DaemonProcess.binary.path, ["import", "--data", data.path, "--store", url], environment: [:])
+    guard status == 0 else { throw LineClient.Failure(description: "import exited \(status)") }
+    return url
+  }
+
+  private func node(_ url: String) throws -> (DaemonProcess, UInt16) {
+    let daemon = try DaemonProcess(["--port", "0", "--store", url])
+    return (daemon, try daemon.port())
+  }
+
+  private func client(_ port: UInt16, as user: String? = nil) throws -> LineClient {
+    let client = try LineClient(port: port)
+    _ = try client.readReply()
+    if let user { try client.logInExisting(user) }
+    return client
+  }
+
+  @Test("every acknowledged change is in PostgreSQL after kill -9; a keyed retry answers the same and takes nothing")
+  func durableAcrossKill9() throws {
+    let url = try storeWithAccounts(in: try PostgresCluster.shared.get())
+    var (daemon, port) = try node(url)
+    // The log names the store in its redacted form, as libpq parsed it.
+    #expect(daemon.logShows("storage postgresql url=user=stockroom"))
+    let alice = try client(port, as: "alice")
+    for request in [
+      "ADD banana 7", "ADD strawberry 20", "ORDER banana_juice 2", "PRODUCT NEW name=Tteok price=3000 stock=4",
+      #"DIARY NEW "장보기" "딸기 16개\n바나나 5개""#,
+    ] {
+      let reply = try alice.request(request)
+      #expect(reply.isOK, "\(request): \(reply.lines)")
+    }
+    let keyed = try alice.request("ORDER strawberry_juice key=first")
+    #expect(keyed.isOK, "\(keyed.lines)")
+    let bob = try client(port)
+    #expect(try bob.request(#"REGISTER bob "bob-password-1""#).isOK)
+    #expect(try bob.request(#"DIARY NEW secret "bob's own""#).isOK)
+    let stock = try alice.request("STOCK").lines
+    _ = try daemon.kill9()
+
+    (daemon, port) = try node(url)
+    defer { daemon.process.terminate() }
+    let again = try client(port, as: "alice")
+    #expect(try again.request("STOCK").lines == stock)
+    #expect(try again.request("ORDER strawberry_juice key=first").lines == keyed.lines)
+    #expect(try again.request("STOCK").lines == stock, "the retry took nothing")
+    #expect(try again.request("DIARY SHOW 1").rows.first?["body"] == "딸기 16개\n바나나 5개")
+    #expect(try again.request("LIST orders").rows.count == 2)
+    let bobAgain = try client(port)
+    #expect(try bobAgain.request(#"LOGIN bob "bob-password-1""#).isOK)
+    #expect(try bobAgain.request("DIARY LIST").rows.map { $0["title"] } == ["secret"])
+    #expect(try again.request("STOCKTAKE banana").isOK)
+  }
+
+  @Test("a second node on the same store is refused while the first serves it")
+  func oneNodePerStore() throws {
+    let url = try storeWithAccounts(in: try PostgresCluster.shared.get())
+    let (first, _) = try node(url)
+    defer { first.process.terminate() }
+    let second = try DaemonProcess(["--port", "0", "--store", url])
+    #expect(try second.waitForExit() != 0)
+    #expect(second.log.contains("another stockroomd is serving the store"), "\(second.log)")
+  }
+
+  @Test("while PostgreSQL is down writes are refused; when it is back the node recovers by itself, losing nothing")
+  func databaseGoesAwayAndComesBack() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let url = try storeWithAccounts(in: cluster)
+    let (daemon, port) = try node(url)
+    defer { daemon.process.terminate() }
+    let alice = try client(port, as: "alice")
+    #expect(try alice.request("ORDER banana_juice").isOK)
+    try cluster.stop()
+    let refused = try alice.request("ORDER banana_juice")
+    #expect(refused.errorCode == .unavailable, "\(refused.lines)")
+    let later = try alice.request("ORDER banana_juice")
+    #expect(later.errorCode == .unavailable, "\(later.lines)")
+    #expect(try alice.request("INFO").rows.first?["read_only"] == "yes")
+    #expect(try alice.request("STOCK banana").isOK, "reads go on")
+    try cluster.start()
+    // The committer probes the database every 100 ms or so; wait for writes to be taken again.
+    let deadline = Date().addingTimeInterval(30)
+    var taken = false
+    while !taken && Date() < deadline {
+      taken = try alice.request("ORDER banana_juice").isOK
+      if !taken { usleep(100_000) }
+    }
+    #expect(taken, "writes were still refused 30 s after PostgreSQL came back")
+    // Two orders were acknowledged (one before, one after): banana went 10 → 8 → 6.
+    #expect(try alice.request("STOCK banana").rows.first?["stock"] == "6")
+    let connection = try PostgresConnection(PostgresURL(url))
+    #expect(try connection.query("SELECT count(*) AS n FROM orders")[0, "n"] == "2")
+  }
+}

@@ -1,7 +1,8 @@
 import Foundation
 import StockroomText
 
-/// The whole shop as a plain value: catalogue, stock, products, diary, orders.
+/// The whole shop as a plain value: catalogue, stock, products and orders, with the diary
+/// (`Diary`) and the accounts (`AccountBook`) as parts of their own.
 ///
 /// All changes go through `apply(_:)`, which either applies a mutation completely or throws
 /// and leaves the state untouched. No I/O happens here.
@@ -12,13 +13,14 @@ public struct ShopState: Sendable {
   public private(set) var products: [String: Product] = [:]
   /// Product ids, oldest first.
   public private(set) var productIDs: [String] = []
-  /// By store id.
-  public private(set) var diary: [Int: DiaryEntry] = [:]
-  /// Each owner's entries: their number to their store id.
-  private var diaryByOwner: [String: [Int: Int]] = [:]
-  /// Each owner's next diary number; kept after deletes, so a number is never given twice.
-  public private(set) var diaryNumbers: [String: Int] = [:]
-  public private(set) var accounts: [String: Account] = [:]
+  /// Every user's diary.
+  public private(set) var diaryBook: Diary
+  public private(set) var accountBook: AccountBook
+  /// Diary entries by store id.
+  public var diary: [Int: DiaryEntry] { diaryBook.entries }
+  /// Each owner's next diary number.
+  public var diaryNumbers: [String: Int] { diaryBook.nextNumbers }
+  public var accounts: [String: Account] { accountBook.accounts }
   public private(set) var orders: OrderHistory
   public private(set) var counters = ShopCounters()
   /// Keyed orders, for retries.
@@ -41,6 +43,8 @@ public struct ShopState: Sendable {
     self.catalog = catalog
     self.limits = limits
     self.orders = OrderHistory(capacity: limits.orderHistory)
+    self.diaryBook = Diary(limits: limits)
+    self.accountBook = AccountBook(limits: limits)
     var names: [String: ItemRef] = [:]
     var displayNames: [String: [ItemRef]] = [:]
     func index(_ ref: ItemRef, _ id: String, _ aliases: [String]) {
@@ -75,15 +79,8 @@ public struct ShopState: Sendable {
       productIDs.append(product.id)
       indexName(of: product)
     }
-    for entry in snapshot.diary {
-      diary[entry.id] = entry
-      diaryByOwner[entry.owner, default: [:]][entry.number] = entry.id
-      diaryNumbers[entry.owner] = max(diaryNumbers[entry.owner] ?? 1, entry.number + 1)
-    }
-    for (owner, next) in snapshot.diaryNumbers {
-      diaryNumbers[owner] = max(diaryNumbers[owner] ?? 1, next)
-    }
-    for account in snapshot.accounts { accounts[account.name] = account }
+    diaryBook.restore(snapshot.diary, nextNumbers: snapshot.diaryNumbers)
+    accountBook.restore(snapshot.accounts)
     for order in snapshot.recentOrders { orders.append(order) }
     for record in snapshot.orderKeys { orderKeys.restore(record) }
     counters = snapshot.counters
@@ -199,30 +196,23 @@ public struct ShopState: Sendable {
   }
 
   /// `owner`'s entries, newest first.
-  public func diaryEntries(of owner: String) -> [DiaryEntry] {
-    guard let numbers = diaryByOwner[owner] else { return [] }
-    return numbers.keys.sorted(by: >).compactMap { numbers[$0].flatMap { diary[$0] } }
-  }
+  public func diaryEntries(of owner: String) -> [DiaryEntry] { diaryBook.entries(of: owner) }
 
-  public func diaryCount(of owner: String) -> Int { diaryByOwner[owner]?.count ?? 0 }
+  public func diaryCount(of owner: String) -> Int { diaryBook.count(of: owner) }
 
-  /// `owner`'s entry by the number they see. Numbers are per owner, so no one else's entries
-  /// can be reached, counted or told apart from missing ones.
+  /// `owner`'s entry by the number they see (see `Diary.entry`).
   public func diaryEntry(_ number: Int, of owner: String) throws(ShopError) -> DiaryEntry {
-    guard let id = diaryByOwner[owner]?[number], let entry = diary[id] else {
-      throw ShopError(.notFound, "no diary entry \(number) of yours")
-    }
-    return entry
+    try diaryBook.entry(number, of: owner)
   }
 
   /// Whether `name` owns diary entries or products without having an account: data from before
   /// accounts, or left by a removed account. Only an admin may create such a name.
   public func hasUnclaimedData(_ name: String) -> Bool {
     guard accounts[name] == nil else { return false }
-    return diaryByOwner[name] != nil || products.values.contains { $0.seller == name }
+    return diaryBook.hasEntries(of: name) || products.values.contains { $0.seller == name }
   }
 
-  public var adminCount: Int { accounts.values.count { $0.role == .admin } }
+  public var adminCount: Int { accountBook.adminCount }
 
   // MARK: Changing
 
@@ -460,103 +450,41 @@ public struct ShopState: Sendable {
     return Applied(outcome: .productDeleted(product.id), events: [event])
   }
 
-  private func validateDiary(title: String?, body: String?) throws(ShopError) {
-    if let title { try TextRules.check(title, as: limits.diaryTitle) }
-    if let body { try TextRules.check(body, as: limits.diaryBody) }
-  }
+  // MARK: Diary
 
   private mutating func createDiary(owner: String, title: String, body: String, at: Date) throws(ShopError) -> Applied {
-    try validateDiary(title: title, body: body)
-    guard diary.count < limits.maximumDiaryEntries else {
-      throw ShopError(.limit, "the diary store is full (\(limits.maximumDiaryEntries) entries)")
-    }
-    guard diaryCount(of: owner) < limits.maximumDiaryEntriesPerUser else {
-      throw ShopError(.limit, "a diary holds at most \(limits.maximumDiaryEntriesPerUser) entries; delete some first")
-    }
-    let number = diaryNumbers[owner] ?? 1
-    let entry = DiaryEntry(
-      id: counters.nextDiaryID, number: number, owner: owner, title: title, body: body, created: at, updated: at)
+    let entry = try diaryBook.create(id: counters.nextDiaryID, owner: owner, title: title, body: body, at: at)
     counters.nextDiaryID += 1
-    diaryNumbers[owner] = number + 1
-    diary[entry.id] = entry
-    diaryByOwner[owner, default: [:]][number] = entry.id
     return Applied(outcome: .diarySaved(entry), events: [])
   }
 
   private mutating func editDiary(
     id number: Int, owner: String, title: String?, body: String?, at: Date
   ) throws(ShopError) -> Applied {
-    var entry = try diaryEntry(number, of: owner)
-    guard title != nil || body != nil else { throw ShopError(.invalid, "nothing to change; give title= or body=") }
-    try validateDiary(title: title, body: body)
-    if let title { entry.title = title }
-    if let body { entry.body = body }
-    entry.updated = at
-    diary[entry.id] = entry
-    return Applied(outcome: .diarySaved(entry), events: [])
+    Applied(outcome: .diarySaved(try diaryBook.edit(number, of: owner, title: title, body: body, at: at)), events: [])
   }
 
   private mutating func deleteDiary(id number: Int, owner: String) throws(ShopError) -> Applied {
-    let entry = try diaryEntry(number, of: owner)
-    diary[entry.id] = nil
-    diaryByOwner[owner]?[number] = nil
-    if diaryByOwner[owner]?.isEmpty == true { diaryByOwner[owner] = nil }
-    return Applied(outcome: .diaryDeleted(entry.id), events: [])
+    Applied(outcome: .diaryDeleted(try diaryBook.delete(number, of: owner).id), events: [])
   }
 
   // MARK: Accounts
 
   private mutating func createAccount(_ account: Account, selfRegistered: Bool) throws(ShopError) -> Applied {
-    guard accounts[account.name] == nil else {
-      throw ShopError.nameTaken(account.name)
-    }
-    guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
-    if selfRegistered && hasUnclaimedData(account.name) {
-      throw ShopError(
-        .denied,
-        "the name \(Echo.quoted(account.name)) holds diary entries or products of an earlier owner; an admin must create it"
-      )
-    }
-    guard accounts.count < limits.maximumAccounts else {
-      throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")
-    }
-    accounts[account.name] = account
+    try accountBook.create(account, selfRegistered: selfRegistered, unclaimedData: hasUnclaimedData(account.name))
     return Applied(outcome: .accountSaved(account), events: [])
   }
 
-  private func account(_ name: String) throws(ShopError) -> Account {
-    guard let account = accounts[name] else { throw ShopError(.notFound, "no account named \(Echo.quoted(name))") }
-    return account
-  }
-
-  /// A shop with admins keeps at least one, or no one could manage accounts again online.
-  private func keepsAnAdmin(without name: String) throws(ShopError) {
-    guard accounts[name]?.role == .admin, adminCount == 1 else { return }
-    throw ShopError(.invalid, "\(Echo.quoted(name)) is the last admin; make another admin first")
-  }
-
   private mutating func deleteAccount(_ name: String) throws(ShopError) -> Applied {
-    _ = try account(name)
-    try keepsAnAdmin(without: name)
-    accounts[name] = nil
+    try accountBook.delete(name)
     return Applied(outcome: .accountDeleted(name), events: [])
   }
 
   private mutating func setRole(_ name: String, _ role: Role, at: Date) throws(ShopError) -> Applied {
-    var changed = try account(name)
-    guard role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
-    if role != .admin { try keepsAnAdmin(without: name) }
-    changed.role = role
-    changed.updated = at
-    accounts[name] = changed
-    return Applied(outcome: .accountSaved(changed), events: [])
+    Applied(outcome: .accountSaved(try accountBook.setRole(name, role, at: at)), events: [])
   }
 
   private mutating func setPassword(_ name: String, _ hash: String, at: Date) throws(ShopError) -> Applied {
-    var changed = try account(name)
-    changed.passwordHash = hash
-    changed.updated = at
-    accounts[name] = changed
-    return Applied(outcome: .accountSaved(changed), events: [])
+    Applied(outcome: .accountSaved(try accountBook.setPassword(name, hash, at: at)), events: [])
   }
 }

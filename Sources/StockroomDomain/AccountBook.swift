@@ -1,0 +1,74 @@
+import Foundation
+import StockroomText
+
+/// The shop's accounts and the rules that keep them sound: names unique, roles an account may
+/// hold, at least one admin kept once there is one.
+///
+/// A part of `ShopState` of its own; whether a name holds someone's data (which only an admin
+/// may then claim) is the shop's to say, so `create` is told.
+public struct AccountBook: Sendable {
+  private let limits: ShopLimits
+  public private(set) var accounts: [String: Account] = [:]
+
+  init(limits: ShopLimits) {
+    self.limits = limits
+  }
+
+  mutating func restore(_ saved: [Account]) {
+    for account in saved { accounts[account.name] = account }
+  }
+
+  public var adminCount: Int { accounts.values.count { $0.role == .admin } }
+
+  /// Adds `account`; `unclaimedData` says the name holds diary entries or products of an
+  /// earlier owner, which a self-registration may not take over.
+  mutating func create(_ account: Account, selfRegistered: Bool, unclaimedData: Bool) throws(ShopError) {
+    guard accounts[account.name] == nil else { throw ShopError.nameTaken(account.name) }
+    guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
+    if selfRegistered && unclaimedData {
+      throw ShopError(
+        .denied,
+        "the name \(Echo.quoted(account.name)) holds diary entries or products of an earlier owner; an admin must create it"
+      )
+    }
+    guard accounts.count < limits.maximumAccounts else {
+      throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")
+    }
+    accounts[account.name] = account
+  }
+
+  private func account(_ name: String) throws(ShopError) -> Account {
+    guard let account = accounts[name] else { throw ShopError(.notFound, "no account named \(Echo.quoted(name))") }
+    return account
+  }
+
+  /// A shop with admins keeps at least one, or no one could manage accounts again online.
+  private func keepsAnAdmin(without name: String) throws(ShopError) {
+    guard accounts[name]?.role == .admin, adminCount == 1 else { return }
+    throw ShopError(.invalid, "\(Echo.quoted(name)) is the last admin; make another admin first")
+  }
+
+  mutating func delete(_ name: String) throws(ShopError) {
+    _ = try account(name)
+    try keepsAnAdmin(without: name)
+    accounts[name] = nil
+  }
+
+  mutating func setRole(_ name: String, _ role: Role, at: Date) throws(ShopError) -> Account {
+    var changed = try account(name)
+    guard role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
+    if role != .admin { try keepsAnAdmin(without: name) }
+    changed.role = role
+    changed.updated = at
+    accounts[name] = changed
+    return changed
+  }
+
+  mutating func setPassword(_ name: String, _ hash: String, at: Date) throws(ShopError) -> Account {
+    var changed = try account(name)
+    changed.passwordHash = hash
+    changed.updated = at
+    accounts[name] = changed
+    return changed
+  }
+}

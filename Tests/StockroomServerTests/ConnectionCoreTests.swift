@@ -201,6 +201,24 @@ struct ConnectionCoreTests {
     #expect(watcher.phase == .open)
   }
 
+  @Test("no request is taken while password work is pending; its reply keeps its place behind a held one")
+  func credentialStopsTheLine() {
+    let host = FakeConnectionHost()
+    var core = started(host: host)
+    send("ORDER a\nLOGIN\nPING b\n", to: &core, host: host)
+    #expect(host.lines == ["ORDER a", "LOGIN"])
+    #expect(host.credentials.count == 1)
+    #expect(core.isReadingPaused)
+
+    core.credentialFinished(now: 0, host: host)
+    #expect(host.lines == ["ORDER a", "LOGIN", "PING b"])
+    #expect(take(&core, host: host) == "")
+
+    host.tickets["a"]!.complete(.committed)
+    core.commitFinished()
+    #expect(take(&core, host: host) == "OK ordered a\nOK finished\nOK b\n")
+  }
+
   @Test("backpressure stops taking lines at the high-water mark and resumes once output is out")
   func backpressure() {
     let host = FakeConnectionHost()

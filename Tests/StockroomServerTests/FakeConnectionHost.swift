@@ -1,5 +1,6 @@
 import StockroomDomain
 import StockroomProtocol
+import StockroomSecurity
 
 @testable import StockroomServer
 
@@ -9,6 +10,7 @@ import StockroomProtocol
 /// - `PING [word]` answers `OK word` (or `OK PONG`).
 /// - `ORDER <name>` answers `OK ordered <name>`, waiting for a commit ticket kept in `tickets`.
 /// - `BIG <n>` answers `n` bytes: `n - 1` of `x`, then LF.
+/// - `LOGIN` waits for password work, kept in `credentials`, which `finish` answers `OK finished`.
 /// - `WATCH` starts watching everything; `QUIT` answers `OK bye` and closes.
 final class FakeConnectionHost: ConnectionHost {
   /// Every line handled, in order.
@@ -17,6 +19,8 @@ final class FakeConnectionHost: ConnectionHost {
   private(set) var tickets: [String: CommitTicket] = [:]
   /// Tickets the core asked to be told about, in order.
   private(set) var awaited: [CommitTicket] = []
+  /// Password work the core asked to be run, in order.
+  private(set) var credentials: [CredentialTicket] = []
   private(set) var refusals: [ForeignProtocol] = []
   private(set) var subscriptions: [Set<String>?] = []
   /// Events still in the current subscription, handed over when it changes.
@@ -39,6 +43,8 @@ final class FakeConnectionHost: ConnectionHost {
       let count = Int(words[1])!
       out.bytes += Array(repeating: UInt8(ascii: "x"), count: count - 1)
       out.endLine()
+    case "LOGIN":
+      return .credential(CredentialTicket(.login(name: "ann"), .hash(Password("not checked here"))))
     case "WATCH":
       session.watching = []
       out.ok("watching")
@@ -60,7 +66,7 @@ final class FakeConnectionHost: ConnectionHost {
 
   func awaitCommit(_ ticket: CommitTicket) { awaited.append(ticket) }
 
-  func runCredential(_ ticket: CredentialTicket) {}
+  func runCredential(_ ticket: CredentialTicket) { credentials.append(ticket) }
 
   func watchChanged(to watching: Set<String>?) -> [StockEvent] {
     subscriptions.append(watching)

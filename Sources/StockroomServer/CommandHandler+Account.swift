@@ -39,65 +39,65 @@ extension CommandHandler {
     }
   }
 
-  func login(_ request: Request, session: inout Session) throws {
+  func login(_ request: Request, session: Session) throws -> CredentialTicket {
     // A name that breaks the name rules cannot have an account, and is as wrong as any other;
     // such names share one throttle record, so none of them makes the throttle hold its bytes.
     let name = (try? TextRules.userName(request.arguments[0].text)) ?? "\u{0}not-a-name"
     let password = try Self.password(request.arguments[1], checked: false)
     let delay = try throttled(name, session: session)
     let hash = store.read { $0.accounts[name]?.passwordHash }
-    session.credential = CredentialTicket(.login(name: name), .verify(hash: hash, password: password), delay: delay)
+    return CredentialTicket(.login(name: name), .verify(hash: hash, password: password), delay: delay)
   }
 
-  func register(_ request: Request, session: inout Session) throws {
+  func register(_ request: Request) throws -> CredentialTicket {
     guard configuration.registration == .open else {
       throw ProtocolError(.denied, "self-registration is closed on this server; ask an admin for an account")
     }
     let name = try Account.name(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     try refuseTaken(name)
-    session.credential = CredentialTicket(.register(name: name), .hash(password))
+    return CredentialTicket(.register(name: name), .hash(password))
   }
 
-  func passwd(_ request: Request, session: inout Session) throws {
+  func passwd(_ request: Request, session: Session) throws -> CredentialTicket {
     guard let name = session.account, let hash = store.read({ $0.accounts[name]?.passwordHash }) else {
       throw ProtocolError(.noAuth, "PASSWD needs a login")
     }
     let old = try Self.password(request.arguments[0], checked: false)
     let new = try Self.password(request.arguments[1], checked: true)
     let delay = try throttled(name, session: session)
-    session.credential = CredentialTicket(
+    return CredentialTicket(
       .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay)
   }
 
-  func userAdd(_ request: Request, session: inout Session) throws {
+  func userAdd(_ request: Request) throws -> CredentialTicket {
     let name = try Account.name(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
     try refuseTaken(name)
-    session.credential = CredentialTicket(.userAdd(name: name, role: role), .hash(password))
+    return CredentialTicket(.userAdd(name: name, role: role), .hash(password))
   }
 
-  func userPasswd(_ request: Request, session: inout Session) throws {
+  func userPasswd(_ request: Request) throws -> CredentialTicket {
     let name = request.arguments[0].text
     let password = try Self.password(request.arguments[1], checked: true)
     guard store.read({ $0.accounts[name] != nil }) else {
       throw ProtocolError(.notFound, "no account named \(Echo.quoted(name))")
     }
-    session.credential = CredentialTicket(.userPasswd(name: name), .hash(password))
+    return CredentialTicket(.userPasswd(name: name), .hash(password))
   }
 
-  func userDel(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func userDel(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let name = request.arguments[0].text
-    _ = try apply(&session, .deleteAccount(name: name))
+    _ = try apply(&wait, .deleteAccount(name: name))
     logger.info("account deleted user=\(name) by=\(session.user)")
     out.ok("deleted", fields: [("user", name)])
   }
 
-  func userRole(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func userRole(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let name = request.arguments[0].text
     let role = try Self.role(request.arguments[1].text)
-    _ = try apply(&session, .setRole(name: name, role: role, at: Date()))
+    _ = try apply(&wait, .setRole(name: name, role: role, at: Date()))
     logger.info("account role user=\(name) role=\(role.rawValue) by=\(session.user)")
     out.ok("role", fields: [("user", name), ("role", role.rawValue)])
   }
@@ -124,7 +124,9 @@ extension CommandHandler {
   }
 
   /// The reply to finished password work.
-  func credentialDone(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) throws {
+  func credentialDone(
+    _ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
+  ) throws {
     guard let result = ticket.result else { preconditionFailure("finished password work has a result") }
     switch result {
     case .busy:
@@ -150,7 +152,7 @@ extension CommandHandler {
       guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
       throttle.succeeded(name)
       session.failedLogins = 0
-      let applied = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      let applied = try apply(&wait, .setPassword(name: name, hash: hash, at: now))
       // Other connections logged in with the old password are guests from their next request.
       if case .accountSaved(let account) = applied.outcome { logIn(account, session: &session) }
       logger.info("password changed user=\(name)")
@@ -158,19 +160,19 @@ extension CommandHandler {
     case .register(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)
-      _ = try apply(&session, .createAccount(account, selfRegistered: true))
+      _ = try apply(&wait, .createAccount(account, selfRegistered: true))
       logIn(account, session: &session)
       logger.info("account registered user=\(name)")
       out.ok("login \(name)", fields: [("role", Role.customer.rawValue)])
     case .userAdd(let name, let role):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: role, passwordHash: hash, created: now, updated: now)
-      _ = try apply(&session, .createAccount(account, selfRegistered: false))
+      _ = try apply(&wait, .createAccount(account, selfRegistered: false))
       logger.info("account created user=\(name) role=\(role.rawValue) by=\(session.user)")
       out.ok("created", fields: [("user", name), ("role", role.rawValue)])
     case .userPasswd(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
-      let applied = try apply(&session, .setPassword(name: name, hash: hash, at: now))
+      let applied = try apply(&wait, .setPassword(name: name, hash: hash, at: now))
       if session.account == name, case .accountSaved(let account) = applied.outcome {
         logIn(account, session: &session)
       }

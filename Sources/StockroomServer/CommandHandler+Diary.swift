@@ -7,10 +7,10 @@ extension CommandHandler {
     try integer(word.text, what: "diary id", range: 1...Int(Int32.max))
   }
 
-  func diaryNew(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func diaryNew(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let user = session.user
     let applied = try apply(
-      &session,
+      &wait,
       .createDiary(owner: user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date()))
     guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
     out.diaryRow(entry, detail: false)
@@ -36,11 +36,11 @@ extension CommandHandler {
     out.ok(fields: [("diary", String(id))])
   }
 
-  func diaryEdit(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func diaryEdit(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let id = try Self.diaryID(request.arguments[0])
     let user = session.user
     let applied = try apply(
-      &session,
+      &wait,
       .editDiary(
         id: id, owner: user, title: request.options["title"], body: request.options["body"], at: Date()))
     guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
@@ -49,10 +49,10 @@ extension CommandHandler {
     out.ok(fields: [("diary", String(id))])
   }
 
-  func diaryDelete(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func diaryDelete(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let id = try Self.diaryID(request.arguments[0])
     let user = session.user
-    _ = try apply(&session, .deleteDiary(id: id, owner: user))
+    _ = try apply(&wait, .deleteDiary(id: id, owner: user))
     out.ok(fields: [("deleted", String(id))])
   }
 }

@@ -14,7 +14,7 @@ extension CommandHandler {
     return currency
   }
 
-  func productNew(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func productNew(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let options = request.options
     let price = try Money.parse(options["price"]!, currency: try Self.currency(options) ?? .krw)
     let discount = try options["discount"].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
@@ -25,11 +25,11 @@ extension CommandHandler {
     let draft = ProductDraft(
       name: options["name"]!, description: options["description"] ?? "", price: price, discount: discount, stock: stock)
     let user = session.user
-    let applied = try apply(&session, .createProduct(seller: user, draft: draft, at: Date()))
+    let applied = try apply(&wait, .createProduct(seller: user, draft: draft, at: Date()))
     try savedProduct(applied, out: &out)
   }
 
-  func productEdit(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func productEdit(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let options = request.options
     let id = request.arguments[0].text
     let current = try store.read { state throws(ProtocolError) in
@@ -51,7 +51,7 @@ extension CommandHandler {
       changes.discount = .some(try Discount.parse(text, price: changes.price ?? current.price))
     }
     let user = session.user
-    let applied = try apply(&session, .editProduct(id: id, user: user, changes: changes, at: Date()))
+    let applied = try apply(&wait, .editProduct(id: id, user: user, changes: changes, at: Date()))
     try savedProduct(applied, out: &out)
   }
 
@@ -63,10 +63,12 @@ extension CommandHandler {
     out.ok(fields: [("product", product.id)])
   }
 
-  func productDelete(_ request: Request, session: inout Session, role: Role, out: inout ReplyEncoder) throws {
+  func productDelete(
+    _ request: Request, session: Session, role: Role, out: inout ReplyEncoder, wait: inout ReplyWait?
+  ) throws {
     let user = session.user
     let applied = try apply(
-      &session, .deleteProduct(id: request.arguments[0].text, user: user, anySeller: role >= .admin))
+      &wait, .deleteProduct(id: request.arguments[0].text, user: user, anySeller: role >= .admin))
     guard case .productDeleted(let id) = applied.outcome else { preconditionFailure("delete answers deleted") }
     out.ok(fields: [("deleted", id)])
   }

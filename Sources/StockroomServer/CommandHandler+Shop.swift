@@ -311,7 +311,7 @@ extension CommandHandler {
     Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
   }
 
-  func add(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func add(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     let words = request.arguments
     guard words.count.isMultiple(of: 2) else {
       throw ProtocolError(.args, "ADD takes pairs of <item> <n>, e.g. ADD banana 5 kiwi 2")
@@ -329,7 +329,7 @@ extension CommandHandler {
       changes.append(ItemCount(item.text, count))
     }
     let user = session.user
-    let applied = try apply(&session, .restock(user: user, changes: changes))
+    let applied = try apply(&wait, .restock(user: user, changes: changes))
     guard case .restocked(let changes) = applied.outcome else { preconditionFailure("restock answers restocked") }
     for change in changes {
       out.beginRow(change.item)
@@ -341,7 +341,7 @@ extension CommandHandler {
     out.ok("restocked \(changes.count) item\(changes.count == 1 ? "" : "s")")
   }
 
-  func order(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+  func order(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
     var lines: [ItemCount] = []
     let words = request.arguments
     var index = 0
@@ -364,7 +364,7 @@ extension CommandHandler {
     if let key { try TextRules.check(key, as: store.limits.orderKey) }
     let user = session.user
     let applied = try apply(
-      &session,
+      &wait,
       .order(user: user, lines: lines, at: Date(), key: key))
     let receipt: OrderReceipt
     switch applied.outcome {

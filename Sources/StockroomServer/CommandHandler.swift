@@ -29,6 +29,7 @@ struct CommandHandler: Sendable {
   func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     stats.commandsServed.add(1, ordering: .relaxed)
     let mark = out.bytes.count
+    var wait: ReplyWait?
     do {
       let words = try Tokenizer.words(in: line)
       if words.isEmpty {
@@ -36,33 +37,25 @@ struct CommandHandler: Sendable {
       }
       let request = try parse(words)
       let role = try authorize(request, session: &session)
-      try dispatch(request, role: role, session: &session, out: &out)
+      try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)
       fail(error, out: &out)
     }
-    return Self.takeWait(&session)
+    return wait
   }
 
   /// Turns finished password work into its reply (and the commit that reply waits for, if any).
   func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     let mark = out.bytes.count
+    var wait: ReplyWait?
     do {
-      try credentialDone(ticket, session: &session, out: &out)
+      try credentialDone(ticket, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)
       fail(error, out: &out)
     }
-    return Self.takeWait(&session)
-  }
-
-  private static func takeWait(_ session: inout Session) -> ReplyWait? {
-    defer {
-      session.commit = nil
-      session.credential = nil
-    }
-    if let ticket = session.credential { return .credential(ticket) }
-    return session.commit.map(ReplyWait.commit)
+    return wait
   }
 
   /// The caller's role now: a guest's without looking, an account's from the session while no
@@ -100,10 +93,11 @@ struct CommandHandler: Sendable {
       .denied, "\(request.path) needs the \(needed.rawValue) role\(why); \(session.user) is \(role.rawValue)")
   }
 
-  /// Applies a mutation and remembers the commit its reply must wait for.
-  func apply(_ session: inout Session, _ mutation: Mutation) throws(ShopError) -> Applied {
+  /// Applies a mutation; `wait` becomes the commit the reply must wait for (nil for a shop in
+  /// memory), so a reply written after an error still waits for a change already made.
+  func apply(_ wait: inout ReplyWait?, _ mutation: Mutation) throws(ShopError) -> Applied {
     let (applied, ticket) = try store.apply(mutation)
-    session.commit = ticket
+    wait = ticket.map(ReplyWait.commit)
     return applied
   }
 
@@ -122,7 +116,9 @@ struct CommandHandler: Sendable {
     }
   }
 
-  private func dispatch(_ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder) throws {
+  private func dispatch(
+    _ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
+  ) throws {
     switch request.id {
     case .help: try help(request, out: &out)
     case .ping: out.ok(request.arguments.first.map(\.text) ?? "PONG")
@@ -136,31 +132,31 @@ struct CommandHandler: Sendable {
     case .names: names(out: &out)
     case .expo: expo(out: &out)
     case .stock: try stock(request, out: &out)
-    case .add: try add(request, session: &session, out: &out)
-    case .order: try order(request, session: &session, out: &out)
+    case .add: try add(request, session: session, out: &out, wait: &wait)
+    case .order: try order(request, session: session, out: &out, wait: &wait)
     case .stocktake: try stocktake(request, out: &out)
-    case .diaryNew: try diaryNew(request, session: &session, out: &out)
+    case .diaryNew: try diaryNew(request, session: session, out: &out, wait: &wait)
     case .diaryList: try diaryList(request, session: session, out: &out)
     case .diaryShow: try diaryShow(request, session: session, out: &out)
-    case .diaryEdit: try diaryEdit(request, session: &session, out: &out)
-    case .diaryDelete: try diaryDelete(request, session: &session, out: &out)
-    case .productNew: try productNew(request, session: &session, out: &out)
-    case .productEdit: try productEdit(request, session: &session, out: &out)
-    case .productDelete: try productDelete(request, session: &session, role: role, out: &out)
+    case .diaryEdit: try diaryEdit(request, session: session, out: &out, wait: &wait)
+    case .diaryDelete: try diaryDelete(request, session: session, out: &out, wait: &wait)
+    case .productNew: try productNew(request, session: session, out: &out, wait: &wait)
+    case .productEdit: try productEdit(request, session: session, out: &out, wait: &wait)
+    case .productDelete: try productDelete(request, session: session, role: role, out: &out, wait: &wait)
     case .watch: try watch(request, session: &session, out: &out)
-    case .login: try login(request, session: &session)
+    case .login: wait = .credential(try login(request, session: session))
     case .logout:
       Self.logOut(&session)
       out.ok("logout")
     case .whoami: out.ok(session.user, fields: [("role", role.rawValue)])
-    case .register: try register(request, session: &session)
-    case .passwd: try passwd(request, session: &session)
+    case .register: wait = .credential(try register(request))
+    case .passwd: wait = .credential(try passwd(request, session: session))
     case .user, .diary, .product:
       preconditionFailure("CommandTable.parse always resolves a subcommand")
-    case .userAdd: try userAdd(request, session: &session)
-    case .userPasswd: try userPasswd(request, session: &session)
-    case .userDel: try userDel(request, session: &session, out: &out)
-    case .userRole: try userRole(request, session: &session, out: &out)
+    case .userAdd: wait = .credential(try userAdd(request))
+    case .userPasswd: wait = .credential(try userPasswd(request))
+    case .userDel: try userDel(request, session: session, out: &out, wait: &wait)
+    case .userRole: try userRole(request, session: session, out: &out, wait: &wait)
     case .userList: try userList(request, out: &out)
     case .productList:
       try listProducts(Paging(page: request.options["page"], size: request.options["size"]), out: &out)

@@ -5,6 +5,19 @@ import StockroomProtocol
 /// How shop things are written as data lines. Every row carries `kind=` so a client can render
 /// it without knowing which command produced it.
 extension ReplyEncoder {
+  /// A change of stock as a watcher sees it; who made it is shown to staff alone.
+  mutating func stockEvent(_ event: StockEvent, showUser: Bool) {
+    beginEvent("stock")
+    field("item", event.item)
+    field("name", event.name)
+    field("level", event.level)
+    field("change", CommandHandler.signed(event.change))
+    field("cause", event.cause.name)
+    if let order = event.cause.orderID { field("order", order) }
+    if showUser { field("user", event.cause.user) }
+    endLine()
+  }
+
   mutating func aliases(_ aliases: [String]) {
     if !aliases.isEmpty { field("aliases", aliases.joined(separator: ",")) }
   }

@@ -21,10 +21,6 @@ struct Session: Sendable {
   var watching: Set<String>? = nil
   /// Set by QUIT, or by too many failed logins: close once the reply is out.
   var closing: CloseReason? = nil
-  /// The commit the current request's reply waits for, if any.
-  var commit: CommitTicket? = nil
-  /// The password work the current request's reply waits for, if any.
-  var credential: CredentialTicket? = nil
 
   init() {}
 

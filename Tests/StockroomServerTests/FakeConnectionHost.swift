@@ -1,0 +1,80 @@
+import StockroomDomain
+import StockroomProtocol
+import StockroomSecurity
+
+@testable import StockroomServer
+
+/// A `ConnectionHost` for `ConnectionCore` tests: a few made-up commands instead of the shop,
+/// commit tickets the test completes by hand, and a record of everything the core asked for.
+///
+/// - `PING [word]` answers `OK word` (or `OK PONG`).
+/// - `ORDER <name>` answers `OK ordered <name>`, waiting for a commit ticket kept in `tickets`.
+/// - `BIG <n>` answers `n` bytes: `n - 1` of `x`, then LF.
+/// - `LOGIN` waits for password work, kept in `credentials`, which `finish` answers `OK finished`.
+/// - `WATCH` starts watching everything; `QUIT` answers `OK bye` and closes.
+final class FakeConnectionHost: ConnectionHost {
+  /// Every line handled, in order.
+  private(set) var lines: [String] = []
+  /// The commit ticket of each `ORDER`, by the name it was given.
+  private(set) var tickets: [String: CommitTicket] = [:]
+  /// Tickets the core asked to be told about, in order.
+  private(set) var awaited: [CommitTicket] = []
+  /// Password work the core asked to be run, in order.
+  private(set) var credentials: [CredentialTicket] = []
+  private(set) var refusals: [ForeignProtocol] = []
+  private(set) var subscriptions: [Set<String>?] = []
+  /// Events still in the current subscription, handed over when it changes.
+  var undelivered: [StockEvent] = []
+  var role = Role.guest
+
+  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    let text = String(decoding: line, as: UTF8.self)
+    lines.append(text)
+    let words = text.split(separator: " ").map(String.init)
+    switch words.first {
+    case "PING":
+      out.ok(words.count > 1 ? words[1] : "PONG")
+    case "ORDER":
+      let ticket = CommitTicket()
+      tickets[words[1]] = ticket
+      out.ok("ordered \(words[1])")
+      return .commit(ticket)
+    case "BIG":
+      let count = Int(words[1])!
+      out.bytes += Array(repeating: UInt8(ascii: "x"), count: count - 1)
+      out.endLine()
+    case "LOGIN":
+      return .credential(CredentialTicket(.login(name: "ann"), .hash(Password("not checked here"))))
+    case "WATCH":
+      session.watching = []
+      out.ok("watching")
+    case "QUIT":
+      session.closing = .clientQuit
+      out.ok("bye")
+    default:
+      out.error(ProtocolError(.unknown, "unknown"))
+    }
+    return nil
+  }
+
+  func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    out.ok("finished")
+    return nil
+  }
+
+  func role(_ session: inout Session) -> Role { role }
+
+  func awaitCommit(_ ticket: CommitTicket) { awaited.append(ticket) }
+
+  func runCredential(_ ticket: CredentialTicket) { credentials.append(ticket) }
+
+  func watchChanged(to watching: Set<String>?) -> [StockEvent] {
+    subscriptions.append(watching)
+    defer { undelivered = [] }
+    return undelivered
+  }
+
+  func presenceChanged(_ entry: Presence.Entry?) {}
+
+  func refused(_ foreign: ForeignProtocol) { refusals.append(foreign) }
+}

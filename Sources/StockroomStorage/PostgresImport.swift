@@ -157,19 +157,7 @@ public enum PostgresImport {
   /// The stock equation holds by the table's CHECK; here every item's restocked, corrected and
   /// taken must also equal the sums of its ledger, as `ShopDatabase.verify` checks in SQLite.
   private static func checkLedger(_ target: PostgresConnection, url: PostgresURL) throws {
-    let mismatched = try target.query(
-      """
-      SELECT s.item FROM stock s LEFT JOIN (
-        SELECT item,
-          sum(CASE cause WHEN 'restock' THEN change ELSE 0 END) AS restocked,
-          sum(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END) AS corrected,
-          sum(CASE cause WHEN 'order' THEN -change ELSE 0 END) AS taken
-        FROM ledger GROUP BY item) l ON l.item = s.item
-      WHERE s.restocked <> COALESCE(l.restocked, 0) OR s.corrected <> COALESCE(l.corrected, 0)
-        OR s.taken <> COALESCE(l.taken, 0)
-      ORDER BY s.item LIMIT 1
-      """)
-    if let item = mismatched.values.first?.first ?? nil {
+    if let item = try PostgresSchema.itemDisagreeingWithLedger(target) {
       throw StorageError("the import into \(url) was undone: the stock of \(item) disagrees with its ledger there")
     }
   }

@@ -42,6 +42,25 @@ public enum PostgresSchema {
 
   public static var currentVersion: Int { migrations.count }
 
+  /// The first item whose stock row disagrees with the sums of its ledger (restocked, corrected,
+  /// taken), as `ShopDatabase.verify` checks in SQLite; nil when every item agrees. The stock
+  /// equation itself is the table's CHECK.
+  static func itemDisagreeingWithLedger(_ connection: PostgresConnection) throws -> String? {
+    let mismatched = try connection.query(
+      """
+      SELECT s.item FROM stock s LEFT JOIN (
+        SELECT item,
+          sum(CASE cause WHEN 'restock' THEN change ELSE 0 END) AS restocked,
+          sum(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END) AS corrected,
+          sum(CASE cause WHEN 'order' THEN -change ELSE 0 END) AS taken
+        FROM ledger GROUP BY item) l ON l.item = s.item
+      WHERE s.restocked <> COALESCE(l.restocked, 0) OR s.corrected <> COALESCE(l.corrected, 0)
+        OR s.taken <> COALESCE(l.taken, 0)
+      ORDER BY s.item LIMIT 1
+      """)
+    return mismatched.values.first?.first ?? nil
+  }
+
   /// Any fixed number: the advisory lock that makes nodes starting together migrate one at a time.
   private static let migrationLock = "7878001"
 

@@ -174,19 +174,7 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
 
   public func verify() throws {
     try withReader { connection in
-      let mismatched = try connection.query(
-        """
-        SELECT s.item FROM stock s LEFT JOIN (
-          SELECT item,
-            sum(CASE cause WHEN 'restock' THEN change ELSE 0 END) AS restocked,
-            sum(CASE cause WHEN 'stocktake' THEN -change ELSE 0 END) AS corrected,
-            sum(CASE cause WHEN 'order' THEN -change ELSE 0 END) AS taken
-          FROM ledger GROUP BY item) l ON l.item = s.item
-        WHERE s.restocked <> COALESCE(l.restocked, 0) OR s.corrected <> COALESCE(l.corrected, 0)
-          OR s.taken <> COALESCE(l.taken, 0)
-        ORDER BY s.item LIMIT 1
-        """)
-      if let item = mismatched.values.first?.first ?? nil {
+      if let item = try PostgresSchema.itemDisagreeingWithLedger(connection) {
         throw StorageError("the store at \(url) is damaged: the stock of \(item) disagrees with its ledger")
       }
     }

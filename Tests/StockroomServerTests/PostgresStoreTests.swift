@@ -70,6 +70,25 @@ struct PostgresStoreTests {
     #expect(try again.request("STOCKTAKE banana").isOK)
   }
 
+  @Test("a store whose ledger disagrees with its stock is found by the check after start, and writes are refused")
+  func damagedLedgerRefusesWrites() throws {
+    let url = try storeWithAccounts(in: try PostgresCluster.shared.get())
+    // A first start writes the catalogue's stock rows; then the store is edited behind its back.
+    let (first, _) = try node(url)
+    first.process.terminate()
+    #expect(try first.waitForExit() == 0)
+    let connection = try PostgresConnection(PostgresURL(url))
+    // Balanced in itself (the table's CHECK holds), but no ledger row says kiwi was restocked.
+    try connection.query(
+      "UPDATE stock SET restocked = restocked + 5, current = current + 5 WHERE item = 'kiwi'")
+    let (daemon, port) = try node(url)
+    defer { daemon.process.terminate() }
+    #expect(daemon.logShows("the stock of kiwi disagrees with its ledger"), "\(daemon.log)")
+    let alice = try client(port, as: "alice")
+    #expect(try alice.request("ORDER banana_juice").errorCode == .readOnly)
+    #expect(try alice.request("STOCK kiwi").rows.first?["stock"] == "15", "reads go on")
+  }
+
   @Test("a second node on the same store is refused while the first serves it")
   func oneNodePerStore() throws {
     let url = try storeWithAccounts(in: try PostgresCluster.shared.get())

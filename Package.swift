@@ -69,6 +69,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),
+    // The load generator's own logic: options, /proc parsing, events, the report and its JSON.
+    .testTarget(name: "StockroomBenchTests", dependencies: ["stockroom-bench"]),
   ],
   swiftLanguageModes: [.v6]
 )

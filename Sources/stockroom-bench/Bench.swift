@@ -1,9 +1,10 @@
 import Foundation
 
-/// `stockroom-bench`'s whole life: parse, run once, print one line.
+/// `stockroom-bench`'s whole life: parse, run once, print one line (or, for `report`, a table).
 enum Bench {
   static func run(arguments: [String]) -> Never {
     if arguments.first == "make-db" { makeDatabase(Array(arguments.dropFirst())) }
+    if arguments.first == "report" { report(Array(arguments.dropFirst())) }
     let options: BenchOptions
     do {
       guard let parsed = try BenchOptions.parse(arguments) else {
@@ -15,14 +16,23 @@ enum Bench {
       warn("stockroom-bench: \(error)\n\(BenchOptions.usage)")
       exit(64)
     }
-    let tally: WorkerTally
+    switch options.mode {
+    case .load: load(options)
+    case .idle: idle(options)
+    case .fanout: fanOut(options)
+    }
+  }
+
+  static func load(_ options: BenchOptions) -> Never {
+    let outcome: LoadOutcome
     do {
-      tally = try LoadRun(options: options).execute()
+      outcome = try LoadRun(options: options).execute()
     } catch {
       warn("stockroom-bench: \(error)")
       exit(69)
     }
-    print(summary(tally, options))
+    let tally = outcome.tally
+    print(summary(outcome, options))
     if !tally.failures.isEmpty {
       // Identical reasons from fifty connections say nothing new; show each once.
       var seen = Set<String>()
@@ -36,6 +46,72 @@ enum Bench {
           + " this result is not valid")
     }
     exit(tally.requests > 0 ? 0 : 1)
+  }
+
+  static func idle(_ options: BenchOptions) -> Never {
+    do {
+      let outcome = try IdleRun(options: options).execute()
+      let fields: [(String, String)] = [
+        ("mode", "idle"),
+        ("target", options.target.rawValue),
+        ("connections", String(outcome.connections)),
+        ("rss_before_kib", String(outcome.residentBeforeKiB)),
+        ("rss_after_kib", String(outcome.residentAfterKiB)),
+        ("bytes_per_connection", String(outcome.bytesPerConnection)),
+        ("errors", "0"),
+      ]
+      print(fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+      exit(0)
+    } catch {
+      warn("stockroom-bench idle: \(error)")
+      exit(69)
+    }
+  }
+
+  static func fanOut(_ options: BenchOptions) -> Never {
+    do {
+      let outcome = try FanOutRun(options: options).execute()
+      let microseconds = { (nanoseconds: UInt64) in String(Int((Double(nanoseconds) / 1000).rounded())) }
+      let fields: [(String, String)] = [
+        ("mode", "fanout"),
+        ("target", options.target.rawValue),
+        ("watchers", String(outcome.watchers)),
+        ("changes", String(outcome.latencies.total)),
+        ("p50_us", microseconds(outcome.latencies.percentile(0.5))),
+        ("p99_us", microseconds(outcome.latencies.percentile(0.99))),
+        ("max_us", microseconds(outcome.maximum)),
+        ("errors", String(outcome.errors)),
+      ]
+      print(fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+      exit(outcome.errors == 0 ? 0 : 1)
+    } catch {
+      warn("stockroom-bench fanout: \(error)")
+      exit(69)
+    }
+  }
+
+  /// `report RESULTS [--out FILE]`: the table from a results file, and optionally its JSON.
+  static func report(_ arguments: [String]) -> Never {
+    guard let path = arguments.first, !path.hasPrefix("-") else {
+      warn("usage: stockroom-bench report RESULTS [--out FILE]")
+      exit(64)
+    }
+    var out: String? = nil
+    if arguments.count == 3 && arguments[1] == "--out" {
+      out = arguments[2]
+    } else if arguments.count != 1 {
+      warn("usage: stockroom-bench report RESULTS [--out FILE]")
+      exit(64)
+    }
+    do {
+      let report = BenchReport(text: try String(contentsOfFile: path, encoding: .utf8))
+      print(report.table())
+      if let out { try report.json().write(to: URL(fileURLWithPath: out)) }
+      exit(0)
+    } catch {
+      warn("stockroom-bench report: \(error)")
+      exit(69)
+    }
   }
 
   static func makeDatabase(_ arguments: [String]) -> Never {
@@ -56,23 +132,29 @@ enum Bench {
   }
 
   /// Words of `key=value` so that a script can split it and a person can read it.
-  static func summary(_ tally: WorkerTally, _ options: BenchOptions) -> String {
+  static func summary(_ outcome: LoadOutcome, _ options: BenchOptions) -> String {
+    let tally = outcome.tally
     let microseconds = { (fraction: Double) in
       Int((Double(tally.latencies.percentile(fraction)) / 1000).rounded())
     }
-    let fields: [(String, String)] = [
+    var fields: [(String, String)] = [
+      ("mode", "load"),
       ("target", options.target.rawValue),
       ("case", options.benchCase.rawValue),
       ("connections", String(options.connections)),
       ("pipeline", String(options.pipeline)),
-      ("duration_s", String(options.duration)),
+      ("duration_s", String(format: "%.3f", outcome.elapsedSeconds)),
       ("requests", String(tally.requests)),
-      ("rps", String(Int((Double(tally.requests) / options.duration).rounded()))),
+      ("rps", String(Int(outcome.requestsPerSecond.rounded()))),
       ("p50_us", String(microseconds(0.5))),
       ("p99_us", String(microseconds(0.99))),
       ("errors", String(tally.errors)),
       ("dropped", String(tally.failures.count)),
     ]
+    if let cpu = outcome.cpuMicrosecondsPerRequest {
+      fields.append(("cpu_us_per_request", String(format: "%.3f", cpu)))
+      fields.append(("cpu_ticks", String(outcome.cpuTicks ?? 0)))
+    }
     return fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
   }
 

@@ -2,6 +2,7 @@ import StockroomProtocol
 
 /// Everything `stockroom-bench` is told on its command line.
 struct BenchOptions: Sendable, Equatable {
+  var mode = BenchMode.load
   var target = BenchTarget.stockroom
   var host = "127.0.0.1"
   /// nil means the target's usual port.
@@ -13,22 +14,44 @@ struct BenchOptions: Sendable, Equatable {
   var warmup = 1.0
   /// How long a connection waits on a silent server before it gives up; bounds every run.
   var timeoutSeconds = 5
+  /// Measure exactly this many requests (after the warmup) instead of `duration` seconds, so
+  /// that CPU per request is taken over the same work on every server.
+  var requests: Int? = nil
+  /// The server's process: its CPU time (load) or resident memory (idle) is read from /proc.
+  var serverPID: Int32? = nil
+  /// Changes the publisher makes in a fan-out run, each waited for by every watcher.
+  var changes = 200
+
+  /// The most connections `load` runs, one thread each; idle and fan-out connections share one.
+  static let loadConnectionLimit = 1000
 
   var resolvedPort: UInt16 {
     port ?? (target == .redis ? 6379 : ProtocolVersion.defaultPort)
   }
 
   static let usage = """
-    usage: stockroom-bench [options]
+    usage: stockroom-bench [load|idle|fanout] [options]
+           stockroom-bench report RESULTS [--out FILE]
+           stockroom-bench make-db DIR [options]
+
+      load (default)             every connection repeats --case; prints rps, latency, CPU
+      idle                       opens --connections that send one PING and then nothing;
+                                 prints the server's RSS growth per connection (needs --server-pid)
+      fanout                     --connections watchers (WATCH banana / SUBSCRIBE banana) and one
+                                 publisher making --changes changes (ORDER banana / PUBLISH);
+                                 prints p50/p99 from a change's send to the last watcher's receipt
 
       --target stockroom|redis   server to load (default stockroom)
       --host ADDRESS             numeric IPv4 address (default 127.0.0.1)
       --port PORT                default 7878 for stockroom, 6379 for redis
-      --connections N            connections, one thread each (default 50)
+      --connections N            connections (default 50; load at most 1000, others 20000)
       --pipeline N               requests sent per batch before reading the replies (default 1)
       --duration SECONDS         measured time (default 5)
       --case ping|stock|order    the request repeated (default ping)
       --warmup SECONDS           load before measuring starts (default 1)
+      --requests N               measure N requests instead of --duration seconds
+      --server-pid PID           read the server's CPU time (load) or RSS (idle) from /proc
+      --changes N                fan-out changes (default 200)
       --help                     this text
 
     Prints one line: target=... case=... requests=N rps=N p50_us=N p99_us=N errors=N ...
@@ -44,6 +67,10 @@ struct BenchOptions: Sendable, Equatable {
     }
     var options = BenchOptions()
     var index = 0
+    if let first = arguments.first, let mode = BenchMode(rawValue: first) {
+      options.mode = mode
+      index = 1
+    }
     func value(_ flag: String) throws(BenchError) -> String {
       index += 1
       guard index < arguments.count else { throw BenchError("\(flag) needs a value") }
@@ -81,14 +108,23 @@ struct BenchOptions: Sendable, Equatable {
       case "--target": options.target = try choice(argument)
       case "--host": options.host = try value(argument)
       case "--port": options.port = UInt16(try integer(argument, 1...65535))
-      case "--connections": options.connections = try integer(argument, 1...1000)
+      case "--connections": options.connections = try integer(argument, 1...20000)
       case "--pipeline": options.pipeline = try integer(argument, 1...1024)
       case "--duration": options.duration = try seconds(argument, 0.1...600)
       case "--case": options.benchCase = try choice(argument)
       case "--warmup": options.warmup = try seconds(argument, 0...60)
+      case "--requests": options.requests = try integer(argument, 1...1_000_000_000)
+      case "--server-pid": options.serverPID = Int32(try integer(argument, 1...Int(Int32.max)))
+      case "--changes": options.changes = try integer(argument, 1...100_000)
       default: throw BenchError("unknown option '\(argument)'; try --help")
       }
       index += 1
+    }
+    if options.mode == .load && options.connections > loadConnectionLimit {
+      throw BenchError("load runs one thread per connection: --connections at most \(loadConnectionLimit)")
+    }
+    if options.mode == .idle && options.serverPID == nil {
+      throw BenchError("idle measures the server's memory: it needs --server-pid")
     }
     return options
   }

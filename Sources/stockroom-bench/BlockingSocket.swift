@@ -14,7 +14,15 @@ final class BlockingSocket {
   private var start = 0
   private var end = 0
 
-  init(host: String, port: UInt16, timeoutSeconds: Int) throws(BenchError) {
+  /// The socket itself, for a caller that waits on many with epoll.
+  var descriptor: Int32 { fd }
+
+  /// True when no received byte is left unread in the buffer.
+  var isDrained: Bool { start == end }
+
+  /// `bufferBytes` is small for connections that only ever see a short reply (idle, fan-out),
+  /// so that ten thousand of them do not cost the client much memory.
+  init(host: String, port: UInt16, timeoutSeconds: Int, bufferBytes: Int = 64 * 1024) throws(BenchError) {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -41,7 +49,7 @@ final class BlockingSocket {
     }
     self.fd = fd
     self.timeoutSeconds = timeoutSeconds
-    self.buffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+    self.buffer = .allocate(byteCount: bufferBytes, alignment: 16)
   }
 
   deinit {

@@ -1,5 +1,5 @@
 /// One connection's life: connect, line up, then send a batch and read its replies until the
-/// window closes.
+/// window closes or the run's fixed number of requests is spent.
 struct ConnectionLoop<D: Dialect>: Sendable {
   let dialect: D
   let options: BenchOptions
@@ -18,18 +18,22 @@ struct ConnectionLoop<D: Dialect>: Sendable {
       return tally
     }
     let window = control.arrive()
+    let counting = options.requests != nil
     let batch = [[UInt8]](repeating: dialect.request(options.benchCase), count: options.pipeline)
       .flatMap { $0 }
     do {
       while true {
         let sent = MonotonicClock.now()
         if sent >= window.end { break }
+        let measured = sent >= window.start
+        if measured && !control.claim(options.pipeline) { break }
         try socket.send(batch)
         for _ in 0..<options.pipeline {
           let failed = try socket.nextReply(dialect).failed
           let received = MonotonicClock.now()
-          // Warmup replies and those that straddle the end are read but not counted.
-          guard sent >= window.start, received <= window.end else { continue }
+          // Warmup replies are read but not counted; so are those that straddle the end of a
+          // timed window (a counted run counts every request it claimed).
+          guard measured, counting || received <= window.end else { continue }
           tally.requests += 1
           if failed { tally.errors += 1 }
           tally.latencies.record(received - sent)
@@ -38,6 +42,7 @@ struct ConnectionLoop<D: Dialect>: Sendable {
     } catch {
       tally.failures.append("during the run: \(error)")
     }
+    control.depart(until: window.end + UInt64(options.timeoutSeconds) * 1_000_000_000)
     return tally
   }
 }

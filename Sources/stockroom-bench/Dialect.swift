@@ -12,4 +12,13 @@ protocol Dialect: Sendable {
   /// The length of the first complete reply in `bytes` and whether it reports a failure, or nil
   /// while that reply is still incomplete.
   func scan(_ bytes: UnsafeRawBufferPointer) -> (length: Int, failed: Bool)?
+
+  /// The request that makes a connection a watcher of banana (fan-out).
+  var watchRequest: [UInt8] { get }
+
+  /// The publisher's request that makes every watcher receive one event (fan-out).
+  var changeRequest: [UInt8] { get }
+
+  /// How many whole events a watcher's `bytes` begin with, and how many bytes they take.
+  func events(in bytes: UnsafeRawBufferPointer) -> (count: Int, length: Int)
 }

@@ -4,25 +4,33 @@ import Foundation
 /// One run: a thread per connection, all measured over the same window, tallies merged.
 struct LoadRun {
   let options: BenchOptions
+  /// The longest a counted run (`--requests`) may take; keeps a slow server's run bounded.
+  static let countedRunLimit = 600.0
 
-  func execute() throws(BenchError) -> WorkerTally {
+  func execute() throws(BenchError) -> LoadOutcome {
     let dialect = options.target.dialect
     try dialect.prepare(
       host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds)
     return try execute(dialect)
   }
 
-  private func execute(_ dialect: some Dialect) throws(BenchError) -> WorkerTally {
-    let control = RunControl()
+  private func execute(_ dialect: some Dialect) throws(BenchError) -> LoadOutcome {
+    let server = options.serverPID.map { ServerProcess(pid: $0) }
+    let control = RunControl(requests: options.requests, server: server)
     let loop = ConnectionLoop(dialect: dialect, options: options, control: control)
     for _ in 0..<options.connections {
       control.enlist()
       // Blocking sockets on real threads: the client's own scheduling adds no queueing of its own.
       Thread { control.report(loop.run()) }.start()
     }
+    let duration = options.requests == nil ? options.duration : Self.countedRunLimit
     let window = control.release(
-      runners: options.connections, warmup: options.warmup, duration: options.duration,
+      runners: options.connections, warmup: options.warmup, duration: duration,
       patience: Double(options.timeoutSeconds))
+    // The server's CPU is read when the measured window opens, by this otherwise idle thread.
+    let untilStart = window.start - min(window.start, MonotonicClock.now())
+    if untilStart > 0 { usleep(UInt32(min(untilStart / 1000, UInt64(UInt32.max)))) }
+    let startTicks = try server?.cpuTicks()
     // A stalled connection gives up after its socket timeout, so this bound is never the limit
     // for a healthy run.
     let untilEnd = Double(window.end - min(window.end, MonotonicClock.now())) / 1e9
@@ -31,6 +39,13 @@ struct LoadRun {
       let grace = options.timeoutSeconds * 2 + 1
       throw BenchError("connections still running \(grace) s after the end")
     }
-    return tally
+    let end = control.end
+    var elapsed = options.duration
+    if options.requests != nil, let end {
+      elapsed = Double(end.time - min(end.time, window.start)) / 1e9
+    }
+    var ticks: Int? = nil
+    if let startTicks, let endTicks = end?.cpuTicks { ticks = endTicks - startTicks }
+    return LoadOutcome(tally: tally, elapsedSeconds: elapsed, cpuTicks: ticks)
   }
 }

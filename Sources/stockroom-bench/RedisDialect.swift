@@ -25,6 +25,24 @@ struct RedisDialect: Dialect {
     }
   }
 
+  var watchRequest: [UInt8] { Self.command(["SUBSCRIBE", "banana"]) }
+
+  /// About as long as Stockroom's event line, so that both servers send the same bytes.
+  var changeRequest: [UInt8] {
+    Self.command(["PUBLISH", "banana", "stock item=banana name=Banana level=999999999 change=-1 cause=order"])
+  }
+
+  /// Every complete RESP value a subscriber receives after its SUBSCRIBE reply is a message.
+  func events(in bytes: UnsafeRawBufferPointer) -> (count: Int, length: Int) {
+    var count = 0
+    var length = 0
+    while let message = value(in: bytes, at: length) {
+      count += 1
+      length = message.end
+    }
+    return (count, length)
+  }
+
   /// Redis starts empty; every case reads or takes the same large stock Stockroom starts with.
   func prepare(host: String, port: UInt16, timeoutSeconds: Int) throws(BenchError) {
     let socket = try BlockingSocket(host: host, port: port, timeoutSeconds: timeoutSeconds)

@@ -8,6 +8,22 @@ struct StockroomDialect: Dialect {
     }
   }
 
+  var watchRequest: [UInt8] { Array("WATCH banana\n".utf8) }
+
+  /// A guest's order of one banana: every watcher of banana gets one `! stock` line.
+  var changeRequest: [UInt8] { Array("ORDER banana\n".utf8) }
+
+  /// A watcher sends nothing after WATCH, so every line it receives is an event.
+  func events(in bytes: UnsafeRawBufferPointer) -> (count: Int, length: Int) {
+    var count = 0
+    var length = 0
+    while let lineFeed = bytes.lineFeed(from: length) {
+      count += 1
+      length = lineFeed + 1
+    }
+    return (count, length)
+  }
+
   func prepare(host: String, port: UInt16, timeoutSeconds: Int) throws(BenchError) {}
 
   /// A full server greets with `ERR LIMIT`; measuring such a connection would measure nothing.

@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The server under test, as /proc shows it: CPU time spent and memory resident.
+struct ServerProcess: Sendable {
+  let pid: Int32
+
+  /// Clock ticks per second, what `getconf CLK_TCK` prints; /proc/PID/stat counts in these.
+  static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+
+  /// User plus system time of every thread so far, in clock ticks.
+  func cpuTicks() throws(BenchError) -> Int {
+    let text = try read("stat")
+    guard let ticks = Self.cpuTicks(stat: text) else {
+      throw BenchError("cannot read utime and stime from /proc/\(pid)/stat")
+    }
+    return ticks
+  }
+
+  /// Resident memory in KiB (VmRSS).
+  func residentKiB() throws(BenchError) -> Int {
+    let text = try read("status")
+    guard let kib = Self.residentKiB(status: text) else {
+      throw BenchError("no VmRSS in /proc/\(pid)/status")
+    }
+    return kib
+  }
+
+  /// utime (field 14) plus stime (15). Counted after the last `)`, because the command name in
+  /// field 2 may itself hold spaces and parentheses.
+  static func cpuTicks(stat: String) -> Int? {
+    guard let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // fields[0] is field 3 (state), so field N is fields[N - 3].
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+      return nil
+    }
+    return user + system
+  }
+
+  static func residentKiB(status: String) -> Int? {
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+    return nil
+  }
+
+  private func read(_ file: String) throws(BenchError) -> String {
+    do {
+      return try String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8)
+    } catch {
+      throw BenchError("cannot read /proc/\(pid)/\(file): \(error)")
+    }
+  }
+}

@@ -39,7 +39,9 @@ public struct ServerConfiguration: Sendable, Equatable {
 
   /// `--loops` when given, else `defaultLoops` for this machine.
   public var resolvedLoops: Int {
-    loops ?? Self.defaultLoops(cores: ProcessInfo.processInfo.activeProcessorCount, onDisk: dataDirectory != nil)
+    loops
+      ?? Self.defaultLoops(
+        cores: ProcessInfo.processInfo.activeProcessorCount, onDisk: dataDirectory != nil || store != nil)
   }
 
   /// One loop on two cores or fewer; above that one per core, less the core the committer's

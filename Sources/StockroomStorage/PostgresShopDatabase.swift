@@ -17,6 +17,9 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   public var location: String { url.redacted }
   public var kind: JournalKind { .postgresql }
   private let writer: PostgresConnection
+  /// The counters as the last commit left them in the database; nil when not known, and then
+  /// all are written. The committer's alone, like `writer`.
+  private var savedCounters: ShopCounters?
   /// Reads from any thread take turns on one connection; a `Mutex` cannot hold a value that
   /// is not `Sendable`, so a plain lock guards it.
   private let readerLock = NSLock()
@@ -184,7 +187,14 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
 
   public func write(_ batch: JournalBatch) throws {
     let connection = try usableWriter()
-    try transaction(connection) { try writeRows(batch, on: connection) }
+    do {
+      try transaction(connection) { try writeRows(batch, on: connection) }
+    } catch {
+      // Rolled back, or lost mid-commit: what the database holds is no longer known for sure.
+      savedCounters = nil
+      throw error
+    }
+    if let counters = batch.counters { savedCounters = counters }
   }
 
   private func transaction(_ connection: PostgresConnection, _ body: () throws -> Void) throws {
@@ -214,22 +224,24 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   private func writeRows(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     for (item, level) in batch.stock { try saveStock(item, level, on: connection) }
     for item in batch.deletedStock { try connection.query("DELETE FROM stock WHERE item = $1", [item]) }
-    for entry in batch.ledger {
-      try connection.query(
-        "INSERT INTO ledger(item, change, cause, order_id, user_name, at) VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8))",
+    // Ledger and order rows, the many of a busy batch, go in a few multi-row INSERTs rather
+    // than one round trip each.
+    try insertRows(
+      "ledger(item, change, cause, order_id, user_name, at)", columns: 6, timeColumns: [5],
+      batch.ledger.map { entry in
         [
           entry.item, String(entry.change), entry.cause, entry.orderID.map(String.init), entry.user,
           String(entry.at.timeIntervalSince1970),
-        ])
-    }
-    for order in batch.orders {
-      try connection.query(
-        "INSERT INTO orders(id, user_name, placed, lines, taken) VALUES ($1, $2, to_timestamp($3::float8), $4, $5)",
+        ]
+      }, on: connection)
+    try insertRows(
+      "orders(id, user_name, placed, lines, taken)", columns: 5, timeColumns: [2],
+      batch.orders.map { order in
         [
           String(order.id), order.user, String(order.placed.timeIntervalSince1970), RowText.lines(order.lines),
           RowText.counts(order.taken),
-        ])
-    }
+        ]
+      }, on: connection)
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
       try connection.query(
@@ -294,15 +306,37 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
         ])
     }
     if let counters = batch.counters {
-      for (key, value) in [
-        ("next_order_id", counters.nextOrderID), ("next_product_id", counters.nextProductID),
-        ("next_diary_id", counters.nextDiaryID), ("names_generation", counters.namesGeneration),
-        ("orders_made", counters.ordersMade),
-      ] {
+      // Only the counters that moved since the last commit: an order moves two of the five.
+      let saved = savedCounters
+      for (key, value, before) in [
+        ("next_order_id", counters.nextOrderID, saved?.nextOrderID),
+        ("next_product_id", counters.nextProductID, saved?.nextProductID),
+        ("next_diary_id", counters.nextDiaryID, saved?.nextDiaryID),
+        ("names_generation", counters.namesGeneration, saved?.namesGeneration),
+        ("orders_made", counters.ordersMade, saved?.ordersMade),
+      ] where value != before {
         try connection.query(
           "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           [key, String(value)])
       }
+    }
+  }
+
+  /// Inserts `rows` into `table` (with its column list), up to 500 rows a statement; the
+  /// `timeColumns` (0-based) hold seconds since 1970 for a `timestamptz`.
+  private func insertRows(
+    _ table: String, columns: Int, timeColumns: Set<Int>, _ rows: [[String?]], on connection: PostgresConnection
+  ) throws {
+    for start in stride(from: 0, to: rows.count, by: 500) {
+      let chunk = rows[start..<min(start + 500, rows.count)]
+      let values = chunk.indices.map { row in
+        "("
+          + (0..<columns).map { column in
+            let placeholder = "$\((row - start) * columns + column + 1)"
+            return timeColumns.contains(column) ? "to_timestamp(\(placeholder)::float8)" : placeholder
+          }.joined(separator: ", ") + ")"
+      }
+      try connection.query("INSERT INTO \(table) VALUES " + values.joined(separator: ", "), chunk.flatMap { $0 })
     }
   }
 

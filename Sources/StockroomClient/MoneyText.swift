@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomText
 
 /// Amounts as people read them, the way the server writes `price_text`: `₩28,800`, `$24.50`.
 enum MoneyText {
@@ -8,7 +9,7 @@ enum MoneyText {
     guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
       parts.count <= 2
     else { return nil }
-    let grouped = group(whole)
+    let grouped = NumberText.grouped(String(whole))
     switch currency.uppercased() {
     case "KRW" where parts.count == 1: return "₩" + grouped
     case "USD":
@@ -27,14 +28,5 @@ enum MoneyText {
       parts.append(format(field.value, currency: currency) ?? "\(field.value) \(currency.uppercased())")
     }
     return parts.isEmpty ? nil : parts.joined(separator: " + ")
-  }
-
-  private static func group(_ digits: Substring) -> String {
-    var out = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return out
   }
 }

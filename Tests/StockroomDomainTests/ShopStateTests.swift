@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomText
 import Testing
 
 @Suite("Shop state")

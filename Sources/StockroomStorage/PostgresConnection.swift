@@ -74,6 +74,20 @@ public final class PostgresConnection {
     _ = try rows(of: PQexec(handle, sql))
   }
 
+  /// Runs `body` in one transaction that `begin` opens: committed when `body` returns, rolled
+  /// back when anything throws (unless the connection is gone, which ended it already).
+  public func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
+    try execute(begin)
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      if isConnected { try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
   /// Starts listening on `channel`; notifications arrive through `notifications(waitingUpTo:)`.
   public func listen(_ channel: String) throws(PostgresError) {
     try execute("LISTEN " + quotedIdentifier(channel))

@@ -69,9 +69,6 @@ public enum PostgresImport {
       ]),
   ]
 
-  /// Rows per INSERT: one round trip each, far below PostgreSQL's 65,535 parameters.
-  private static let rowsPerInsert = 500
-
   /// Imports the shop in `directory` into the store at `url`, which must hold no shop yet.
   /// The SQLite shop is opened as a starting server opens it (locked, checked, brought to the
   /// current schema), so a server running on it refuses the import.
@@ -88,8 +85,7 @@ public enum PostgresImport {
     defer { try? source.execute("ROLLBACK") }
     let target = try PostgresConnection(url, applicationName: "stockroomd import")
     try PostgresSchema.migrate(target)
-    try target.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-    do {
+    return try target.transaction("BEGIN ISOLATION LEVEL SERIALIZABLE") {
       let existing = try target.query(
         "SELECT (SELECT count(*) FROM stock) + (SELECT count(*) FROM accounts) + (SELECT count(*) FROM orders) AS rows")
       guard existing[0, "rows"] == "0" else {
@@ -106,49 +102,34 @@ public enum PostgresImport {
         "SELECT setval(pg_get_serial_sequence('ledger', 'seq'), (SELECT COALESCE(max(seq), 0) + 1 FROM ledger), false)"
       )
       try checkLedger(target, url: url)
-      try target.execute("COMMIT")
       return report
-    } catch {
-      try? target.execute("ROLLBACK")
-      throw error
     }
   }
 
   private static func copy(_ table: Table, from source: SQLiteDatabase, to target: PostgresConnection) throws -> Int {
     let select = try source.prepare(
       "SELECT \(table.columns.map { "\"\($0.0)\"" }.joined(separator: ", ")) FROM \(table.name)")
-    var pending: [String?] = []
+    let into = "\(table.name)(\(table.columns.map(\.1).joined(separator: ", ")))"
+    let timeColumns = Set(table.columns.indices.filter { table.columns[$0].2 == .time })
+    var pending: [[String?]] = []
     var count = 0
     func flush() throws {
-      guard !pending.isEmpty else { return }
-      let rows = pending.count / table.columns.count
-      let values = (0..<rows).map { row in
-        "("
-          + table.columns.enumerated().map { index, column in
-            let placeholder = "$\(row * table.columns.count + index + 1)"
-            return column.2 == .time ? "to_timestamp(\(placeholder)::double precision)" : placeholder
-          }.joined(separator: ", ") + ")"
-      }
-      try target.query(
-        "INSERT INTO \(table.name) (\(table.columns.map(\.1).joined(separator: ", "))) VALUES "
-          + values.joined(separator: ", "), pending)
+      try target.insert(into: into, columns: table.columns.count, timeColumns: timeColumns, pending)
       pending.removeAll(keepingCapacity: true)
     }
     while try select.step() {
-      for (index, column) in table.columns.enumerated() {
-        let position = Int32(index)
-        guard !select.isNull(position) else {
-          pending.append(nil)
-          continue
-        }
-        switch column.2 {
-        case .text: pending.append(select.text(position))
-        case .integer: pending.append(String(select.int(position)))
-        case .time: pending.append(String(select.double(position)))
-        }
-      }
+      pending.append(
+        table.columns.enumerated().map { index, column in
+          let position = Int32(index)
+          guard !select.isNull(position) else { return nil }
+          switch column.2 {
+          case .text: return select.text(position)
+          case .integer: return String(select.int(position))
+          case .time: return String(select.double(position))
+          }
+        })
       count += 1
-      if count % rowsPerInsert == 0 { try flush() }
+      if pending.count == PostgresConnection.rowsPerInsert { try flush() }
     }
     try flush()
     return count

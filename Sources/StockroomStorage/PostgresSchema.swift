@@ -72,8 +72,7 @@ public enum PostgresSchema {
   public static func migrate(_ connection: PostgresConnection, to version: Int = currentVersion) throws -> (
     from: Int, to: Int
   ) {
-    try connection.execute("BEGIN")
-    do {
+    try connection.transaction {
       try connection.query("SELECT pg_advisory_xact_lock($1)", [migrationLock])
       try connection.execute("CREATE TABLE IF NOT EXISTS stockroom_schema(version integer NOT NULL)")
       let found =
@@ -88,11 +87,7 @@ public enum PostgresSchema {
         try connection.execute("DELETE FROM stockroom_schema")
         try connection.query("INSERT INTO stockroom_schema(version) VALUES ($1)", [String(version)])
       }
-      try connection.execute("COMMIT")
       return (found, max(found, version))
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
     }
   }
 }

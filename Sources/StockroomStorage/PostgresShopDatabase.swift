@@ -81,9 +81,8 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool) throws -> ShopState {
     let connection = try usableWriter()
     // One snapshot: the rows read belong to one moment.
-    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     var snapshot = ShopSnapshot()
-    do {
+    try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
       for row in try connection.query("SELECT item, initial, restocked, corrected, taken, current FROM stock").values {
         var level = StockLevel(initial: Self.int(row[1]))
         level.restocked = Self.int(row[2])
@@ -146,25 +145,13 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
           requestedText: row[3] ?? "", placed: Self.date(row[4]))
       }
       for row in try connection.query("SELECT key, value FROM meta").values {
-        let value = Self.int(row[1])
-        switch row[0] ?? "" {
-        case "next_order_id": snapshot.counters.nextOrderID = value
-        case "next_product_id": snapshot.counters.nextProductID = value
-        case "next_diary_id": snapshot.counters.nextDiaryID = value
-        case "names_generation": snapshot.counters.namesGeneration = value
-        case "orders_made": snapshot.counters.ordersMade = value
-        default: continue
-        }
+        snapshot.counters.setMeta(row[0] ?? "", to: Self.int(row[1]))
       }
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
     }
     let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
     let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
     guard persist else { return state }
-    try transaction(connection) {
+    try connection.transaction {
       for item in added { try saveStock(item, state.level(of: item)!, on: connection) }
       try connection.query(
         """
@@ -188,24 +175,13 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   public func write(_ batch: JournalBatch) throws {
     let connection = try usableWriter()
     do {
-      try transaction(connection) { try writeRows(batch, on: connection) }
+      try connection.transaction { try writeRows(batch, on: connection) }
     } catch {
       // Rolled back, or lost mid-commit: what the database holds is no longer known for sure.
       savedCounters = nil
       throw error
     }
     if let counters = batch.counters { savedCounters = counters }
-  }
-
-  private func transaction(_ connection: PostgresConnection, _ body: () throws -> Void) throws {
-    try connection.execute("BEGIN")
-    do {
-      try body()
-      try connection.execute("COMMIT")
-    } catch {
-      if connection.isConnected { try? connection.execute("ROLLBACK") }
-      throw error
-    }
   }
 
   private func saveStock(_ item: String, _ level: StockLevel, on connection: PostgresConnection) throws {
@@ -226,22 +202,22 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
     for item in batch.deletedStock { try connection.query("DELETE FROM stock WHERE item = $1", [item]) }
     // Ledger and order rows, the many of a busy batch, go in a few multi-row INSERTs rather
     // than one round trip each.
-    try insertRows(
-      "ledger(item, change, cause, order_id, user_name, at)", columns: 6, timeColumns: [5],
+    try connection.insert(
+      into: "ledger(item, change, cause, order_id, user_name, at)", columns: 6, timeColumns: [5],
       batch.ledger.map { entry in
         [
           entry.item, String(entry.change), entry.cause, entry.orderID.map(String.init), entry.user,
           String(entry.at.timeIntervalSince1970),
         ]
-      }, on: connection)
-    try insertRows(
-      "orders(id, user_name, placed, lines, taken)", columns: 5, timeColumns: [2],
+      })
+    try connection.insert(
+      into: "orders(id, user_name, placed, lines, taken)", columns: 5, timeColumns: [2],
       batch.orders.map { order in
         [
           String(order.id), order.user, String(order.placed.timeIntervalSince1970), RowText.lines(order.lines),
           RowText.counts(order.taken),
         ]
-      }, on: connection)
+      })
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
       try connection.query(
@@ -306,37 +282,11 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
         ])
     }
     if let counters = batch.counters {
-      // Only the counters that moved since the last commit: an order moves two of the five.
-      let saved = savedCounters
-      for (key, value, before) in [
-        ("next_order_id", counters.nextOrderID, saved?.nextOrderID),
-        ("next_product_id", counters.nextProductID, saved?.nextProductID),
-        ("next_diary_id", counters.nextDiaryID, saved?.nextDiaryID),
-        ("names_generation", counters.namesGeneration, saved?.namesGeneration),
-        ("orders_made", counters.ordersMade, saved?.ordersMade),
-      ] where value != before {
+      for (key, value) in counters.metaRows(changedSince: savedCounters) {
         try connection.query(
           "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           [key, String(value)])
       }
-    }
-  }
-
-  /// Inserts `rows` into `table` (with its column list), up to 500 rows a statement; the
-  /// `timeColumns` (0-based) hold seconds since 1970 for a `timestamptz`.
-  private func insertRows(
-    _ table: String, columns: Int, timeColumns: Set<Int>, _ rows: [[String?]], on connection: PostgresConnection
-  ) throws {
-    for start in stride(from: 0, to: rows.count, by: 500) {
-      let chunk = rows[start..<min(start + 500, rows.count)]
-      let values = chunk.indices.map { row in
-        "("
-          + (0..<columns).map { column in
-            let placeholder = "$\((row - start) * columns + column + 1)"
-            return timeColumns.contains(column) ? "to_timestamp(\(placeholder)::float8)" : placeholder
-          }.joined(separator: ", ") + ")"
-      }
-      try connection.query("INSERT INTO \(table) VALUES " + values.joined(separator: ", "), chunk.flatMap { $0 })
     }
   }
 

@@ -138,16 +138,7 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     }
     var counters = ShopCounters()
     let meta = try writer.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.int(1)) }
-    for (key, value) in meta {
-      switch key {
-      case "next_order_id": counters.nextOrderID = value
-      case "next_product_id": counters.nextProductID = value
-      case "next_diary_id": counters.nextDiaryID = value
-      case "names_generation": counters.namesGeneration = value
-      case "orders_made": counters.ordersMade = value
-      default: continue
-      }
-    }
+    for (key, value) in meta { counters.setMeta(key, to: value) }
     snapshot.counters = counters
     let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
     let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
@@ -347,16 +338,8 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       ])
     }
     if let counters = batch.counters {
-      let saved = savedCounters
       let meta = hot.upsertMeta
-      // Only the counters that moved: an order moves two of the five.
-      for (key, value, before) in [
-        ("next_order_id", counters.nextOrderID, saved?.nextOrderID),
-        ("next_product_id", counters.nextProductID, saved?.nextProductID),
-        ("next_diary_id", counters.nextDiaryID, saved?.nextDiaryID),
-        ("names_generation", counters.namesGeneration, saved?.namesGeneration),
-        ("orders_made", counters.ordersMade, saved?.ordersMade),
-      ] where value != before {
+      for (key, value) in counters.metaRows(changedSince: savedCounters) {
         try meta.bind(1, key)
         try meta.bind(2, value)
         try meta.execute()

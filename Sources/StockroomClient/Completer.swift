@@ -98,6 +98,7 @@ public struct Completer: Sendable {
     // HELP's argument: a command, or a group as HELP @shop takes it (the REPL's own included).
     case .command: return CommandTable.commands.map(\.name) + HelpText.groups.map { "@" + $0 }
     case .role: return Role.accountRoles.map(\.rawValue)
+    case .infoSection: return InfoSection.allCases.map(\.rawValue)
     case .password: return []
     default: return []
     }

@@ -25,4 +25,6 @@ public enum ArgumentKind: String, Sendable, Hashable {
   case role
   /// An account's name.
   case account
+  /// A part of INFO: server, clients, store or stats.
+  case infoSection
 }

@@ -73,8 +73,9 @@ public enum CommandTable {
       ]),
     CommandSpec(
       .info, "INFO", group: .connection, flags: [.read],
-      summary: "Server version, uptime, connected clients, commands served and orders made.",
-      examples: ["INFO"]),
+      arguments: [Argument("section", .infoSection, optional: true)], repeats: true,
+      summary: "Server facts by section (server, clients, store, stats): all of them, or the sections named.",
+      examples: ["INFO", "INFO clients", "INFO store stats"]),
     CommandSpec(
       .list, "LIST", group: .shop, flags: [.read],
       arguments: [Argument("category", .category, optional: true), Argument("section", .section, optional: true)],

@@ -85,31 +85,57 @@ extension CommandHandler {
       ])
   }
 
-  func info(session: Session, role: Role, out: inout ReplyEncoder) {
-    let (products, diaryEntries, orders, history, generation) = store.read { state in
-      (
-        state.products.count, session.account.map { state.diaryCount(of: $0) } ?? 0, state.ordersMade,
-        store.listedOrders(state), state.namesGeneration
-      )
+  /// One row, `* stockroomd`, with the fields of the sections asked for (all when none), in
+  /// section order; a field keeps its name whichever way it is asked for, so a client reading
+  /// `clients=` from plain INFO reads it from `INFO clients` too.
+  func info(_ request: Request, session: Session, role: Role, out: inout ReplyEncoder) throws(ProtocolError) {
+    var asked: Set<InfoSection> = []
+    for word in request.arguments {
+      guard let section = InfoSection(rawValue: word.text.lowercased()) else {
+        let names = InfoSection.allCases.map(\.rawValue)
+        var message = "no INFO section \(Echo.quoted(word.text)); sections: \(names.joined(separator: " "))"
+        if let guess = ItemNames.suggestion(for: word.text, among: names) { message += "; did you mean \(guess)?" }
+        throw ProtocolError(.notFound, message)
+      }
+      asked.insert(section)
     }
     out.beginRow("stockroomd")
+    for section in InfoSection.allCases where asked.isEmpty || asked.contains(section) {
+      switch section {
+      case .server: infoServer(out: &out)
+      case .clients: infoClients(session: session, role: role, out: &out)
+      case .store: infoStore(session: session, out: &out)
+      case .stats: infoStats(out: &out)
+      }
+    }
+    out.endLine()
+    out.ok()
+  }
+
+  private func infoServer(out: inout ReplyEncoder) {
     out.field("version", ProtocolVersion.serverVersion)
     out.field("protocol", ProtocolVersion.current)
     out.field("uptime_seconds", stats.uptimeSeconds)
+    out.field("max_line", configuration.maxLine)
+    out.field("registration", configuration.registration.rawValue)
+  }
+
+  private func infoClients(session: Session, role: Role, out: inout ReplyEncoder) {
     out.field("clients", clientCount())
     out.field("max_clients", configuration.maxClients)
-    out.field("connections_total", stats.totalConnections.load(ordering: .relaxed))
-    out.field("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed))
-    out.field("commands", stats.commandsServed.load(ordering: .relaxed))
-    out.field("failed_logins", stats.failedLogins.load(ordering: .relaxed))
-    out.field("throttled_names", throttle.trackedNames)
-    out.field("orders", orders)
-    out.field("orders_listed", history)
-    out.field("products", products)
-    out.field("diary_entries", diaryEntries)
-    out.field("names_generation", generation)
     out.field("watchers", store.hub.watcherCount)
-    out.field("max_line", configuration.maxLine)
+    out.field("throttled_names", throttle.trackedNames)
+    out.field("user", session.user)
+    out.field("role", role.rawValue)
+  }
+
+  private func infoStore(session: Session, out: inout ReplyEncoder) {
+    let (products, diaryEntries, history, generation) = store.read { state in
+      (
+        state.products.count, session.account.map { state.diaryCount(of: $0) } ?? 0, store.listedOrders(state),
+        state.namesGeneration
+      )
+    }
     if let committer = store.committer {
       out.field("storage", committer.database.kind.rawValue)
       out.field("data", committer.database.location)
@@ -123,11 +149,23 @@ extension CommandHandler {
     let readOnly = store.readOnlyReason
     out.field("read_only", readOnly != nil)
     if let readOnly { out.field("read_only_reason", readOnly) }
-    out.field("user", session.user)
-    out.field("role", role.rawValue)
-    out.field("registration", configuration.registration.rawValue)
-    out.endLine()
-    out.ok()
+    out.field("orders_listed", history)
+    out.field("products", products)
+    out.field("diary_entries", diaryEntries)
+    out.field("names_generation", generation)
+  }
+
+  private func infoStats(out: inout ReplyEncoder) {
+    out.field("connections_total", stats.totalConnections.load(ordering: .relaxed))
+    out.field("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed))
+    out.field("commands", stats.commandsServed.load(ordering: .relaxed))
+    out.field("failed_logins", stats.failedLogins.load(ordering: .relaxed))
+    out.field("orders", store.read { $0.ordersMade })
+    out.field("shortages", stats.shortages.load(ordering: .relaxed))
+    out.field("events_dropped", stats.eventsDropped.load(ordering: .relaxed))
+    out.field("slow_consumer_disconnects", stats.slowConsumerDisconnects.load(ordering: .relaxed))
+    out.field(
+      "store_errors", (0..<CommitFailure.Kind.allCases.count).reduce(0) { $0 + (store.committer?.failures[$1] ?? 0) })
   }
 
   func watch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {

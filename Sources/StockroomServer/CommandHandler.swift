@@ -30,18 +30,23 @@ struct CommandHandler: Sendable {
     stats.commandsServed.add(1, ordering: .relaxed)
     let mark = out.bytes.count
     var wait: ReplyWait?
+    var command: CommandID?
+    var failure: ErrorCode?
     do {
       let words = try Tokenizer.words(in: line)
       if words.isEmpty {
         throw ProtocolError(.syntax, "empty request; type HELP for the list of commands")
       }
       let request = try parse(words)
+      command = request.id
       let role = try authorize(request, session: &session)
       try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)
-      fail(error, out: &out)
+      failure = fail(error, out: &out)
     }
+    // Password work is counted when `finish` knows how it ended.
+    if case .credential = wait {} else { stats.commands.record(command, failure) }
     return wait
   }
 
@@ -49,12 +54,14 @@ struct CommandHandler: Sendable {
   func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     let mark = out.bytes.count
     var wait: ReplyWait?
+    var failure: ErrorCode?
     do {
       try credentialDone(ticket, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)
-      fail(error, out: &out)
+      failure = fail(error, out: &out)
     }
+    stats.commands.record(ticket.purpose.command, failure)
     return wait
   }
 
@@ -126,7 +133,7 @@ struct CommandHandler: Sendable {
       session.closing = .clientQuit
       out.ok("bye")
     case .hello: hello(session: session, role: role, out: &out)
-    case .info: info(session: session, role: role, out: &out)
+    case .info: try info(request, session: session, role: role, out: &out)
     case .list: try list(request, session: session, role: role, out: &out)
     case .show: try show(request, out: &out)
     case .names: names(out: &out)
@@ -168,10 +175,13 @@ struct CommandHandler: Sendable {
     }
   }
 
-  private func fail(_ error: any Error, out: inout ReplyEncoder) {
+  /// Writes the error reply and says which code it carried.
+  @discardableResult
+  private func fail(_ error: any Error, out: inout ReplyEncoder) -> ErrorCode {
     switch error {
     case let error as ProtocolError:
       out.error(error)
+      return error.code
     case let error as ShopError:
       for shortage in error.shortages {
         out.beginRow(shortage.item)
@@ -181,7 +191,9 @@ struct CommandHandler: Sendable {
         out.field("missing", shortage.missing)
         out.endLine()
       }
+      if error.kind == .shortage { stats.shortages.add(1, ordering: .relaxed) }
       out.error(ProtocolError(Self.code(for: error.kind), error.message))
+      return Self.code(for: error.kind)
     case let error as DamagedRow:
       logger.error(
         "the database has a damaged row, \(error); restore a backup made with `stockroomd backup` (see README, "
@@ -189,9 +201,11 @@ struct CommandHandler: Sendable {
       out.error(
         ProtocolError(
           .internal, "the shop's database has a damaged row (\(error)); nothing was changed; tell the operator"))
+      return .internal
     default:
       logger.error("internal error: \(error)")
       out.error(ProtocolError(.internal, "\(error)"))
+      return .internal
     }
   }
 

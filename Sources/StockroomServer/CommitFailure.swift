@@ -3,7 +3,7 @@ import StockroomStorage
 
 /// Why a group commit did not happen, sorted by what the server does about it.
 struct CommitFailure: Sendable, Equatable {
-  enum Kind: Sendable, Equatable {
+  enum Kind: String, Sendable, Equatable, CaseIterable {
     /// The disk refused (full, I/O error, read-only): refuse writes until it accepts them again.
     case io
     /// The database server cannot be reached: refuse writes until it answers again.

@@ -40,6 +40,14 @@ final class Committer: @unchecked Sendable {
   let commits = Atomic<Int>(0)
   let committedMutations = Atomic<Int>(0)
   let largestBatch = Atomic<Int>(0)
+  /// How long each group commit took to write and (as --fsync says) force to disk.
+  let commitDuration = Histogram.seconds([
+    0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+  ])
+  /// Changes per group commit.
+  let batchSize = Histogram(bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096])
+  /// Failed commits by `CommitFailure.Kind`, in `CommitFailure.Kind.allCases` order.
+  let failures = AtomicCounters(count: CommitFailure.Kind.allCases.count)
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
 
@@ -129,11 +137,16 @@ final class Committer: @unchecked Sendable {
       work.ticket.complete(.failed(CommitFailure(.io, "the server is refusing writes until the disk accepts them")))
       return
     }
+    let started = ContinuousClock.now
     do {
       if !work.batch.isEmpty { try database.write(work.batch) }
     } catch {
       fail(work, CommitFailure(error))
       return
+    }
+    if !work.batch.isEmpty {
+      commitDuration.observe(ContinuousClock.now - started)
+      batchSize.observe(work.batch.count)
     }
     commits.add(1, ordering: .relaxed)
     committedMutations.add(work.batch.count, ordering: .relaxed)
@@ -147,6 +160,7 @@ final class Committer: @unchecked Sendable {
 
   /// The store reloads what is on disk and fails what came after; then this batch's waiters hear.
   private func fail(_ work: Pending, _ failure: CommitFailure) {
+    failures.add(CommitFailure.Kind.allCases.firstIndex(of: failure.kind) ?? 0)
     switch failure.kind {
     case .io:
       failing.store(true, ordering: .relaxed)

@@ -129,8 +129,10 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
 
   private func deliverEvents() {
     guard core.phase == .open, let mailbox else { return }
-    let (events, overflowed) = mailbox.take()
+    let (events, overflowed, dropped) = mailbox.take()
     if overflowed {
+      // Closing drops what was queued too: none of it reaches the client.
+      server.handler.stats.eventsDropped.add(events.count + dropped, ordering: .relaxed)
       closeNow(.watcherBehind(events: EventMailbox.capacity))
       return
     }

@@ -10,6 +10,8 @@ final class EventMailbox: Sendable {
     var events: [StockEvent] = []
     var wakeScheduled = false
     var overflowed = false
+    /// Events this watcher wanted but could not be given: past capacity, or after it.
+    var dropped = 0
   }
 
   /// Past this many undelivered events the watcher is too slow and is disconnected.
@@ -29,9 +31,10 @@ final class EventMailbox: Sendable {
     contents.withLock { contents in
       var added = false
       for event in events where filter?.contains(event.item) ?? true {
-        if contents.events.count >= Self.capacity {
+        if contents.overflowed || contents.events.count >= Self.capacity {
           contents.overflowed = true
-          break
+          contents.dropped += 1
+          continue
         }
         contents.events.append(event)
         added = true
@@ -44,14 +47,15 @@ final class EventMailbox: Sendable {
 
   func notify() { wake() }
 
-  /// Everything pending, and whether some were lost to overflow.
-  func take() -> (events: [StockEvent], overflowed: Bool) {
+  /// Everything pending, whether some were lost to overflow, and how many.
+  func take() -> (events: [StockEvent], overflowed: Bool, dropped: Int) {
     contents.withLock { contents in
       defer {
         contents.events = []
         contents.wakeScheduled = false
+        contents.dropped = 0
       }
-      return (contents.events, contents.overflowed)
+      return (contents.events, contents.overflowed, contents.dropped)
     }
   }
 }

@@ -19,15 +19,16 @@ public final class Server: Sendable {
   let stats = ServerStats()
   private let logger: Logger
   private let listener = Mutex<Listener?>(nil)
+  private let metrics = Mutex<MetricsListener?>(nil)
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
   /// One event loop per core, each a thread of its own that serves its share of the connections.
   private let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
-  private let maxClients: Int
+  let maxClients: Int
   /// Two threads hash and check passwords for every connection; a full queue answers busy.
   private let credentials = CredentialPool(threads: 2, capacity: 64)
-  private let throttle = LoginThrottle()
+  let throttle = LoginThrottle()
   private let presence = Presence()
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
@@ -96,6 +97,21 @@ public final class Server: Sendable {
 
   public var port: UInt16? { listener.withLock { $0?.address.port } }
 
+  /// Serves `/metrics` on `configuration.metrics` from a thread of its own; returns the port,
+  /// the kernel's choice when configured as 0.
+  @discardableResult
+  public func startMetrics() throws(Errno) -> UInt16 {
+    guard let wanted = configuration.metrics, let address = wanted.socketAddress else { throw Errno(EINVAL) }
+    let responder = try MetricsListener(address: address, logger: logger) { [self] in metricsText() }
+    responder.start()
+    metrics.withLock { $0 = responder }
+    logger.info("metrics on http://\(responder.address)/metrics")
+    return responder.address.port
+  }
+
+  /// The port `/metrics` is served on, once `startMetrics` has run.
+  public var metricsPort: UInt16? { metrics.withLock { $0?.address.port } }
+
   public var connectedClients: Int { stats.connectedClients.load(ordering: .relaxed) }
 
   /// Turned-away connections still saying goodbye; for tests that wait for them to go.
@@ -131,6 +147,10 @@ public final class Server: Sendable {
   /// then stop the loops, closing every connection. Blocks until done; call it once, not on a
   /// loop's thread.
   public func stop() {
+    metrics.withLock { metrics in
+      metrics?.stop()
+      metrics = nil
+    }
     listener.withLock { listener in
       listener?.close()
       listener = nil
@@ -211,6 +231,10 @@ public final class Server: Sendable {
   private func closed(_ connection: Connection, reason: CloseReason) {
     switch connection.admission {
     case .client:
+      switch reason {
+      case .outputOverflow, .watcherBehind: stats.slowConsumerDisconnects.add(1, ordering: .relaxed)
+      default: break
+      }
       let remaining = stats.connectedClients.subtract(1, ordering: .relaxed).newValue
       logger.info("disconnect id=\(connection.id) peer=\(connection.peer) reason=\"\(reason)\" clients=\(remaining)")
     case .rejected:

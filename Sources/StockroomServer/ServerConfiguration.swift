@@ -34,8 +34,18 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// that holds a connection by sending a byte now and then (slowloris).
   public var lineTimeout = 30
   public var registration = Registration.open
+  /// Where Prometheus scrapes `/metrics`; nil serves none.
+  public var metrics: ListenAddress? = nil
+  public var logFormat = LogFormat.text
+  /// The file the log is appended to instead of stderr; SIGHUP reopens it.
+  public var logFile: String? = nil
+  /// The config file the options were read from, if any.
+  public var configFile: String? = nil
 
   public init() {}
+
+  /// Read when it exists and no `--config` names another.
+  public static let defaultConfigFile = "/etc/stockroom/stockroomd.conf"
 
   /// `--loops` when given, else `defaultLoops` for this machine.
   public var resolvedLoops: Int {
@@ -55,40 +65,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     return onDisk ? cores - 1 : cores
   }
 
-  public static let usage = """
+  public static var usage: String {
+    """
     usage: stockroomd [options]
 
-      --host ADDRESS       address to listen on (default 127.0.0.1; loopback unless you say otherwise)
-      -p, --port PORT      TCP port (default 7878; 0 picks a free one and logs it)
-      --initial-stock N    every fruit starts with N (default: the catalogue's initial_stock, 10)
-      --catalog FILE       load this catalogue JSON instead of the shipped one
-      --max-line BYTES     longest request line accepted (default 65536)
-      --max-clients N      connections served at once; more get ERR LIMIT (default 1024)
-      --data DIR           keep the shop in DIR/stockroom.sqlite (default ./data, created 0700 if missing;
-                           a DIR or database that group or others may read or write is refused)
-      --insecure-permissions
-                           start on such a DIR anyway, with a warning in the log
-      --memory             keep the shop in memory only: a restart starts from the catalogue
-      --store URL          keep the shop in PostgreSQL (postgresql://user@host:port/db; also
-                           $STOCKROOM_STORE); one node per store for now; see stockroomd migrate --help
-      --registration MODE  open (default): anyone may REGISTER a customer account; closed: admins only
-      --fsync MODE         always (default): every acknowledged change is on disk, even after power loss
-                           batch: forced to disk every --fsync-interval ms; power loss can lose that window
-                           off: the OS writes when it likes; power loss can lose ~30 s
-                           (a crash of stockroomd itself loses nothing acknowledged in any mode)
-      --fsync-interval MS  for --fsync batch (default 1000)
-      --loops N            event-loop threads serving connections (default: 1 on up to two cores;
-                           above that one per core, less one for the committer when on disk)
-      --timeout SECONDS    close a connection that sends and reads nothing for this long (default 600;
-                           0 never); a watching connection is never idle
-      --line-timeout SECONDS
-                           close a connection whose request line takes longer than this to arrive
-                           whole (default 30; 0 never)
-      --quiet              no log lines on stderr
-      --version            print the version and protocol, as stockroomd 0.1.0 protocol=2
-      -h, --help           this text
+    \(ServerOptions.usage)
 
-    Connect with `nc 127.0.0.1 7878` and type HELP.
+        Connect with `nc 127.0.0.1 7878` and type HELP.
 
     stockroomd backup DIR FILE
       writes a consistent copy of DIR/stockroom.sqlite to FILE while the server runs; to restore,
@@ -101,10 +84,13 @@ public struct ServerConfiguration: Sendable, Equatable {
       makes the shop's tables in a PostgreSQL database, and copies a SQLite shop into it; see
       stockroomd import --help; then serve it with --store URL.
     """
+  }
 
   /// What the command line asked for.
   public enum Parsed: Equatable, Sendable {
     case run(ServerConfiguration)
+    /// `--check-config`: check this configuration and exit without serving.
+    case check(ServerConfiguration)
     case help
     case version
     case backup(directory: String, file: String)
@@ -118,8 +104,12 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// What `--version` prints: the release and the protocol it speaks, as the greeting says them.
   public static let versionLine = "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)"
 
-  /// `environment` supplies `STOCKROOM_STORE`, which `--data`, `--memory` and `--store` override.
-  public static func parse(_ words: [String], environment: [String: String] = [:]) throws(UsageError) -> Parsed {
+  /// Reads the options from the defaults, then the config file (`--config FILE`, else
+  /// `defaultConfigFile` when it exists), then `environment` (`STOCKROOM_STORE`), then the
+  /// command line: each later one wins.
+  public static func parse(
+    _ words: [String], environment: [String: String] = [:], defaultConfigFile: String? = defaultConfigFile
+  ) throws(UsageError) -> Parsed {
     // `--flag=value` is read as `--flag value`.
     let arguments = words.flatMap { word -> [String] in
       guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return [word] }
@@ -129,76 +119,54 @@ public struct ServerConfiguration: Sendable, Equatable {
       guard arguments.count == 3 else { throw UsageError(message: "usage: stockroomd backup DIR FILE") }
       return .backup(directory: arguments[1], file: arguments[2])
     }
-    var config = ServerConfiguration()
-    if let store = environment["STOCKROOM_STORE"], !store.isEmpty {
-      config.store = store
-      config.dataDirectory = nil
-    }
-    var fsyncMode = "always"
-    var fsyncInterval = 1000
+    // First only which options were given, so --help works whatever the file says, and the
+    // file is read before the command line is applied over it.
+    var given: [(spelling: String, option: ServerOption, value: String?)] = []
+    var configFile: String?
+    var checking = false
     var index = 0
-    func value(_ flag: String) throws(UsageError) -> String {
-      index += 1
-      guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
-      return arguments[index]
-    }
-    func integer(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-      let text = try value(flag)
-      guard let number = Int(text), range.contains(number) else {
-        throw UsageError(
-          message: "\(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-      }
-      return number
-    }
     while index < arguments.count {
-      let argument = arguments[index]
-      switch argument {
-      case "--help", "-h": return .help
-      case "--version": return .version
-      case "--host": config.host = try value(argument)
-      case "--port", "-p": config.port = UInt16(try integer(argument, 0...65535))
-      case "--initial-stock": config.initialStock = try integer(argument, 0...1_000_000_000)
-      case "--catalog": config.catalogPath = try value(argument)
-      case "--max-line": config.maxLine = try integer(argument, 64...(64 * 1024 * 1024))
-      case "--max-clients": config.maxClients = try integer(argument, 1...1_000_000)
-      case "--quiet": config.logging = false
-      case "--data":
-        config.dataDirectory = try value(argument)
-        config.store = nil
-      case "--memory":
-        config.dataDirectory = nil
-        config.store = nil
-      case "--store":
-        config.store = try value(argument)
-        config.dataDirectory = nil
-      case "--insecure-permissions": config.insecurePermissions = true
-      case "--fsync":
-        fsyncMode = try value(argument)
-        guard ["always", "batch", "off"].contains(fsyncMode) else {
-          throw UsageError(message: "--fsync takes always, batch or off, not '\(fsyncMode)'")
-        }
-      case "--fsync-interval": fsyncInterval = try integer(argument, 1...60_000)
-      case "--loops": config.loops = try integer(argument, 1...256)
-      case "--timeout": config.idleTimeout = try integer(argument, 0...31_536_000)
-      case "--line-timeout": config.lineTimeout = try integer(argument, 0...86_400)
-      case "--registration":
-        let mode = try value(argument)
-        guard let registration = Registration(rawValue: mode) else {
-          throw UsageError(message: "--registration takes open or closed, not '\(mode)'")
-        }
-        config.registration = registration
-      default: throw UsageError(message: "unknown option '\(argument)'")
+      let word = arguments[index]
+      guard let option = ServerOptions.commandLine(word) else {
+        throw UsageError(message: "unknown option '\(word)'")
+      }
+      var value: String?
+      if option.takesValue {
+        index += 1
+        guard index < arguments.count else { throw UsageError(message: "\(word) needs a value") }
+        value = arguments[index]
+      }
+      switch option.action {
+      case .command(.help): return .help
+      case .command(.version): return .version
+      case .command(.checkConfig): checking = true
+      case .command(.config): configFile = value
+      default: given.append((word, option, value))
       }
       index += 1
     }
-    switch fsyncMode {
-    case "batch": config.fsync = .batch(milliseconds: fsyncInterval)
-    case "off": config.fsync = .off
-    default: config.fsync = .always
+    var settings = OptionSettings()
+    let file = configFile ?? defaultConfigFile.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    if let file {
+      try ConfigFile(path: file).apply(to: &settings)
+      settings.configuration.configFile = file
     }
-    guard SocketAddress(host: config.host, port: config.port) != nil else {
-      throw UsageError(message: "--host takes a numeric IPv4 or IPv6 address or localhost, not '\(config.host)'")
+    if let store = environment["STOCKROOM_STORE"], !store.isEmpty {
+      settings.configuration.store = store
+      settings.configuration.dataDirectory = nil
     }
-    return .run(config)
+    for (spelling, option, value) in given {
+      do throws(OptionProblem) {
+        switch option.action {
+        case .value(_, let set): try set(&settings, value ?? "")
+        case .flag(let set): set(&settings, true)
+        case .command: break
+        }
+      } catch {
+        throw UsageError(message: "\(spelling) \(error.message)")
+      }
+    }
+    let configuration = settings.finished
+    return checking ? .check(configuration) : .run(configuration)
   }
 }

@@ -28,6 +28,7 @@ public enum ServerMain {
         print(ServerConfiguration.versionLine)
         exit(0)
       case .run(let parsed): configuration = parsed
+      case .check(let parsed): check(parsed)
       case .backup(let directory, let file):
         do {
           try ShopDatabase.backup(directory: directory, to: file)
@@ -43,7 +44,7 @@ public enum ServerMain {
       FileHandleWriter.standardError("stockroomd: \(error); see --help\n")
       exit(64)
     }
-    let logger = Logger(isEnabled: configuration.logging)
+    let logger = openLog(configuration)
     let catalog: Catalog
     let catalogText: String
     do {
@@ -78,6 +79,14 @@ public enum ServerMain {
       logger.error("cannot listen on \(configuration.host):\(configuration.port): \(error)")
       exit(69)
     }
+    if let metrics = configuration.metrics {
+      do {
+        try server.startMetrics()
+      } catch {
+        logger.error("cannot serve metrics on \(metrics): \(error)")
+        exit(69)
+      }
+    }
     let signalQueue = DispatchQueue(label: "stockroom.signals")
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
@@ -92,7 +101,55 @@ public enum ServerMain {
       source.resume()
       sources.append(source)
     }
+    signal(SIGHUP, SIG_IGN)
+    let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
+    hangUp.setEventHandler { reload(configuration, logger: logger) }
+    hangUp.resume()
+    sources.append(hangUp)
     withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  /// SIGHUP: what can change without dropping a connection. Today the log file, so logrotate
+  /// can move it away; connections and the listening sockets are not touched.
+  private static func reload(_ configuration: ServerConfiguration, logger: Logger) {
+    guard let file = configuration.logFile, configuration.logging else {
+      logger.info("reload signal=SIGHUP log=stderr (nothing to reopen)")
+      return
+    }
+    do {
+      try LogFile.reopen(file, onto: logger.fd)
+      logger.info("reload signal=SIGHUP log_file=\(file) reopened=yes")
+    } catch {
+      // The old file stays under the descriptor, so lines still go somewhere.
+      logger.error("reload signal=SIGHUP log_file=\(file) reopened=no: \(error); still writing to the old file")
+    }
+  }
+
+  /// The logger the options ask for: stderr, or `--log-file` opened for appending.
+  private static func openLog(_ configuration: ServerConfiguration) -> Logger {
+    guard let file = configuration.logFile, configuration.logging else {
+      return Logger(isEnabled: configuration.logging, format: configuration.logFormat)
+    }
+    do {
+      return Logger(fd: try LogFile.open(file), format: configuration.logFormat)
+    } catch {
+      FileHandleWriter.standardError("stockroomd: cannot open log file \(file): \(error)\n")
+      exit(73)
+    }
+  }
+
+  /// `--check-config`: the summary on stdout and exit 0, or every problem on stderr and exit 78
+  /// (EX_CONFIG); nothing is served.
+  private static func check(_ configuration: ServerConfiguration) -> Never {
+    let check = ConfigCheck(configuration)
+    for warning in check.warnings { FileHandleWriter.standardError("stockroomd: warning: \(warning)\n") }
+    guard check.problems.isEmpty else {
+      for problem in check.problems { FileHandleWriter.standardError("stockroomd: \(problem)\n") }
+      FileHandleWriter.standardError("stockroomd: configuration has \(check.problems.count) problem(s)\n")
+      exit(78)
+    }
+    print("stockroomd: \(check.summary)")
+    exit(0)
   }
 
   /// Protected mode, as Redis has it: a server other machines can reach must have someone who

@@ -91,6 +91,8 @@ struct CompletionTests {
     #expect(completer.complete("HELP @sh").candidates == ["@shop"])
     #expect(completer.complete("HELP @c").candidates == ["@connection", "@client"])
     #expect(completer.complete("NOSUCH ").candidates.isEmpty)
+    #expect(completer.complete("INFO ").candidates == ["server", "clients", "store", "stats"])
+    #expect(completer.complete("INFO clients st").candidates == ["store", "stats"])
   }
 
   @Test("hints show what is left to type, from the table")

@@ -122,6 +122,8 @@ struct RequestGenerator: Sendable {
     case .anything:
       random.pick(vocabulary.items + vocabulary.sections + vocabulary.exhibits + FuzzVocabulary.productIDs)
     case .category: random.pick(FuzzVocabulary.categories)
+    case .infoSection:
+      random.percent(85) ? random.pick(InfoSection.allCases.map(\.rawValue)) : random.pick(["SERVER", "keyspace", ""])
     case .section: random.percent(85) ? random.pick(vocabulary.sections) : random.pick(vocabulary.items)
     case .quantity: random.percent(80) ? String(random.below(3) + 1) : random.pick(FuzzVocabulary.numbers)
     case .delta:

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+@testable import StockroomServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("Prometheus metrics on --metrics")
+struct MetricsTests {
+  /// The port the daemon logged for /metrics.
+  private func metricsPort(_ daemon: DaemonProcess) throws -> UInt16 {
+    var port: UInt16?
+    try waitUntil {
+      if let match = daemon.log.firstMatch(of: /metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/) {
+        port = UInt16(match.1)
+      }
+      return port != nil || !daemon.process.isRunning
+    }
+    guard let port else { throw LineClient.Failure(description: "no metrics port in \(daemon.log)") }
+    return port
+  }
+
+  private func scrape(_ port: UInt16) throws -> PrometheusExposition {
+    let answer = try HTTPExchange.get("/metrics", port: port)
+    #expect(answer.status == 200)
+    #expect(answer.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+    #expect(answer.header("Connection") == "close")
+    return try PrometheusExposition(answer.body)
+  }
+
+  @Test("a real daemon's /metrics parses line by line, and its figures move with real traffic")
+  func scrapeRealDaemon() throws {
+    let data = try DataDirectory().addAccount()
+    let (daemon, port) = try data.start(["--metrics", "127.0.0.1:0"])
+    let metrics = try metricsPort(daemon)
+    #expect(metrics != port, "metrics has its own socket")
+    let before = try scrape(metrics)
+    #expect(before.value("stockroom_build_info", ["version": "0.1.0", "protocol": "2"]) == 1)
+    #expect(before.value("stockroom_connections") == 0)
+    #expect(before.value("stockroom_commands_total", ["command": "ORDER", "result": "ok"]) == 0)
+    #expect(before.value("stockroom_read_only") == 0)
+    for family in [
+      "stockroom_connections_accepted_total", "stockroom_connections_rejected_total", "stockroom_orders_total",
+      "stockroom_shortages_total", "stockroom_commits_total", "stockroom_commit_duration_seconds",
+      "stockroom_commit_batch_size", "stockroom_watchers", "stockroom_events_dropped_total",
+      "stockroom_slow_consumer_disconnects_total", "stockroom_login_failures_total", "stockroom_store_errors_total",
+      "stockroom_start_time_seconds", "stockroom_connections_max",
+    ] {
+      #expect(before.families[family] != nil, "no \(family)")
+    }
+
+    let client = try LineClient(port: port)
+    _ = try client.readReply()
+    #expect(try client.request("ORDER banana_juice").isOK)
+    #expect(try client.request("ORDER banana 1000").errorCode == .shortage)
+    #expect(try client.request("INFO nonsense").errorCode == .notFound)
+    #expect(try client.request("FROB").errorCode == .unknown)
+    #expect(try client.request("LOGIN admin \"not the password\"").errorCode == .auth)
+    #expect(try client.request("WATCH").isOK)
+    let after = try scrape(metrics)
+    #expect(after.value("stockroom_commands_total", ["command": "ORDER", "result": "ok"]) == 1)
+    #expect(after.value("stockroom_commands_total", ["command": "ORDER", "result": "SHORTAGE"]) == 1)
+    #expect(after.value("stockroom_commands_total", ["command": "INFO", "result": "NOTFOUND"]) == 1)
+    #expect(after.value("stockroom_commands_total", ["command": "none", "result": "UNKNOWN"]) == 1)
+    #expect(after.value("stockroom_commands_total", ["command": "LOGIN", "result": "AUTH"]) == 1)
+    #expect(after.value("stockroom_commands_total", ["command": "WATCH", "result": "ok"]) == 1)
+    #expect(after.value("stockroom_orders_total") == (before.value("stockroom_orders_total") ?? -1) + 1)
+    #expect(after.value("stockroom_shortages_total") == 1)
+    #expect(after.value("stockroom_login_failures_total") == 1)
+    #expect(after.value("stockroom_connections") == 1)
+    #expect(after.value("stockroom_connections_accepted_total") == 1)
+    #expect(after.value("stockroom_watchers") == 1)
+    #expect((after.value("stockroom_commits_total") ?? 0) >= 1)
+    #expect((after.value("stockroom_commit_duration_seconds_count") ?? 0) >= 1)
+    #expect((after.value("stockroom_commit_duration_seconds_sum") ?? 0) > 0)
+    #expect((after.value("stockroom_commit_batch_size_count") ?? 0) >= 1)
+    #expect(after.value("stockroom_store_errors_total", ["kind": "io"]) == 0)
+    #expect(after.value("stockroom_read_only") == 0)
+    // INFO shows the same figures to people.
+    let info = try client.request("INFO stats").rows[0]
+    #expect(info["shortages"] == "1")
+    #expect(info["failed_logins"] == "1")
+    client.closeNow()
+    let gone = try PrometheusExposition(try HTTPExchange.get("/metrics", port: metrics).body)
+    try waitUntil { (try? scrape(metrics).value("stockroom_connections")) == 0 }
+    #expect(gone.value("stockroom_connections_accepted_total") == 1)
+  }
+
+  /// A server in this process with /metrics on a kernel-chosen port.
+  private func metricsServer() throws -> (TestServer, UInt16) {
+    let server = try TestServer { $0.metrics = ListenAddress(host: "127.0.0.1", port: 0) }
+    return (server, try server.server.startMetrics())
+  }
+
+  @Test("the responder answers only a well-formed GET or HEAD of /metrics, and says what was wrong otherwise")
+  func strictHTTP() throws {
+    let (server, port) = try metricsServer()
+    let host = "Host: 127.0.0.1\r\n"
+    let cases: [(String, Int)] = [
+      ("GET /metrics HTTP/1.1\r\n\(host)\r\n", 200),
+      ("GET /metrics?name[]=x HTTP/1.1\r\n\(host)\r\n", 200),
+      ("GET http://127.0.0.1/metrics HTTP/1.1\r\n\(host)\r\n", 200),
+      ("GET /metrics HTTP/1.0\r\n\r\n", 200),
+      ("GET / HTTP/1.1\r\n\(host)\r\n", 404),
+      ("GET /metrics/ HTTP/1.1\r\n\(host)\r\n", 404),
+      ("POST /metrics HTTP/1.1\r\n\(host)Content-Length: 0\r\n\r\n", 405),
+      ("DELETE /metrics HTTP/1.1\r\n\(host)\r\n", 405),
+      ("GET /metrics HTTP/1.1\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)\(host)\r\n", 400),
+      ("GET /metrics HTTP/1.1\n\(host)\n", 400),
+      ("GET /metrics HTTP/1.1\r\nHost: a\nX: y\r\n\r\n", 400),
+      ("GET  /metrics HTTP/1.1\r\n\(host)\r\n", 400),
+      ("GET /metrics\r\n\(host)\r\n", 400),
+      ("GET /metrics HTTP/1.1 extra\r\n\(host)\r\n", 400),
+      ("GET metrics HTTP/1.1\r\n\(host)\r\n", 400),
+      ("G(T /metrics HTTP/1.1\r\n\(host)\r\n", 400),
+      ("GET /metrics HTTP/2.0\r\n\(host)\r\n", 505),
+      ("GET /metrics HTTPS/1.1\r\n\(host)\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\nHost : 127.0.0.1\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host) folded: x\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)Bad\u{01}Name: x\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)X: a\u{7F}b\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)NoColon\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)Content-Length: 5\r\n\r\nhello", 413),
+      ("GET /metrics HTTP/1.1\r\n\(host)Content-Length: -1\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)Content-Length: 0\r\nContent-Length: 0\r\n\r\n", 400),
+      ("\r\nGET /metrics HTTP/1.1\r\n\(host)\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)X: \(String(repeating: "a", count: 9000))\r\n\r\n", 431),
+      ("GET /metrics HTTP/1.1\r\n\(host)" + String(repeating: "X-A: b\r\n", count: 100) + "\r\n", 431),
+    ]
+    for (request, status) in cases {
+      let answer = try HTTPExchange.send(request, port: port)
+      #expect(answer.status == status, "\(request.prefix(80).debugDescription)")
+      if status == 405 { #expect(answer.header("Allow") == "GET, HEAD") }
+      if status != 200 {
+        #expect(!answer.body.contains("a\u{7F}b") && !answer.body.contains("metrics/"), "the answer echoes the request")
+      }
+    }
+    // HEAD: the head a GET gets, Content-Length included, and no body.
+    let head = try HTTPExchange.rawAnswer(
+      Array("HEAD /metrics HTTP/1.1\r\n\(host)\r\n".utf8), port: port, timeout: 10)
+    let text = String(decoding: head, as: UTF8.self)
+    #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+    #expect(text.hasSuffix("\r\n\r\n"), "HEAD sent a body: \(text.suffix(100).debugDescription)")
+    #expect(text.contains("Content-Length: "))
+    // A head with no end at all, longer than the limit, is refused without waiting for one.
+    let endless = try HTTPExchange.send(
+      "GET /metrics HTTP/1.1\r\nX: " + String(repeating: "a", count: 20_000), port: port)
+    #expect(endless.status == 431)
+    withExtendedLifetime(server) {}
+  }
+
+  @Test(
+    "a client that sends half a request and stalls gets 408 in bounded time, and holds up neither scrapes nor the shop")
+  func stalledClient() throws {
+    let (server, port) = try metricsServer()
+    let stalled = try HTTPExchange.connected(port: port, timeout: 20)
+    defer { close(stalled) }
+    _ = "GET /metrics HTTP/1.1\r\nHost: x".withCString { send(stalled, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    // Meanwhile others are served at once: a scrape, and the shop on its own port.
+    let started = Date()
+    #expect(try HTTPExchange.get("/metrics", port: port).status == 200)
+    #expect(try server.client().request("PING").message == "PONG")
+    #expect(Date().timeIntervalSince(started) < 2, "served behind the stalled client")
+    let answer = try HTTPExchange.parse(try HTTPExchange.readToEnd(stalled))
+    #expect(answer.status == 408)
+    let waited = Date().timeIntervalSince(started)
+    #expect(waited < MetricsListener.requestTimeout.seconds + 3, "408 after \(waited) s")
+    // More connections than it serves at once: the rest wait in the backlog, then are served.
+    let idle = try (0..<(MetricsListener.maxConnections + 4)).map { _ in
+      try HTTPExchange.connected(port: port, timeout: 20)
+    }
+    defer { for fd in idle { close(fd) } }
+    #expect(try HTTPExchange.get("/metrics", port: port).status == 200)
+  }
+
+  @Test("the exposition writer escapes label values and HELP text, and writes histograms whole")
+  func writer() throws {
+    var text = MetricsText()
+    text.family(
+      "stockroom_test_total", .counter, "A \\ back\nslash.",
+      samples: [([("command", "a\"b\\c\nd")], 3)])
+    let histogram = Histogram.seconds([0.001, 0.01])
+    histogram.observe(.microseconds(500))
+    histogram.observe(.milliseconds(5))
+    histogram.observe(.seconds(2))
+    text.histogram("stockroom_test_seconds", "Test.", histogram)
+    let parsed = try PrometheusExposition(text.text)
+    #expect(parsed.value("stockroom_test_total", ["command": "a\"b\\c\nd"]) == 3)
+    #expect(parsed.families["stockroom_test_total"]?.help == "A \\ back\nslash.")
+    #expect(parsed.value("stockroom_test_seconds_bucket", ["le": "0.001"]) == 1)
+    #expect(parsed.value("stockroom_test_seconds_bucket", ["le": "0.01"]) == 2)
+    #expect(parsed.value("stockroom_test_seconds_bucket", ["le": "+Inf"]) == 3)
+    #expect(parsed.value("stockroom_test_seconds_count") == 3)
+    #expect(abs((parsed.value("stockroom_test_seconds_sum") ?? 0) - 2.0055) < 1e-9)
+    #expect(throws: PrometheusExposition.Failure.self) { try PrometheusExposition("x_total 1\n") }
+    #expect(throws: PrometheusExposition.Failure.self) {
+      try PrometheusExposition("# HELP a_total x\n# TYPE a_total counter\na_total{l=\"\\t\"} 1\n")
+    }
+  }
+}
+
+extension Duration {
+  fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

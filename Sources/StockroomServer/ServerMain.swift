@@ -45,6 +45,13 @@ public enum ServerMain {
       exit(64)
     }
     let logger = openLog(configuration)
+    // Before anything can be logged about the start, so a logrotate run at that moment finds a
+    // server that reopens its file rather than one SIGHUP's default action kills.
+    let signalQueue = DispatchQueue(label: "stockroom.signals")
+    signal(SIGHUP, SIG_IGN)
+    let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
+    hangUp.setEventHandler { reload(configuration, logger: logger) }
+    hangUp.resume()
     let catalog: Catalog
     let catalogText: String
     do {
@@ -73,7 +80,7 @@ public enum ServerMain {
     do {
       let port = try server.start()
       logger.info(
-        "start stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current) pid=\(getpid()) port=\(port) fruits_start=\(catalog.initialStock)"
+        "start stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current) pid=\(getpid()) port=\(port) fruits_start=\(catalog.initialStock) config=\(configuration.configFile ?? "none")"
       )
     } catch {
       logger.error("cannot listen on \(configuration.host):\(configuration.port): \(error)")
@@ -87,7 +94,6 @@ public enum ServerMain {
         exit(69)
       }
     }
-    let signalQueue = DispatchQueue(label: "stockroom.signals")
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
       signal(number, SIG_IGN)
@@ -101,12 +107,7 @@ public enum ServerMain {
       source.resume()
       sources.append(source)
     }
-    signal(SIGHUP, SIG_IGN)
-    let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
-    hangUp.setEventHandler { reload(configuration, logger: logger) }
-    hangUp.resume()
-    sources.append(hangUp)
-    withExtendedLifetime(sources) { dispatchMain() }
+    withExtendedLifetime(sources + [hangUp]) { dispatchMain() }
   }
 
   /// SIGHUP: what can change without dropping a connection. Today the log file, so logrotate

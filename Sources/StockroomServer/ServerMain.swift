@@ -40,8 +40,10 @@ public enum ServerMain {
         }
       }
     } catch {
-      // One line: the mistake is what matters, and forty lines of usage would scroll it away.
-      FileHandleWriter.standardError("stockroomd: \(error); see --help\n")
+      // The mistake is what matters (a line each for a config file's), and forty lines of usage
+      // would scroll it away.
+      let lines = error.message.split(separator: "\n").map { "stockroomd: \($0)" }
+      FileHandleWriter.standardError(lines.joined(separator: "\n") + "; see --help\n")
       exit(64)
     }
     let logger = openLog(configuration)

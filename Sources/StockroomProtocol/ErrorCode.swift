@@ -26,7 +26,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .syntax: "the line could not be split into words: unbalanced quote, bad escape, invalid UTF-8"
     case .unknown: "no such command or subcommand"
     case .args: "wrong number of arguments, or an option the command does not take"
-    case .notFound: "no such item, category, section, product or diary entry"
+    case .notFound: "no such item, category, section, product, diary entry or INFO section"
     case .shortage: "not enough stock; nothing was taken"
     case .invalid: "a value is out of range or malformed: quantity, price, name, page"
     case .denied: "logged in, but this account's role may not do this, or the product is another seller's"

@@ -3,8 +3,13 @@ import StockroomStorage
 /// The configuration while options are being applied: `--fsync` and `--fsync-interval` make one
 /// policy between them, whichever comes first and from wherever (file or command line).
 public struct OptionSettings: Sendable {
+  /// `--fsync`'s word, waiting for `--fsync-interval` to make a policy of it.
+  enum FsyncMode: String, CaseIterable {
+    case always, batch, off
+  }
+
   public var configuration = ServerConfiguration()
-  var fsyncMode = "always"
+  var fsyncMode = FsyncMode.always
   var fsyncInterval = 1000
 
   public init() {}
@@ -13,9 +18,9 @@ public struct OptionSettings: Sendable {
   var finished: ServerConfiguration {
     var configuration = configuration
     switch fsyncMode {
-    case "batch": configuration.fsync = .batch(milliseconds: fsyncInterval)
-    case "off": configuration.fsync = .off
-    default: configuration.fsync = .always
+    case .batch: configuration.fsync = .batch(milliseconds: fsyncInterval)
+    case .off: configuration.fsync = .off
+    case .always: configuration.fsync = .always
     }
     return configuration
   }
@@ -27,11 +32,15 @@ public struct OptionSettings: Sendable {
     return number
   }
 
-  static func oneOf(_ text: String, _ choices: [String]) throws(OptionProblem) -> String {
-    guard choices.contains(text) else {
-      let list = choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
+  /// The case of `Choice` that `text` names, or a problem listing them all.
+  static func oneOf<Choice: RawRepresentable & CaseIterable>(
+    _ text: String, _ type: Choice.Type = Choice.self
+  ) throws(OptionProblem) -> Choice where Choice.RawValue == String {
+    guard let choice = Choice(rawValue: text) else {
+      let names = Choice.allCases.map(\.rawValue)
+      let list = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
       throw OptionProblem("takes \(list), not '\(text)'")
     }
-    return text
+    return choice
   }
 }

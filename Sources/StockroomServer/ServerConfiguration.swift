@@ -71,7 +71,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     \(ServerOptions.usage)
 
-        Connect with `nc 127.0.0.1 7878` and type HELP.
+    Connect with `nc 127.0.0.1 7878` and type HELP.
 
     stockroomd backup DIR FILE
       writes a consistent copy of DIR/stockroom.sqlite to FILE while the server runs; to restore,

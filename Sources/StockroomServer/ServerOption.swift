@@ -17,6 +17,9 @@ public struct ServerOption: Sendable {
     case help, version, checkConfig
     /// `--config FILE`: which file the keys come from.
     case config
+
+    /// What it takes after it on the command line, if anything.
+    var placeholder: String? { self == .config ? "FILE" : nil }
   }
 
   /// The long name without dashes: `--max-clients` on the command line, `max-clients` in the file.
@@ -45,16 +48,20 @@ public struct ServerOption: Sendable {
     return true
   }
 
-  public var takesValue: Bool {
-    if case .value = action { return true }
-    return name == "config"
+  /// What follows the option on the command line (`N`, `FILE`); nil when nothing does.
+  public var placeholder: String? {
+    switch action {
+    case .value(let placeholder, _): placeholder
+    case .flag: nil
+    case .command(let command): command.placeholder
+    }
   }
+
+  public var takesValue: Bool { placeholder != nil }
 
   /// `--max-clients N` as `--help` writes it.
   public var synopsis: String {
-    var text = short.map { "-\($0), --\(name)" } ?? "--\(name)"
-    if case .value(let placeholder, _) = action { text += " \(placeholder)" }
-    if name == "config" { text += " FILE" }
-    return text
+    let text = short.map { "-\($0), --\(name)" } ?? "--\(name)"
+    return placeholder.map { "\(text) \($0)" } ?? text
   }
 }

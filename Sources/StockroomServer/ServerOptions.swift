@@ -1,7 +1,9 @@
 import StockroomStorage
 
-/// Every `stockroomd` option, in the order `--help` lists them. A new option is one entry here:
-/// the command line, the config file, `--help` and `--check-config` follow from it.
+/// Every `stockroomd` option, in the order `--help` lists them. A new option is one entry here
+/// (and the field it sets in `ServerConfiguration`): the command line, the config file's key,
+/// `--help` and `--check-config`'s parsing follow from it; what `--check-config` should look at
+/// beyond the value (a certificate file that must be readable) goes in `ConfigCheck`.
 public enum ServerOptions {
   public static let all: [ServerOption] = [
     ServerOption(
@@ -74,13 +76,12 @@ public enum ServerOptions {
     ServerOption(
       "registration",
       .value(placeholder: "MODE") { settings, text throws(OptionProblem) in
-        let mode = try OptionSettings.oneOf(text, Registration.allCases.map(\.rawValue))
-        settings.configuration.registration = Registration(rawValue: mode) ?? .open
+        settings.configuration.registration = try OptionSettings.oneOf(text)
       }, help: "open (default): anyone may REGISTER a customer account; closed: admins only"),
     ServerOption(
       "fsync",
       .value(placeholder: "MODE") { settings, text throws(OptionProblem) in
-        settings.fsyncMode = try OptionSettings.oneOf(text, ["always", "batch", "off"])
+        settings.fsyncMode = try OptionSettings.oneOf(text)
       },
       help: """
         always (default): every acknowledged change is on disk, even after power loss
@@ -132,8 +133,7 @@ public enum ServerOptions {
     ServerOption(
       "log-format",
       .value(placeholder: "FORMAT") { settings, text throws(OptionProblem) in
-        let format = try OptionSettings.oneOf(text, LogFormat.allCases.map(\.rawValue))
-        settings.configuration.logFormat = LogFormat(rawValue: format) ?? .text
+        settings.configuration.logFormat = try OptionSettings.oneOf(text)
       }, help: "text (default): one line per event; json: one JSON object per line"),
     ServerOption(
       "log-file",
@@ -144,12 +144,12 @@ public enum ServerOptions {
     ServerOption(
       "config", .command(.config),
       help: """
-        read options from FILE, one 'key = value' a line (default \(ServerConfiguration.defaultConfigFile)
-        when it exists); the command line wins over the file
+        read options from FILE, one 'key = value' a line, every option above a key
+        (default \(ServerConfiguration.defaultConfigFile) when it exists); the command line wins
         """),
     ServerOption(
       "check-config", .command(.checkConfig),
-      help: "check the options, config file, catalogue and store, say what was found, and exit"),
+      help: "check the options, config file, catalogue, store and log file, then exit"),
     ServerOption(
       "version", .command(.version), help: "print the version and protocol, as stockroomd 0.1.0 protocol=2"),
     ServerOption("help", short: "h", .command(.help), help: "this text"),

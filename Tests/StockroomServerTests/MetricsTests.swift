@@ -1,4 +1,5 @@
 import Foundation
+import StockroomDomain
 import Testing
 
 @testable import StockroomServer
@@ -175,6 +176,20 @@ struct MetricsTests {
     }
     defer { for fd in idle { close(fd) } }
     #expect(try HTTPExchange.get("/metrics", port: port).status == 200)
+  }
+
+  @Test("a watcher's mailbox past capacity counts every event it could not take, once")
+  func droppedEvents() {
+    let mailbox = EventMailbox(filter: nil) {}
+    let event = StockEvent(item: "banana", name: "Banana", level: 1, change: -1, cause: .restock(user: "x"))
+    _ = mailbox.enqueue(Array(repeating: event, count: EventMailbox.capacity - 1))
+    _ = mailbox.enqueue(Array(repeating: event, count: 5))
+    _ = mailbox.enqueue([event])
+    let taken = mailbox.take()
+    #expect(taken.overflowed)
+    #expect(taken.events.count == EventMailbox.capacity)
+    #expect(taken.dropped == 5)
+    #expect(mailbox.take().dropped == 0, "counted once")
   }
 
   @Test("the exposition writer escapes label values and HELP text, and writes histograms whole")

@@ -188,6 +188,7 @@ struct RobustnessTests {
     }
     try waitUntil { (try? worker.request("INFO").rows[0]["watchers"]) == "0" }
     #expect(try worker.request("INFO").rows[0]["clients"] == "1")
+    try waitUntil { (try? worker.request("INFO stats").rows[0]["slow_consumer_disconnects"]) == "1" }
   }
 }
 

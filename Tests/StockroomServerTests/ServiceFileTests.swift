@@ -63,6 +63,23 @@ struct ServiceFileTests {
     #expect(check.standardOutput(showing: "\n").hasPrefix("stockroomd: configuration OK: config \(config)"))
   }
 
+  @Test("a server started as the unit starts it, on the example config, serves the shop and its metrics")
+  func servesFromExample() throws {
+    let config = Self.contrib.appendingPathComponent("stockroomd.conf").path
+    let data = try DataDirectory()
+    // Only what this machine needs differently: the data directory and free ports.
+    let daemon = try DaemonProcess(["--config", config, "--data", data.path, "--port", "0", "--metrics", "127.0.0.1:0"])
+    let port = try daemon.port()
+    #expect(daemon.logShows("config=\(config)"), "\(daemon.log)")
+    let client = try LineClient.greeted(port)
+    #expect(try client.request("PING").message == "PONG")
+    let match = try #require(daemon.log.firstMatch(of: /metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/))
+    let metrics = try HTTPExchange.get("/metrics", port: try #require(UInt16(match.1)))
+    #expect(metrics.status == 200)
+    #expect(try PrometheusExposition(metrics.body).value("stockroom_connections") == 1)
+    withExtendedLifetime(client) {}
+  }
+
   @Test("systemd-analyze verify accepts the unit, when systemd-analyze is installed")
   func systemdVerify() throws {
     let analyze = "/usr/bin/systemd-analyze"

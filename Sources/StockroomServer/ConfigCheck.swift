@@ -24,6 +24,7 @@ struct ConfigCheck {
   init(_ configuration: ServerConfiguration) {
     self.configuration = configuration
     found.append("config " + (configuration.configFile ?? "none"))
+    checkConfigFile()
     found.append("listen \(ListenAddress(host: configuration.host, port: configuration.port))")
     checkCatalog()
     checkStore()
@@ -34,6 +35,15 @@ struct ConfigCheck {
 
   /// One line: what the server would run with.
   var summary: String { "configuration OK: " + found.joined(separator: ", ") }
+
+  /// Whoever may write the file decides where the shop is kept and who may register.
+  private mutating func checkConfigFile() {
+    var info = stat()
+    guard let file = configuration.configFile, stat(file, &info) == 0, info.st_mode & 0o022 != 0 else { return }
+    warnings.append(
+      "config file \(file) may be changed by other users (mode \(String(info.st_mode & 0o777, radix: 8))); "
+        + "chmod go-w \(file)")
+  }
 
   private mutating func checkCatalog() {
     do {

@@ -106,17 +106,20 @@ struct ConfigFile {
     }
   }
 
-  /// An unknown key, with the key it most likely meant. The key is shown: it is the operator's
-  /// word for a setting, not a value.
+  /// An unknown key. It is named only when it is plainly a key: a near miss of a real one, or a
+  /// command-line-only option. Anything else might be a password pasted with an '=' in it, and
+  /// the line number is enough to find it.
   private static func unknown(_ key: String) -> String {
-    let shown = key.count > 64 ? String(key.prefix(64)) + "…" : key
     let keys = ServerOptions.all.filter(\.isKey).map(\.name)
-    let spelled = key.replacingOccurrences(of: "_", with: "-").lowercased()
-    if keys.contains(spelled) { return "unknown key '\(shown)'; did you mean \(spelled)?" }
-    if let guess = ItemNames.suggestion(for: key, among: keys) {
-      return "unknown key '\(shown)'; did you mean \(guess)?"
+    if let option = ServerOptions.all.first(where: { $0.name == key && !$0.isKey }) {
+      return "\(option.name) is an option of the command line only, not a key"
     }
-    return "unknown key '\(shown)'; the keys are the long options of stockroomd --help, without the dashes"
+    let spelled = key.replacingOccurrences(of: "_", with: "-").lowercased()
+    if keys.contains(spelled) { return "unknown key '\(key)'; did you mean \(spelled)?" }
+    if key.count <= 64, let guess = ItemNames.suggestion(for: key, among: keys) {
+      return "unknown key '\(key)'; did you mean \(guess)?"
+    }
+    return "unknown key; the keys are the long options of stockroomd --help, without the dashes"
   }
 
   /// At most `maxBytes + 1` bytes of the file, so one too many says it is too long.

@@ -10,8 +10,17 @@ extension Server {
       "stockroom_build_info", .gauge, "The release and protocol this server runs (always 1).",
       samples: [([("version", ProtocolVersion.serverVersion), ("protocol", String(ProtocolVersion.current))], 1)])
     out.gauge(
-      "stockroom_start_time_seconds", "When the server started, in seconds since the Unix epoch.",
+      "process_start_time_seconds", "When the server started, in seconds since the Unix epoch.",
       stats.started.timeIntervalSince1970.rounded(.down))
+    if let process = ProcessFigures.read() {
+      out.family(
+        "process_cpu_seconds_total", .counter, "User and system CPU time the server has used, in seconds.",
+        samples: [([], process.cpuSeconds)])
+      out.gauge("process_resident_memory_bytes", "Resident memory, in bytes.", process.residentBytes)
+      out.gauge("process_virtual_memory_bytes", "Virtual memory, in bytes.", process.virtualBytes)
+      out.gauge("process_open_fds", "Open file descriptors.", process.openFiles)
+      out.gauge("process_max_fds", "The open-file limit (soft).", process.maxFiles)
+    }
     out.gauge("stockroom_connections", "Clients connected now.", Double(connectedClients))
     out.gauge(
       "stockroom_connections_max",

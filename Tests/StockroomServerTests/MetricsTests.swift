@@ -42,12 +42,19 @@ struct MetricsTests {
     #expect(before.value("stockroom_connections") == 0)
     #expect(before.value("stockroom_commands_total", ["command": "ORDER", "result": "ok"]) == 0)
     #expect(before.value("stockroom_read_only") == 0)
+    // The process's own figures, as Prometheus' client libraries name them.
+    #expect((before.value("process_resident_memory_bytes") ?? 0) > 1_000_000)
+    #expect((before.value("process_open_fds") ?? 0) >= 5, "stdio, the shop's socket, the metrics socket, SQLite")
+    #expect((before.value("process_max_fds") ?? 0) >= (before.value("process_open_fds") ?? .infinity))
+    let started = before.value("process_start_time_seconds") ?? 0
+    #expect(abs(started - Date().timeIntervalSince1970) < 120)
     for family in [
       "stockroom_connections_accepted_total", "stockroom_connections_rejected_total", "stockroom_orders_total",
       "stockroom_shortages_total", "stockroom_commits_total", "stockroom_commit_duration_seconds",
       "stockroom_commit_batch_size", "stockroom_watchers", "stockroom_events_dropped_total",
       "stockroom_slow_consumer_disconnects_total", "stockroom_login_failures_total", "stockroom_store_errors_total",
-      "stockroom_start_time_seconds", "stockroom_connections_max",
+      "process_start_time_seconds", "stockroom_connections_max", "process_cpu_seconds_total",
+      "process_resident_memory_bytes", "process_open_fds", "process_max_fds",
     ] {
       #expect(before.families[family] != nil, "no \(family)")
     }

@@ -7,7 +7,7 @@ import Synchronization
 /// empties it on its loop's thread, between replies.
 final class EventMailbox: Sendable {
   private struct Contents {
-    var events: [StockEvent] = []
+    var events: [WatchEvent] = []
     var wakeScheduled = false
     var overflowed = false
   }
@@ -25,10 +25,10 @@ final class EventMailbox: Sendable {
   }
 
   /// Adds the events this watcher wants; true when the connection must be woken.
-  func enqueue(_ events: [StockEvent]) -> Bool {
+  func enqueue(_ events: [WatchEvent]) -> Bool {
     contents.withLock { contents in
       var added = false
-      for event in events where filter?.contains(event.item) ?? true {
+      for event in events where event.concerns(filter) {
         if contents.events.count >= Self.capacity {
           contents.overflowed = true
           break
@@ -45,7 +45,7 @@ final class EventMailbox: Sendable {
   func notify() { wake() }
 
   /// Everything pending, and whether some were lost to overflow.
-  func take() -> (events: [StockEvent], overflowed: Bool) {
+  func take() -> (events: [WatchEvent], overflowed: Bool) {
     contents.withLock { contents in
       defer {
         contents.events = []

@@ -58,6 +58,16 @@ public struct Renderer: Sendable {
       let after = row["idle_seconds"].map { " after \($0) s" } ?? ""
       return palette.event("! the server closed this idle connection\(after); the next command reconnects")
     }
+    if kind == "store", let state = row["state"] {
+      switch state {
+      case "down":
+        let reason = row["reason"].map { " (\($0))" } ?? ""
+        return palette.event(
+          "! the server lost the shop's database\(reason); stock shown may be stale until it is back")
+      case "up": return palette.event("! the shop's database is back; the stock above is up to date again")
+      default: break
+      }
+    }
     guard kind == "stock", let item = row["item"], let level = row["level"] else {
       let rest = row.fields.map { $0.key.isEmpty ? $0.value : "\($0.key)=\($0.value)" }
       return palette.event("! " + kind) + (rest.isEmpty ? "" : " " + rest.joined(separator: " "))

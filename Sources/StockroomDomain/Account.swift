@@ -5,7 +5,7 @@ import StockroomText
 ///
 /// The hash is an opaque PHC string (`$argon2id$v=19$m=...`) made and checked outside the
 /// shop's rules; `description` leaves it out, so an account printed anywhere shows no secret.
-public struct Account: Sendable, Hashable, CustomStringConvertible {
+public struct Account: Sendable, Hashable, Codable, CustomStringConvertible {
   public var name: String
   public var role: Role
   public var passwordHash: String

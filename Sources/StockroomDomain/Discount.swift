@@ -1,7 +1,7 @@
 import StockroomText
 
 /// A reduction on a dish's or product's price: a percentage off, or a fixed sale price.
-public enum Discount: Sendable, Hashable {
+public enum Discount: Sendable, Hashable, Codable {
   case percent(Int)
   case salePrice(Money)
 

@@ -4,7 +4,7 @@ import StockroomText
 /// Every change the shop can undergo, as a value, with the clock already read: replaying the same
 /// mutations on the same catalogue gives the same shop, which is what a journal will store.
 /// Items may be named by id or alias; `apply` resolves them inside the same atomic step.
-public enum Mutation: Sendable, Equatable {
+public enum Mutation: Sendable, Equatable, Codable {
   /// Positive counts restock; negative ones correct downward after a stocktake.
   case restock(user: String, changes: [ItemCount])
   /// A `key` makes the order exactly-once: the same key again returns the first receipt.

@@ -1,5 +1,5 @@
 /// The fields of a product to register.
-public struct ProductDraft: Sendable, Equatable {
+public struct ProductDraft: Sendable, Equatable, Codable {
   public var name: String
   public var description: String
   public var price: Money

@@ -6,6 +6,9 @@ public struct StockEvent: Sendable, Equatable {
     case correction(user: String)
     case listed(user: String)
     case delisted(user: String)
+    /// Not a change anyone made: a node on a shared store that lost it for a while tells its
+    /// watchers the level the store holds now.
+    case resync
 
     /// The word events and the ledger use: `order`, `restock`, `stocktake`, `listed`, `delisted`.
     public var name: String {
@@ -15,6 +18,7 @@ public struct StockEvent: Sendable, Equatable {
       case .correction: "stocktake"
       case .listed: "listed"
       case .delisted: "delisted"
+      case .resync: "resync"
       }
     }
 
@@ -23,6 +27,7 @@ public struct StockEvent: Sendable, Equatable {
       case .order(_, let user), .restock(let user), .correction(let user), .listed(let user),
         .delisted(let user):
         user
+      case .resync: ""
       }
     }
 

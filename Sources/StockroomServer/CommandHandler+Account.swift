@@ -87,19 +87,23 @@ extension CommandHandler {
     return CredentialTicket(.userPasswd(name: name), .hash(password))
   }
 
-  func userDel(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func userDel(_ request: Request, session: Session) -> ChangeRequest {
     let name = request.arguments[0].text
-    _ = try apply(&wait, .deleteAccount(name: name))
-    logger.info("account deleted user=\(name) by=\(session.user)")
-    out.ok("deleted", fields: [("user", name)])
+    let by = session.user
+    return ChangeRequest(.deleteAccount(name: name)) { _, _, out in
+      logger.info("account deleted user=\(name) by=\(by)")
+      out.ok("deleted", fields: [("user", name)])
+    }
   }
 
-  func userRole(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func userRole(_ request: Request, session: Session) throws -> ChangeRequest {
     let name = request.arguments[0].text
     let role = try Self.role(request.arguments[1].text)
-    _ = try apply(&wait, .setRole(name: name, role: role, at: Date()))
-    logger.info("account role user=\(name) role=\(role.rawValue) by=\(session.user)")
-    out.ok("role", fields: [("user", name), ("role", role.rawValue)])
+    let by = session.user
+    return ChangeRequest(.setRole(name: name, role: role, at: Date())) { _, _, out in
+      logger.info("account role user=\(name) role=\(role.rawValue) by=\(by)")
+      out.ok("role", fields: [("user", name), ("role", role.rawValue)])
+    }
   }
 
   func userList(_ request: Request, out: inout ReplyEncoder) throws {
@@ -123,10 +127,10 @@ extension CommandHandler {
     return role
   }
 
-  /// The reply to finished password work.
-  func credentialDone(
-    _ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
-  ) throws {
+  /// The reply to finished password work, or the change it makes and how that is answered.
+  func credentialDone(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) throws
+    -> ChangeRequest?
+  {
     guard let result = ticket.result else { preconditionFailure("finished password work has a result") }
     switch result {
     case .busy:
@@ -148,36 +152,43 @@ extension CommandHandler {
       logIn(account, session: &session)
       logger.info("login user=\(name) role=\(account.role.rawValue)")
       out.ok("login \(name)", fields: [("role", account.role.rawValue)])
+      return nil
     case .passwd(let name):
       guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
       throttle.succeeded(name)
       session.failedLogins = 0
-      let applied = try apply(&wait, .setPassword(name: name, hash: hash, at: now))
-      // Other connections logged in with the old password are guests from their next request.
-      if case .accountSaved(let account) = applied.outcome { logIn(account, session: &session) }
-      logger.info("password changed user=\(name)")
-      out.ok("password changed")
+      return ChangeRequest(.setPassword(name: name, hash: hash, at: now)) { applied, session, out in
+        // Other connections logged in with the old password are guests from their next request.
+        if case .accountSaved(let account) = applied.outcome { logIn(account, session: &session) }
+        logger.info("password changed user=\(name)")
+        out.ok("password changed")
+      }
     case .register(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)
-      _ = try apply(&wait, .createAccount(account, selfRegistered: true))
-      logIn(account, session: &session)
-      logger.info("account registered user=\(name)")
-      out.ok("login \(name)", fields: [("role", Role.customer.rawValue)])
+      return ChangeRequest(.createAccount(account, selfRegistered: true)) { _, session, out in
+        logIn(account, session: &session)
+        logger.info("account registered user=\(name)")
+        out.ok("login \(name)", fields: [("role", Role.customer.rawValue)])
+      }
     case .userAdd(let name, let role):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: role, passwordHash: hash, created: now, updated: now)
-      _ = try apply(&wait, .createAccount(account, selfRegistered: false))
-      logger.info("account created user=\(name) role=\(role.rawValue) by=\(session.user)")
-      out.ok("created", fields: [("user", name), ("role", role.rawValue)])
+      let by = session.user
+      return ChangeRequest(.createAccount(account, selfRegistered: false)) { _, _, out in
+        logger.info("account created user=\(name) role=\(role.rawValue) by=\(by)")
+        out.ok("created", fields: [("user", name), ("role", role.rawValue)])
+      }
     case .userPasswd(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
-      let applied = try apply(&wait, .setPassword(name: name, hash: hash, at: now))
-      if session.account == name, case .accountSaved(let account) = applied.outcome {
-        logIn(account, session: &session)
+      let by = session.user
+      return ChangeRequest(.setPassword(name: name, hash: hash, at: now)) { applied, session, out in
+        if session.account == name, case .accountSaved(let account) = applied.outcome {
+          logIn(account, session: &session)
+        }
+        logger.info("password set user=\(name) by=\(by)")
+        out.ok("password set", fields: [("user", name)])
       }
-      logger.info("password set user=\(name) by=\(session.user)")
-      out.ok("password set", fields: [("user", name)])
     }
   }
 

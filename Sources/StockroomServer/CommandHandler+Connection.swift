@@ -143,6 +143,19 @@ extension CommandHandler {
       out.field("commits", committer.commits.load(ordering: .relaxed))
       out.field("committed_changes", committer.committedMutations.load(ordering: .relaxed))
       out.field("largest_commit", committer.largestBatch.load(ordering: .relaxed))
+    } else if let writer = store.writer {
+      out.field("storage", writer.database.kind.rawValue)
+      out.field("data", writer.database.location)
+      out.field("fsync", configuration.fsync.description)
+      out.field("commits", writer.commits.load(ordering: .relaxed))
+      out.field("committed_changes", writer.committedMutations.load(ordering: .relaxed))
+      out.field("largest_commit", writer.largestBatch.load(ordering: .relaxed))
+      out.field("node", writer.node)
+      out.field("store_link", writer.connected.load(ordering: .relaxed) ? "up" : "down")
+      out.field("store_change", writer.sequence.load(ordering: .relaxed))
+      out.field("replayed_changes", writer.replayedChanges.load(ordering: .relaxed))
+      out.field("commit_retries", writer.retries.load(ordering: .relaxed))
+      out.field("store_reloads", writer.reloads.load(ordering: .relaxed))
     } else {
       out.field("storage", "memory")
     }
@@ -164,8 +177,7 @@ extension CommandHandler {
     out.field("shortages", stats.shortages.load(ordering: .relaxed))
     out.field("events_dropped", stats.eventsDropped.load(ordering: .relaxed))
     out.field("slow_consumer_disconnects", stats.slowConsumerDisconnects.load(ordering: .relaxed))
-    out.field(
-      "store_errors", (0..<CommitFailure.Kind.allCases.count).reduce(0) { $0 + (store.committer?.failures[$1] ?? 0) })
+    out.field("store_errors", store.commitFigures?.failureCount ?? 0)
   }
 
   func watch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {

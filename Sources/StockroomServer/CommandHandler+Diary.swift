@@ -7,15 +7,15 @@ extension CommandHandler {
     try integer(word.text, what: "diary id", range: 1...Int(Int32.max))
   }
 
-  func diaryNew(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
-    let user = session.user
-    let applied = try apply(
-      &wait,
-      .createDiary(owner: user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date()))
-    guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
-    out.diaryRow(entry, detail: false)
-    out.endLine()
-    out.ok(fields: [("diary", String(entry.number))])
+  func diaryNew(_ request: Request, session: Session) -> ChangeRequest {
+    let mutation = Mutation.createDiary(
+      owner: session.user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date())
+    return ChangeRequest(mutation) { applied, _, out in
+      guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
+      out.diaryRow(entry, detail: false)
+      out.endLine()
+      out.ok(fields: [("diary", String(entry.number))])
+    }
   }
 
   func diaryList(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
@@ -36,23 +36,22 @@ extension CommandHandler {
     out.ok(fields: [("diary", String(id))])
   }
 
-  func diaryEdit(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func diaryEdit(_ request: Request, session: Session) throws -> ChangeRequest {
     let id = try Self.diaryID(request.arguments[0])
-    let user = session.user
-    let applied = try apply(
-      &wait,
-      .editDiary(
-        id: id, owner: user, title: request.options["title"], body: request.options["body"], at: Date()))
-    guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
-    out.diaryRow(entry, detail: true)
-    out.endLine()
-    out.ok(fields: [("diary", String(id))])
+    let mutation = Mutation.editDiary(
+      id: id, owner: session.user, title: request.options["title"], body: request.options["body"], at: Date())
+    return ChangeRequest(mutation) { applied, _, out in
+      guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
+      out.diaryRow(entry, detail: true)
+      out.endLine()
+      out.ok(fields: [("diary", String(id))])
+    }
   }
 
-  func diaryDelete(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func diaryDelete(_ request: Request, session: Session) throws -> ChangeRequest {
     let id = try Self.diaryID(request.arguments[0])
-    let user = session.user
-    _ = try apply(&wait, .deleteDiary(id: id, owner: user))
-    out.ok(fields: [("deleted", String(id))])
+    return ChangeRequest(.deleteDiary(id: id, owner: session.user)) { _, _, out in
+      out.ok(fields: [("deleted", String(id))])
+    }
   }
 }

@@ -14,7 +14,7 @@ extension CommandHandler {
     return currency
   }
 
-  func productNew(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func productNew(_ request: Request, session: Session) throws -> ChangeRequest {
     let options = request.options
     let price = try Money.parse(options["price"]!, currency: try Self.currency(options) ?? .krw)
     let discount = try options["discount"].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
@@ -24,12 +24,12 @@ extension CommandHandler {
       } ?? 0
     let draft = ProductDraft(
       name: options["name"]!, description: options["description"] ?? "", price: price, discount: discount, stock: stock)
-    let user = session.user
-    let applied = try apply(&wait, .createProduct(seller: user, draft: draft, at: Date()))
-    try savedProduct(applied, out: &out)
+    return ChangeRequest(.createProduct(seller: session.user, draft: draft, at: Date())) { applied, _, out in
+      savedProduct(applied, out: &out)
+    }
   }
 
-  func productEdit(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func productEdit(_ request: Request, session: Session) throws -> ChangeRequest {
     let options = request.options
     let id = request.arguments[0].text
     let current = try store.read { state throws(ProtocolError) in
@@ -50,12 +50,13 @@ extension CommandHandler {
     if let text = options["discount"] {
       changes.discount = .some(try Discount.parse(text, price: changes.price ?? current.price))
     }
-    let user = session.user
-    let applied = try apply(&wait, .editProduct(id: id, user: user, changes: changes, at: Date()))
-    try savedProduct(applied, out: &out)
+    return ChangeRequest(.editProduct(id: id, user: session.user, changes: changes, at: Date())) {
+      applied, _, out in
+      savedProduct(applied, out: &out)
+    }
   }
 
-  private func savedProduct(_ applied: Applied, out: inout ReplyEncoder) throws {
+  private func savedProduct(_ applied: Applied, out: inout ReplyEncoder) {
     guard case .productSaved(let product) = applied.outcome else { preconditionFailure("product answers saved") }
     let level = store.read { state in state.level(of: product.id) }
     out.productRow(product, level: level, detail: true)
@@ -63,13 +64,11 @@ extension CommandHandler {
     out.ok(fields: [("product", product.id)])
   }
 
-  func productDelete(
-    _ request: Request, session: Session, role: Role, out: inout ReplyEncoder, wait: inout ReplyWait?
-  ) throws {
-    let user = session.user
-    let applied = try apply(
-      &wait, .deleteProduct(id: request.arguments[0].text, user: user, anySeller: role >= .admin))
-    guard case .productDeleted(let id) = applied.outcome else { preconditionFailure("delete answers deleted") }
-    out.ok(fields: [("deleted", id)])
+  func productDelete(_ request: Request, session: Session, role: Role) -> ChangeRequest {
+    let mutation = Mutation.deleteProduct(id: request.arguments[0].text, user: session.user, anySeller: role >= .admin)
+    return ChangeRequest(mutation) { applied, _, out in
+      guard case .productDeleted(let id) = applied.outcome else { preconditionFailure("delete answers deleted") }
+      out.ok(fields: [("deleted", id)])
+    }
   }
 }

@@ -311,7 +311,7 @@ extension CommandHandler {
     Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
   }
 
-  func add(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func add(_ request: Request, session: Session) throws -> ChangeRequest {
     let words = request.arguments
     guard words.count.isMultiple(of: 2) else {
       throw ProtocolError(.args, "ADD takes pairs of <item> <n>, e.g. ADD banana 5 kiwi 2")
@@ -328,20 +328,20 @@ extension CommandHandler {
       guard count != 0 else { throw ProtocolError(.invalid, "a stock change of 0 changes nothing") }
       changes.append(ItemCount(item.text, count))
     }
-    let user = session.user
-    let applied = try apply(&wait, .restock(user: user, changes: changes))
-    guard case .restocked(let changes) = applied.outcome else { preconditionFailure("restock answers restocked") }
-    for change in changes {
-      out.beginRow(change.item)
-      out.field("kind", change.kind)
-      out.field("stock", change.level)
-      out.field("change", Self.signed(change.change))
-      out.endLine()
+    return ChangeRequest(.restock(user: session.user, changes: changes)) { applied, _, out in
+      guard case .restocked(let changes) = applied.outcome else { preconditionFailure("restock answers restocked") }
+      for change in changes {
+        out.beginRow(change.item)
+        out.field("kind", change.kind)
+        out.field("stock", change.level)
+        out.field("change", Self.signed(change.change))
+        out.endLine()
+      }
+      out.ok("restocked \(changes.count) item\(changes.count == 1 ? "" : "s")")
     }
-    out.ok("restocked \(changes.count) item\(changes.count == 1 ? "" : "s")")
   }
 
-  func order(_ request: Request, session: Session, out: inout ReplyEncoder, wait: inout ReplyWait?) throws {
+  func order(_ request: Request, session: Session) throws -> ChangeRequest {
     var lines: [ItemCount] = []
     let words = request.arguments
     var index = 0
@@ -362,10 +362,12 @@ extension CommandHandler {
     }
     let key = request.options["key"]
     if let key { try TextRules.check(key, as: store.limits.orderKey) }
-    let user = session.user
-    let applied = try apply(
-      &wait,
-      .order(user: user, lines: lines, at: Date(), key: key))
+    return ChangeRequest(.order(user: session.user, lines: lines, at: Date(), key: key)) { applied, _, out in
+      try answerOrder(applied, out: &out)
+    }
+  }
+
+  private func answerOrder(_ applied: Applied, out: inout ReplyEncoder) throws {
     let receipt: OrderReceipt
     switch applied.outcome {
     case .ordered(let held, _): receipt = held

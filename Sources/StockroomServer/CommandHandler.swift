@@ -45,24 +45,46 @@ struct CommandHandler: Sendable {
       out.bytes.removeSubrange(mark...)
       failure = fail(error, out: &out)
     }
-    // Password work is counted when `finish` knows how it ended.
-    if case .credential = wait {} else { stats.commands.record(command, failure) }
+    count(command, failure, wait: wait, session: &session)
     return wait
   }
 
-  /// Turns finished password work into its reply (and the commit that reply waits for, if any).
-  func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+  /// Turns finished work into its reply (and what that reply waits for in turn, if anything:
+  /// the change that password work makes).
+  func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     let mark = out.bytes.count
-    var wait: ReplyWait?
+    var next: ReplyWait?
     var failure: ErrorCode?
     do {
-      try credentialDone(ticket, session: &session, out: &out, wait: &wait)
+      switch work {
+      case .credential(let ticket):
+        guard let change = try credentialDone(ticket, session: &session, out: &out) else { break }
+        next = try self.change(change, session: &session, out: &out)
+      case .change(let ticket):
+        switch ticket.result {
+        case .applied(let applied): try ticket.request.answer(applied, &session, &out)
+        case .refused(let error): throw error
+        case .failed(let failure): throw failure.reply
+        case nil: preconditionFailure("a finished change has a result")
+        }
+      }
     } catch {
       out.bytes.removeSubrange(mark...)
       failure = fail(error, out: &out)
     }
-    stats.commands.record(ticket.purpose.command, failure)
-    return wait
+    count(session.pendingCommand, failure, wait: next, session: &session)
+    return next
+  }
+
+  /// Counts a request by command and result once its result is known: now, or when the work it
+  /// waits for is done (the connection takes no other request meanwhile, so the session holds it).
+  private func count(_ command: CommandID?, _ failure: ErrorCode?, wait: ReplyWait?, session: inout Session) {
+    if case .work = wait {
+      session.pendingCommand = command
+      return
+    }
+    session.pendingCommand = nil
+    stats.commands.record(command, failure)
   }
 
   /// The caller's role now: a guest's without looking, an account's from the session while no
@@ -100,12 +122,24 @@ struct CommandHandler: Sendable {
       .denied, "\(request.path) needs the \(needed.rawValue) role\(why); \(session.user) is \(role.rawValue)")
   }
 
-  /// Applies a mutation; `wait` becomes the commit the reply must wait for (nil for a shop in
-  /// memory), so a reply written after an error still waits for a change already made.
-  func apply(_ wait: inout ReplyWait?, _ mutation: Mutation) throws(ShopError) -> Applied {
-    let (applied, ticket) = try store.apply(mutation)
-    wait = ticket.map(ReplyWait.commit)
-    return applied
+  /// Makes the change a handler asked for. On this node's own shop it is applied at once and
+  /// answered, and the reply waits for the commit (when there is a disk), so a reply written
+  /// after an error still waits for a change already made. On a shared store it goes to the
+  /// shared writer, and the reply is written when it comes back.
+  func change(_ request: ChangeRequest, session: inout Session, out: inout ReplyEncoder) throws -> ReplyWait? {
+    if store.writer != nil {
+      try store.checkWritable()
+      return .work(.change(ChangeTicket(request)))
+    }
+    let (applied, ticket) = try store.apply(request.mutation)
+    let mark = out.bytes.count
+    do {
+      try request.answer(applied, &session, &out)
+    } catch {
+      out.bytes.removeSubrange(mark...)
+      fail(error, out: &out)
+    }
+    return ticket.map(ReplyWait.commit)
   }
 
   /// The table's checks, with a "did you mean" for a mistyped command word.
@@ -139,31 +173,32 @@ struct CommandHandler: Sendable {
     case .names: names(out: &out)
     case .expo: expo(out: &out)
     case .stock: try stock(request, out: &out)
-    case .add: try add(request, session: session, out: &out, wait: &wait)
-    case .order: try order(request, session: session, out: &out, wait: &wait)
+    case .add: wait = try change(add(request, session: session), session: &session, out: &out)
+    case .order: wait = try change(order(request, session: session), session: &session, out: &out)
     case .stocktake: try stocktake(request, out: &out)
-    case .diaryNew: try diaryNew(request, session: session, out: &out, wait: &wait)
+    case .diaryNew: wait = try change(diaryNew(request, session: session), session: &session, out: &out)
     case .diaryList: try diaryList(request, session: session, out: &out)
     case .diaryShow: try diaryShow(request, session: session, out: &out)
-    case .diaryEdit: try diaryEdit(request, session: session, out: &out, wait: &wait)
-    case .diaryDelete: try diaryDelete(request, session: session, out: &out, wait: &wait)
-    case .productNew: try productNew(request, session: session, out: &out, wait: &wait)
-    case .productEdit: try productEdit(request, session: session, out: &out, wait: &wait)
-    case .productDelete: try productDelete(request, session: session, role: role, out: &out, wait: &wait)
+    case .diaryEdit: wait = try change(diaryEdit(request, session: session), session: &session, out: &out)
+    case .diaryDelete: wait = try change(diaryDelete(request, session: session), session: &session, out: &out)
+    case .productNew: wait = try change(productNew(request, session: session), session: &session, out: &out)
+    case .productEdit: wait = try change(productEdit(request, session: session), session: &session, out: &out)
+    case .productDelete:
+      wait = try change(productDelete(request, session: session, role: role), session: &session, out: &out)
     case .watch: try watch(request, session: &session, out: &out)
-    case .login: wait = .credential(try login(request, session: session))
+    case .login: wait = .work(.credential(try login(request, session: session)))
     case .logout:
       Self.logOut(&session)
       out.ok("logout")
     case .whoami: out.ok(session.user, fields: [("role", role.rawValue)])
-    case .register: wait = .credential(try register(request))
-    case .passwd: wait = .credential(try passwd(request, session: session))
+    case .register: wait = .work(.credential(try register(request)))
+    case .passwd: wait = .work(.credential(try passwd(request, session: session)))
     case .user, .diary, .product:
       preconditionFailure("CommandTable.parse always resolves a subcommand")
-    case .userAdd: wait = .credential(try userAdd(request))
-    case .userPasswd: wait = .credential(try userPasswd(request))
-    case .userDel: try userDel(request, session: session, out: &out, wait: &wait)
-    case .userRole: try userRole(request, session: session, out: &out, wait: &wait)
+    case .userAdd: wait = .work(.credential(try userAdd(request)))
+    case .userPasswd: wait = .work(.credential(try userPasswd(request)))
+    case .userDel: wait = try change(userDel(request, session: session), session: &session, out: &out)
+    case .userRole: wait = try change(userRole(request, session: session), session: &session, out: &out)
     case .userList: try userList(request, out: &out)
     case .productList:
       try listProducts(Paging(page: request.options["page"], size: request.options["size"]), out: &out)

@@ -9,7 +9,7 @@ import Synchronization
 /// Mutations applied while one transaction is being written wait together for the next, so
 /// fifty clients ordering at once cost one fsync, not fifty. Nothing is acknowledged and no
 /// event is sent until the transaction holding it has committed.
-final class Committer: @unchecked Sendable {
+final class Committer: CommitFigures, @unchecked Sendable {
   private struct Pending {
     var batch = JournalBatch()
     var events: [StockEvent] = []
@@ -40,13 +40,8 @@ final class Committer: @unchecked Sendable {
   let commits = Atomic<Int>(0)
   let committedMutations = Atomic<Int>(0)
   let largestBatch = Atomic<Int>(0)
-  /// How long each group commit took to write and (as --fsync says) force to disk.
-  let commitDuration = Histogram.seconds([
-    0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-  ])
-  /// Changes per group commit.
-  let batchSize = Histogram(bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096])
-  /// Failed commits by `CommitFailure.Kind`, in `CommitFailure.Kind.allCases` order.
+  let commitDuration = Histogram.seconds(Committer.durationBounds)
+  let batchSize = Histogram(bounds: Committer.batchBounds)
   let failures = AtomicCounters(count: CommitFailure.Kind.allCases.count)
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
@@ -160,7 +155,7 @@ final class Committer: @unchecked Sendable {
 
   /// The store reloads what is on disk and fails what came after; then this batch's waiters hear.
   private func fail(_ work: Pending, _ failure: CommitFailure) {
-    failures.add(CommitFailure.Kind.allCases.firstIndex(of: failure.kind) ?? 0)
+    recordFailure(failure.kind)
     switch failure.kind {
     case .io:
       failing.store(true, ordering: .relaxed)

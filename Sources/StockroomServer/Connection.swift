@@ -121,9 +121,9 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     if core.commitFinished() { drive() }
   }
 
-  private func credentialFinished() {
+  private func workFinished() {
     guard !tornDown else { return }
-    core.credentialFinished(now: loop.now, host: self)
+    core.workFinished(now: loop.now, host: self)
     drive()
   }
 
@@ -273,8 +273,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     server.handler.handle(line, session: &session, out: &out)
   }
 
-  func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
-    server.handler.finish(ticket, session: &session, out: &out)
+  func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    server.handler.finish(work, session: &session, out: &out)
   }
 
   func role(_ session: inout Session) -> Role {
@@ -285,11 +285,17 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     ticket.notify(self)
   }
 
-  func runCredential(_ ticket: CredentialTicket) {
-    ticket.run(on: loop, pool: server.handler.credentials) { [weak self] in self?.credentialFinished() }
+  func run(_ work: PendingWork) {
+    switch work {
+    case .credential(let ticket):
+      ticket.run(on: loop, pool: server.handler.credentials) { [weak self] in self?.workFinished() }
+    case .change(let ticket):
+      guard let writer = server.store.writer else { preconditionFailure("changes wait only on a shared store") }
+      ticket.run(on: loop, writer: writer) { [weak self] in self?.workFinished() }
+    }
   }
 
-  func watchChanged(to watching: Set<String>?) -> [StockEvent] {
+  func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
     let old = mailbox
     if let watching {
       let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in

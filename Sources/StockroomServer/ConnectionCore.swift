@@ -37,8 +37,9 @@ struct ConnectionCore {
   /// Replies waiting for their commit, each with what was answered after it, in order.
   private var held: [HeldReply] = []
   private(set) var heldBytes = 0
-  /// Password work the next reply waits for; no later request runs until it is done.
-  private(set) var awaitingCredential: CredentialTicket?
+  /// Work the next reply waits for (password work, a change on a shared store); no later
+  /// request runs until it is done.
+  private(set) var awaiting: PendingWork?
   /// Where replies are written while earlier ones are held.
   private var scratch = ReplyEncoder(capacity: 1024)
   /// What the host was last told about this connection's presence; nil while it is a guest.
@@ -100,8 +101,9 @@ struct ConnectionCore {
   private mutating func processInput(now: UInt64, host: some ConnectionHost) {
     let maxLine = limits.maxLine
     while phase == .open {
-      if awaitingCredential != nil {
-        // Who the next request runs as may depend on the pending LOGIN; it waits, unread.
+      if awaiting != nil {
+        // Who the next request runs as may depend on a pending LOGIN, what it reads on a
+        // pending change: it waits, unread.
         isReadingPaused = true
         break
       }
@@ -148,7 +150,7 @@ struct ConnectionCore {
         beginClosing(now: now, host: host)
       }
     }
-    if hasInputEnded && phase == .open && inputStart == input.count && !isReadingPaused && awaitingCredential == nil {
+    if hasInputEnded && phase == .open && inputStart == input.count && !isReadingPaused && awaiting == nil {
       closeReason = .inputEnded
       beginClosing(now: now, host: host)
     }
@@ -173,7 +175,7 @@ struct ConnectionCore {
       let mark = output.bytes.count
       switch reply(&session, &output) {
       case nil: return
-      case .credential(let ticket): runCredential(ticket, host: host)
+      case .work(let work): run(work, host: host)
       case .commit(let ticket):
         hold(ticket, reply: Array(output.bytes[mark...]), host: host)
         output.bytes.removeSubrange(mark...)
@@ -182,7 +184,9 @@ struct ConnectionCore {
       scratch.bytes.removeAll(keepingCapacity: true)
       switch reply(&session, &scratch) {
       case .commit(let ticket): hold(ticket, reply: scratch.bytes, host: host)
-      case .credential(let ticket): runCredential(ticket, host: host)
+      case .work(let work):
+        appendAfterHeld(scratch.bytes)
+        run(work, host: host)
       case nil: appendAfterHeld(scratch.bytes)
       }
     }
@@ -199,17 +203,17 @@ struct ConnectionCore {
     host.awaitCommit(ticket)
   }
 
-  /// Runs password work; its reply is written when it is done, and reading resumes then.
-  private mutating func runCredential(_ ticket: CredentialTicket, host: some ConnectionHost) {
-    awaitingCredential = ticket
-    host.runCredential(ticket)
+  /// Runs work off the loop; its reply is written when it is done, and reading resumes then.
+  private mutating func run(_ work: PendingWork, host: some ConnectionHost) {
+    awaiting = work
+    host.run(work)
   }
 
-  /// The pending password work is done: its reply is written, and requests are taken again.
-  mutating func credentialFinished(now: UInt64, host: some ConnectionHost) {
-    guard phase != .closed, let ticket = awaitingCredential else { return }
-    awaitingCredential = nil
-    write(host: host) { session, out in host.finish(ticket, session: &session, out: &out) }
+  /// The pending work is done: its reply is written, and requests are taken again.
+  mutating func workFinished(now: UInt64, host: some ConnectionHost) {
+    guard phase != .closed, let work = awaiting else { return }
+    awaiting = nil
+    write(host: host) { session, out in host.finish(work, session: &session, out: &out) }
     notePresence(host: host)
     if let reason = session.closing, phase == .open {
       closeReason = reason
@@ -290,7 +294,7 @@ struct ConnectionCore {
 
   /// Events from the watch subscription. A watcher whose unsent output passes the hard limit is
   /// not reading, and is closed.
-  mutating func eventsArrived(_ events: [StockEvent], host: some ConnectionHost) {
+  mutating func eventsArrived(_ events: [WatchEvent], host: some ConnectionHost) {
     guard phase == .open else { return }
     writeEvents(events, host: host)
     if pendingOutputCount + heldBytes > limits.outputHardLimit {
@@ -298,16 +302,16 @@ struct ConnectionCore {
     }
   }
 
-  private mutating func writeEvents(_ events: [StockEvent], host: some ConnectionHost) {
+  private mutating func writeEvents(_ events: [WatchEvent], host: some ConnectionHost) {
     guard !events.isEmpty else { return }
     // Who made a change is staff's to know; everyone else sees the change alone.
     let showUser = host.role(&session) >= .staff
     if held.isEmpty {
-      for event in events { output.stockEvent(event, showUser: showUser) }
+      for event in events { output.watchEvent(event, showUser: showUser) }
     } else {
       // An event must not overtake a reply still waiting for its commit.
       scratch.bytes.removeAll(keepingCapacity: true)
-      for event in events { scratch.stockEvent(event, showUser: showUser) }
+      for event in events { scratch.watchEvent(event, showUser: showUser) }
       appendAfterHeld(scratch.bytes)
     }
   }
@@ -350,7 +354,7 @@ struct ConnectionCore {
         processInput(now: now, host: host)
       }
     case .closing:
-      if held.isEmpty && awaitingCredential == nil { finishWriting(host: host) }
+      if held.isEmpty && awaiting == nil { finishWriting(host: host) }
     case .draining, .closed:
       break
     }
@@ -386,7 +390,7 @@ struct ConnectionCore {
     closingSince = now
     isReadingPaused = true
     writeEvents(host.watchChanged(to: nil), host: host)
-    if pendingOutputCount == 0 && held.isEmpty && awaitingCredential == nil { finishWriting(host: host) }
+    if pendingOutputCount == 0 && held.isEmpty && awaiting == nil { finishWriting(host: host) }
   }
 
   /// The last reply is out: the transport shuts its side, and reads and drops until the client
@@ -416,7 +420,7 @@ struct ConnectionCore {
 
   /// A watcher waits for events, and a reply waiting for its commit is the server's to finish:
   /// neither is the client being idle.
-  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty && awaitingCredential == nil }
+  private var isIdleCandidate: Bool { session.watching == nil && held.isEmpty && awaiting == nil }
 
   private var idleTimeout: UInt64 { UInt64(limits.idleTimeout) * 1_000_000_000 }
   private var lineTimeout: UInt64 { UInt64(limits.lineTimeout) * 1_000_000_000 }

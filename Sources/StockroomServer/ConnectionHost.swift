@@ -10,17 +10,17 @@ import StockroomProtocol
 protocol ConnectionHost {
   /// Answers one request line; see `CommandHandler.handle`.
   func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait?
-  /// Turns finished password work into its reply; see `CommandHandler.finish`.
-  func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait?
+  /// Turns finished work into its reply; see `CommandHandler.finish`.
+  func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait?
   /// The session's role now, which decides whether events name who made a change.
   func role(_ session: inout Session) -> Role
   /// Calls the core's `commitFinished` once `ticket` has an outcome.
   func awaitCommit(_ ticket: CommitTicket)
-  /// Runs the password work and calls the core's `credentialFinished` once it is done.
-  func runCredential(_ ticket: CredentialTicket)
+  /// Runs the work and calls the core's `workFinished` once it is done.
+  func run(_ work: PendingWork)
   /// Subscribes to what `watching` names (nil: nothing), and returns the events that reached
   /// the old subscription and are still owed to the client.
-  func watchChanged(to watching: Set<String>?) -> [StockEvent]
+  func watchChanged(to watching: Set<String>?) -> [WatchEvent]
   /// Tells WHO's registry what this connection is now; nil when it is a guest or gone.
   func presenceChanged(_ entry: Presence.Entry?)
   /// The client spoke another protocol; it is refused without running anything.

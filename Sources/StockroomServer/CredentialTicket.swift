@@ -1,4 +1,3 @@
-import StockroomProtocol
 import StockroomSecurity
 import StockroomText
 import Synchronization
@@ -17,17 +16,6 @@ final class CredentialTicket: Sendable {
     case passwd(name: String)
     case userAdd(name: String, role: Role)
     case userPasswd(name: String)
-
-    /// The command that asked for it, for counting requests by command.
-    var command: CommandID {
-      switch self {
-      case .login: .login
-      case .register: .register
-      case .passwd: .passwd
-      case .userAdd: .userAdd
-      case .userPasswd: .userPasswd
-      }
-    }
   }
 
   enum Work: Sendable {

@@ -7,7 +7,7 @@ import Synchronization
 /// empties it on its loop's thread, between replies.
 final class EventMailbox: Sendable {
   private struct Contents {
-    var events: [StockEvent] = []
+    var events: [WatchEvent] = []
     var wakeScheduled = false
     var overflowed = false
     /// Events this watcher wanted but could not be given: past capacity, or after it.
@@ -27,10 +27,10 @@ final class EventMailbox: Sendable {
   }
 
   /// Adds the events this watcher wants; true when the connection must be woken.
-  func enqueue(_ events: [StockEvent]) -> Bool {
+  func enqueue(_ events: [WatchEvent]) -> Bool {
     contents.withLock { contents in
       var added = false
-      for event in events where filter?.contains(event.item) ?? true {
+      for event in events where event.concerns(filter) {
         if contents.overflowed || contents.events.count >= Self.capacity {
           contents.overflowed = true
           contents.dropped += 1
@@ -48,7 +48,7 @@ final class EventMailbox: Sendable {
   func notify() { wake() }
 
   /// Everything pending, whether some were lost to overflow, and how many.
-  func take() -> (events: [StockEvent], overflowed: Bool, dropped: Int) {
+  func take() -> (events: [WatchEvent], overflowed: Bool, dropped: Int) {
     contents.withLock { contents in
       defer {
         contents.events = []

@@ -14,8 +14,23 @@ extension ReplyEncoder {
     field("change", CommandHandler.signed(event.change))
     field("cause", event.cause.name)
     if let order = event.cause.orderID { field("order", order) }
-    if showUser { field("user", event.cause.user) }
+    if showUser, !event.cause.user.isEmpty { field("user", event.cause.user) }
     endLine()
+  }
+
+  mutating func watchEvent(_ event: WatchEvent, showUser: Bool) {
+    switch event {
+    case .stock(let stock): stockEvent(stock, showUser: showUser)
+    case .store(.down(let reason)):
+      beginEvent("store")
+      field("state", "down")
+      field("reason", reason)
+      endLine()
+    case .store(.up):
+      beginEvent("store")
+      field("state", "up")
+      endLine()
+    }
   }
 
   mutating func aliases(_ aliases: [String]) {

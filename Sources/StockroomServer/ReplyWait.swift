@@ -2,7 +2,7 @@
 enum ReplyWait: Sendable {
   /// The change is in the next group commit; the reply is true once it is on disk.
   case commit(CommitTicket)
-  /// Password work on the credential pool; the reply is written when it is done, and no later
-  /// request runs before it, since it may change who is logged in.
-  case credential(CredentialTicket)
+  /// Work done elsewhere (password hashing, a change on a shared store); the reply is written
+  /// when it is done, and no later request runs before it.
+  case work(PendingWork)
 }

@@ -63,26 +63,39 @@ extension Server {
       stats.eventsDropped.load(ordering: .relaxed))
     out.gauge(
       "stockroom_read_only", "1 while writes are refused after a failed commit or check, else 0.", readOnly ? 1 : 0)
-    let committer = store.committer
+    let figures = store.commitFigures
     out.counter(
-      "stockroom_commits_total", "Group commits written to the store.", committer?.commits.load(ordering: .relaxed) ?? 0
-    )
+      "stockroom_commits_total", "Group commits written to the store.", figures?.commits.load(ordering: .relaxed) ?? 0)
     out.counter(
       "stockroom_committed_changes_total", "Changes those commits held.",
-      committer?.committedMutations.load(ordering: .relaxed) ?? 0)
-    if let committer {
+      figures?.committedMutations.load(ordering: .relaxed) ?? 0)
+    if let figures {
       out.histogram(
         "stockroom_commit_duration_seconds",
         "Time to write one group commit and, as --fsync says, force it to disk (fsync or PostgreSQL's commit).",
-        committer.commitDuration)
-      out.histogram("stockroom_commit_batch_size", "Changes in one group commit.", committer.batchSize)
+        figures.commitDuration)
+      out.histogram("stockroom_commit_batch_size", "Changes in one group commit.", figures.batchSize)
     }
     out.family(
       "stockroom_store_errors_total", .counter,
       "Commits the store (SQLite or PostgreSQL) failed, by kind: io (disk), unreachable (database), logic (refused rows).",
       samples: CommitFailure.Kind.allCases.enumerated().map { index, kind in
-        ([("kind", kind.rawValue)], Double(committer?.failures[index] ?? 0))
+        ([("kind", kind.rawValue)], Double(figures?.failures[index] ?? 0))
       })
+    if let writer = store.writer {
+      out.gauge(
+        "stockroom_store_link_up", "1 while this node reaches the shared PostgreSQL store, else 0.",
+        writer.connected.load(ordering: .relaxed) ? 1 : 0)
+      out.counter(
+        "stockroom_replayed_changes_total", "Changes other nodes committed, replayed into this node's shop.",
+        writer.replayedChanges.load(ordering: .relaxed))
+      out.counter(
+        "stockroom_commit_retries_total", "Shared-store transactions retried after a serialization conflict.",
+        writer.retries.load(ordering: .relaxed))
+      out.counter(
+        "stockroom_store_reloads_total", "Times this node loaded the whole shop again from the shared store.",
+        writer.reloads.load(ordering: .relaxed))
+    }
     return out.text
   }
 }

@@ -46,7 +46,8 @@ public final class Server: Sendable {
     let started = ContinuousClock.now
     let database: any ShopJournal
     if let store = configuration.store {
-      database = try PostgresShopDatabase(url: try PostgresURL(store), fsync: configuration.fsync)
+      return try openShared(
+        PostgresURL(store), configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
     } else if let directory = configuration.dataDirectory {
       database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
     } else {
@@ -61,6 +62,29 @@ public final class Server: Sendable {
     }
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
+    )
+    store.verifyInBackground(logger: logger)
+    return Server(configuration: configuration, store: store, logger: logger)
+  }
+
+  /// A node of a shop shared through PostgreSQL: the database is the authority, and this node's
+  /// shop a cache kept by its shared writer.
+  private static func openShared(
+    _ url: PostgresURL, configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger
+  ) throws -> Server {
+    let started = ContinuousClock.now
+    let database = try PostgresShopDatabase(url: url, fsync: configuration.fsync)
+    let opened = ContinuousClock.now
+    let limits = ShopLimits()
+    let (state, sequence) = try database.loadShared(
+      catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
+    let node = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+    let writer = SharedWriter(database: database, node: node, logger: logger) {
+      try database.loadShared(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
+    }
+    let store = Store(state, writer: writer, sequence: sequence)
+    logger.info(
+      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
     store.verifyInBackground(logger: logger)
     return Server(configuration: configuration, store: store, logger: logger)
@@ -128,7 +152,7 @@ public final class Server: Sendable {
   /// Makes an account from a hash made earlier with `PasswordHash.make`.
   public func addAccount(name: String, passwordHash hash: String, role: Role) throws {
     let now = Date()
-    _ = try store.apply(
+    try store.applyAndWait(
       .createAccount(
         Account(name: try TextRules.userName(name), role: role, passwordHash: hash, created: now, updated: now),
         selfRegistered: false))
@@ -159,6 +183,7 @@ public final class Server: Sendable {
     for loop in loops { loop.beginShutdown() }
     // It writes what it was given; each finished commit releases its held replies.
     store.committer?.stop()
+    store.writer?.stop()
     // Every reply whose commit finished is written before the loops stop (bounded: a client
     // that does not read cannot keep the server up).
     let deadline = ContinuousClock.now + Self.shutdownGrace

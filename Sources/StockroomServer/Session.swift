@@ -1,3 +1,4 @@
+import StockroomProtocol
 import StockroomText
 
 /// What one connection remembers between its requests.
@@ -21,6 +22,9 @@ struct Session: Sendable {
   var watching: Set<String>? = nil
   /// Set by QUIT, or by too many failed logins: close once the reply is out.
   var closing: CloseReason? = nil
+  /// The command whose reply waits for work elsewhere (a password, a shared store's commit), to
+  /// be counted by its result when that is done.
+  var pendingCommand: CommandID? = nil
 
   init() {}
 

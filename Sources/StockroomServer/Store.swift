@@ -8,8 +8,10 @@ import Synchronization
 ///
 /// A `Mutex` around the plain `ShopState` value makes every command atomic against every other
 /// at about the cost of an uncontended lock; an actor would cost a task hop per request. All
-/// changes arrive as `Mutation` values through `apply`, the narrow door the committer stands at.
-/// Nothing here does I/O while holding the lock.
+/// changes arrive as `Mutation` values: through `apply`, the narrow door the committer stands
+/// at, when this node's shop is the authority (memory, SQLite); through the shared writer
+/// (`SharedWriter`, the `…Shared` methods here) when a PostgreSQL store shared by several
+/// nodes is, and this shop is its cache. Nothing here does I/O while holding the lock.
 final class Store: Sendable {
   private struct Guarded {
     var shop: ShopState
@@ -32,14 +34,31 @@ final class Store: Sendable {
   let hub = WatchHub()
   /// Fixed for the store's life, so readable without the lock.
   let limits: ShopLimits
-  /// nil when the shop lives in memory only.
+  /// nil when the shop lives in memory only, or in a shared store.
   let committer: Committer?
+  /// Set when the shop lives in a store shared by several nodes.
+  let writer: SharedWriter?
   private let reload: (@Sendable () throws -> ShopState)?
+
+  /// Where history (ledger, old orders, receipts) is read; nil in memory.
+  var journal: (any ShopJournal)? { committer?.database ?? writer?.database }
+
+  /// A shop that is a cache of the shared store `writer` writes, holding its changes through
+  /// `sequence`.
+  init(_ shop: ShopState, writer: SharedWriter, sequence: Int) {
+    self.limits = shop.limits
+    self.state = Mutex(Guarded(shop: shop))
+    self.committer = nil
+    self.writer = writer
+    self.reload = nil
+    writer.start(store: self, sequence: sequence)
+  }
 
   init(_ shop: ShopState, committer: Committer? = nil, reload: (@Sendable () throws -> ShopState)? = nil) {
     self.limits = shop.limits
     self.state = Mutex(Guarded(shop: shop))
     self.committer = committer
+    self.writer = nil
     self.reload = reload
     guard let committer else { return }
     committer.deliver = { [hub] events in
@@ -55,6 +74,7 @@ final class Store: Sendable {
   /// there is nothing to wait for; with one, the change is queued for the next group commit and
   /// the ticket says when it is safe to acknowledge.
   func apply(_ mutation: Mutation) throws(ShopError) -> (Applied, CommitTicket?) {
+    precondition(writer == nil, "a shared store's changes go through its writer")
     let now = Date()
     let (applied, wake, ticket): (Applied, [EventMailbox], CommitTicket?) = try state.withLock {
       state throws(ShopError) in
@@ -92,6 +112,38 @@ final class Store: Sendable {
     return (applied, ticket)
   }
 
+  /// Throws what `apply` would for a store refusing changes, so a change bound for the shared
+  /// writer is refused at once rather than after a trip through its queue.
+  func checkWritable() throws(ShopError) {
+    try state.withLock { state throws(ShopError) in
+      guard let reason = state.readOnly else { return }
+      if state.unreachable {
+        throw ShopError(.unreachable, "changes are refused until the database answers again: \(reason)")
+      }
+      throw ShopError(.unavailable, "writes are refused until the disk accepts them again: \(reason)")
+    }
+  }
+
+  /// Applies one mutation and waits until it is saved, for a caller that is not an event loop
+  /// (a tool or a test making an account); throws when it was refused or not saved.
+  func applyAndWait(_ mutation: Mutation) throws {
+    guard let writer else {
+      // Saved by the next commit, as any change is.
+      _ = try apply(mutation)
+      return
+    }
+    try checkWritable()
+    let done = DispatchSemaphore(value: 0)
+    let ticket = ChangeTicket(ChangeRequest(mutation) { _, _, _ in })
+    ticket.run(writer: writer, done: { done.signal() })
+    done.wait()
+    switch ticket.result {
+    case .applied?, nil: return
+    case .refused(let error)?: throw error
+    case .failed(let failure)?: throw failure.reply
+    }
+  }
+
   /// Runs `body` on a consistent view of the shop. Keep it short: the lock is held throughout.
   func read<T: Sendable, E: Error>(_ body: (borrowing ShopState) throws(E) -> T) throws(E) -> T {
     try state.withLock { state throws(E) in try body(state.shop) }
@@ -103,7 +155,7 @@ final class Store: Sendable {
 
   /// The receipt of a keyed order already on disk, read there outside the lock.
   func receipt(of key: OrderKey, orderID: Int) throws -> OrderReceipt {
-    guard let committer, let receipt = try committer.database.receipt(of: key), receipt.order.id == orderID else {
+    guard let journal, let receipt = try journal.receipt(of: key), receipt.order.id == orderID else {
       throw StorageError("the receipt of order \(orderID) is missing from the database")
     }
     return receipt
@@ -111,7 +163,7 @@ final class Store: Sendable {
 
   /// The ledger of one item, newest first, from the database or from memory.
   func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
-    if let committer { return try committer.database.ledger(of: item, paging: paging) }
+    if let journal { return try journal.ledger(of: item, paging: paging) }
     let all = state.withLock { $0.ledger.entries(of: item) }
     let page = paging.slice(all)
     return (page.items, page.total)
@@ -128,7 +180,7 @@ final class Store: Sendable {
         state.shop.ordersMade
       )
     }
-    guard let committer else { return page }
+    guard let journal else { return page }
     let first = (paging.page - 1) * paging.size
     guard first + paging.size > kept else { return Page(items: page.items, paging: paging, total: made) }
     // Ids count up without gaps, so the n-th newest order is `newest - n`; memory holds the
@@ -136,7 +188,7 @@ final class Store: Sendable {
     let high = newest - first - page.items.count
     let low = max(1, newest - first - paging.size + 1)
     guard high >= low else { return Page(items: page.items, paging: paging, total: made) }
-    let older = try committer.database.orders(from: low, through: high)
+    let older = try journal.orders(from: low, through: high)
     return Page(items: page.items + older, paging: paging, total: made)
   }
 
@@ -148,22 +200,22 @@ final class Store: Sendable {
     }
     let first = (paging.page - 1) * paging.size
     let fromMemory = Array(recent.dropFirst(first).prefix(paging.size))
-    guard let committer else { return Page(items: fromMemory, paging: paging, total: recent.count) }
-    let older = try committer.database.orders(
+    guard let journal else { return Page(items: fromMemory, paging: paging, total: recent.count) }
+    let older = try journal.orders(
       of: user, below: oldest, offset: max(0, first - recent.count), limit: paging.size - fromMemory.count)
     return Page(items: fromMemory + older.orders, paging: paging, total: recent.count + older.total)
   }
 
   /// How many orders `LIST orders` can page through: all of them with a database.
   func listedOrders(_ shop: borrowing ShopState) -> Int {
-    committer == nil ? shop.orders.count : shop.ordersMade
+    journal == nil ? shop.orders.count : shop.ordersMade
   }
 
   /// Runs the store's whole checks (`ShopJournal.verify`) on a thread of their own, so
   /// that a large shop is serving within a second or two of a restart instead of after them. A
   /// failure refuses writes until the file is repaired and the server restarted; reads go on.
   func verifyInBackground(logger: Logger) {
-    guard let database = committer?.database else { return }
+    guard let database = journal else { return }
     let thread = Thread { [weak self] in
       sr_set_thread_name("sr-verify")
       let started = ContinuousClock.now
@@ -232,5 +284,122 @@ final class Store: Sendable {
         return false
       }
     }
+  }
+
+  // MARK: The shared writer's side (its thread only)
+
+  /// Applies this node's mutations to the cache, in order, while the shared writer holds the
+  /// store's writers' lock; returns each one's result, the rows and log entry of those that
+  /// changed something (nil when none did), their events and the newest order among them.
+  func applyShared(_ mutations: [Mutation]) -> (
+    results: [ChangeTicket.Result], change: PreparedChange?, events: [StockEvent], newestOrder: Int?
+  ) {
+    let now = Date()
+    return state.withLock { state in
+      let before = state.shop.counters
+      var batch = JournalBatch()
+      var results: [ChangeTicket.Result] = []
+      var logged: [Mutation] = []
+      var events: [StockEvent] = []
+      for mutation in mutations {
+        do throws(ShopError) {
+          let applied = try state.shop.apply(mutation)
+          results.append(.applied(applied))
+          switch applied.outcome {
+          case .reordered, .ordered(_, repeated: true):
+            // A retried keyed order changes nothing: its first attempt is already in the store.
+            continue
+          case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
+          default: break
+          }
+          let levels = applied.events.map { state.shop.level(of: $0.item) }
+          batch.record(applied, levels: levels, counters: state.shop.counters, at: now)
+          logged.append(mutation)
+          events += applied.events
+        } catch {
+          results.append(.refused(error))
+        }
+      }
+      guard !logged.isEmpty else { return (results, nil, [], nil) }
+      let digest = ShopDigest.of(state.shop, after: events)
+      return (
+        results, PreparedChange(batch: batch, mutations: logged, digest: digest, countersBefore: before), events,
+        batch.receipts.last?.order.id
+      )
+    }
+  }
+
+  /// This node's change committed: watchers hear of it, and its keyed receipts can be read from
+  /// the store from now on.
+  func committedShared(events: [StockEvent], settledThrough newestOrder: Int?) {
+    let wake = state.withLock { state in
+      if let newestOrder { state.shop.settleReceipts(through: newestOrder) }
+      return hub.deliver(events)
+    }
+    for mailbox in wake { mailbox.notify() }
+  }
+
+  /// Replays a change another node committed, and tells watchers. Throws when the replay does
+  /// not end where it ended on that node: the cache has diverged and must be loaded again.
+  func replayShared(_ record: ChangeRecord) throws {
+    let wake = try state.withLock { state throws -> [EventMailbox] in
+      var events: [StockEvent] = []
+      for mutation in record.mutations {
+        let applied = try state.shop.apply(mutation)
+        switch applied.outcome {
+        case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
+        default: break
+        }
+        events += applied.events
+      }
+      guard ShopDigest.of(state.shop, after: events) == record.digest else {
+        throw StorageError("replaying change \(record.sequence) from \(record.node) did not give what it gave there")
+      }
+      // Already in the store, so their receipts are read there.
+      state.shop.settleReceipts(through: state.shop.counters.nextOrderID - 1)
+      return hub.deliver(events)
+    }
+    for mailbox in wake { mailbox.notify() }
+  }
+
+  /// The shop as loaded from the store again: watchers get a `cause=resync` event for every
+  /// item whose level is not what they were last told.
+  func replaceShared(_ shop: ShopState) {
+    let wake = state.withLock { state in
+      let old = state.shop
+      state.shop = shop
+      accountGeneration.add(1, ordering: .releasing)
+      var events: [StockEvent] = []
+      for item in Set(old.stock.keys).union(shop.stock.keys).sorted() {
+        let was = old.level(of: item)?.current ?? 0
+        let now = shop.level(of: item)?.current ?? 0
+        guard was != now else { continue }
+        events.append(
+          StockEvent(item: item, name: shop.displayName(of: item), level: now, change: now - was, cause: .resync))
+      }
+      return hub.deliver(events)
+    }
+    for mailbox in wake { mailbox.notify() }
+  }
+
+  /// The store cannot be reached: changes are refused, reads go on from the cache, and
+  /// watchers are told their levels may go stale.
+  func sharedLinkLost(_ reason: String) {
+    let wake = state.withLock { state in
+      state.readOnly = reason
+      state.unreachable = true
+      return hub.announce(.down(reason: reason))
+    }
+    for mailbox in wake { mailbox.notify() }
+  }
+
+  /// The store answers again and the cache was loaded from it (resync events already sent).
+  func sharedLinkRestored() {
+    let wake = state.withLock { state in
+      state.readOnly = state.damaged
+      state.unreachable = false
+      return hub.announce(.up)
+    }
+    for mailbox in wake { mailbox.notify() }
   }
 }

@@ -26,8 +26,18 @@ final class WatchHub: Sendable {
   /// caller does after letting go of any lock it holds.
   func deliver(_ events: [StockEvent]) -> [EventMailbox] {
     guard watcherCount > 0, !events.isEmpty else { return [] }
+    let wrapped = events.map(WatchEvent.stock)
     return mailboxes.withLock { all in
-      all.values.filter { $0.enqueue(events) }
+      all.values.filter { $0.enqueue(wrapped) }
+    }
+  }
+
+  /// Tells every watcher that the shared store was lost or is back, in line with the stock
+  /// events around it (the caller is the one that delivers those).
+  func announce(_ link: StoreLink) -> [EventMailbox] {
+    guard watcherCount > 0 else { return [] }
+    return mailboxes.withLock { all in
+      all.values.filter { $0.enqueue([.store(link)]) }
     }
   }
 }

@@ -37,7 +37,18 @@ public enum PostgresSchema {
     CREATE TABLE accounts(
       name text PRIMARY KEY, role text NOT NULL CHECK (role IN ('customer', 'staff', 'admin')),
       hash text NOT NULL, created timestamptz NOT NULL, updated timestamptz NOT NULL);
+    """,
+    // 2: several nodes on one store. Every change is also logged as the mutations that made it,
+    // numbered in commit order, so the other nodes replay it into their caches and tell their
+    // watchers; `change_head` holds the last number, and locking its one row is what makes the
+    // nodes' transactions take turns.
     """
+    CREATE TABLE change_head(id integer PRIMARY KEY CHECK (id = 1), seq bigint NOT NULL);
+    INSERT INTO change_head(id, seq) VALUES (1, 0);
+    CREATE TABLE changes(
+      seq bigint PRIMARY KEY, node text NOT NULL, at timestamptz NOT NULL DEFAULT now(), mutations text NOT NULL,
+      digest text NOT NULL);
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

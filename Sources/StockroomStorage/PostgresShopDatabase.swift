@@ -2,51 +2,33 @@ import Foundation
 import StockroomDomain
 import StockroomText
 
-/// The shop kept in PostgreSQL, for a node that serves it alone: the same rows as the SQLite
-/// file (`PostgresSchema`), written a group commit per transaction.
+/// The shop kept in PostgreSQL, shared by any number of nodes: the same rows as the SQLite file
+/// (`PostgresSchema`), and beside them the change log the nodes keep their caches by
+/// (`PostgresShopDatabase+Changes`). Here the database is the authority: a node's shop in memory
+/// is a cache of it, changed only by committed changes, its own or replayed from the log.
 ///
-/// Like `ShopDatabase`, the shop in memory is the authority and this is its journal, so one
-/// node may use a store at a time: a session advisory lock, held for the node's life, refuses a
-/// second. (Several nodes on one store need the database as the authority; not built yet.)
-///
-/// The writer connection is the committer's alone, which makes the unchecked `Sendable` sound;
-/// reads go through a second connection behind a lock.
+/// The writer connection is the shared writer's alone, which makes the unchecked `Sendable`
+/// sound; reads go through a second connection behind a lock.
 public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   public let url: PostgresURL
   public let fsync: FsyncPolicy
   public var location: String { url.redacted }
   public var kind: JournalKind { .postgresql }
-  private let writer: PostgresConnection
-  /// The counters as the last commit left them in the database; nil when not known, and then
-  /// all are written. The committer's alone, like `writer`.
-  private var savedCounters: ShopCounters?
+  let writer: PostgresConnection
   /// Reads from any thread take turns on one connection; a `Mutex` cannot hold a value that
   /// is not `Sendable`, so a plain lock guards it.
   private let readerLock = NSLock()
   private var reader: PostgresConnection?
 
-  /// Any fixed number, not the migration lock's: the lock that makes a node the store's only one.
-  private static let nodeLock = "7878002"
-
-  /// Connects, brings the schema up to date and takes the node lock; throws (naming the store,
-  /// never its password) when the database cannot be reached or another node holds it.
+  /// Connects and brings the schema up to date; throws (naming the store, never its password)
+  /// when the database cannot be reached.
   public init(url: PostgresURL, fsync: FsyncPolicy) throws {
     self.url = url
     self.fsync = fsync
     writer = try PostgresConnection(url)
     try PostgresSchema.migrate(writer)
-    try Self.takeNodeLock(writer, url: url)
     try Self.configure(writer, fsync: fsync)
     reader = try? PostgresConnection(url)
-  }
-
-  private static func takeNodeLock(_ connection: PostgresConnection, url: PostgresURL) throws {
-    let taken = try connection.query("SELECT pg_try_advisory_lock($1) AS taken", [nodeLock])[0, "taken"]
-    guard taken == "t" else {
-      throw StorageError(
-        "another stockroomd is serving the store at \(url); one node per store until several nodes are "
-          + "supported: stop the other one first")
-    }
   }
 
   /// `always` waits for PostgreSQL's WAL flush (and its standbys', as the server is set); the
@@ -57,17 +39,15 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
     try connection.execute("SET synchronous_commit = \(commit)")
   }
 
-  /// A connection lost to a restart of the database is made again before the next use; the
-  /// node lock goes with the old session and is taken again.
-  private func usableWriter() throws -> PostgresConnection {
+  /// A connection lost to a restart of the database is made again before the next use.
+  func usableWriter() throws -> PostgresConnection {
     guard !writer.isConnected else { return writer }
     try writer.reset()
-    try Self.takeNodeLock(writer, url: url)
     try Self.configure(writer, fsync: fsync)
     return writer
   }
 
-  private func withReader<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+  func withReader<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     readerLock.lock()
     defer { readerLock.unlock() }
     let connection = try reader ?? PostgresConnection(url)
@@ -79,10 +59,20 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   // MARK: Loading
 
   public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool) throws -> ShopState {
+    try loadShared(catalog: catalog, catalogJSON: catalogJSON, limits: limits, persist: persist).shop
+  }
+
+  /// The shop, and the number of the last change it holds: a node replays the change log from
+  /// there.
+  public func loadShared(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool) throws -> (
+    shop: ShopState, sequence: Int
+  ) {
     let connection = try usableWriter()
-    // One snapshot: the rows read belong to one moment.
+    // One snapshot: the rows read, and the change they end at, belong to one moment.
     var snapshot = ShopSnapshot()
+    var sequence = 0
     try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+      sequence = Self.int(try connection.query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
       for row in try connection.query("SELECT item, initial, restocked, corrected, taken, current FROM stock").values {
         var level = StockLevel(initial: Self.int(row[1]))
         level.restocked = Self.int(row[2])
@@ -150,16 +140,24 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
     }
     let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
     let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
-    guard persist else { return state }
+    guard persist else { return (state, sequence) }
     try connection.transaction {
-      for item in added { try saveStock(item, state.level(of: item)!, on: connection) }
+      // Items only this node's catalogue knows are stock rows no change logged; nodes sharing a
+      // store serve the same catalogue (README), and one that starts second adds nothing.
+      for item in added {
+        try connection.query(
+          """
+          INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES ($1, $2, 0, 0, 0, $2)
+          ON CONFLICT (item) DO NOTHING
+          """, [item, String(state.level(of: item)!.initial)])
+      }
       try connection.query(
         """
         INSERT INTO catalog(id, json, loaded_at) VALUES (1, $1, now())
         ON CONFLICT (id) DO UPDATE SET json = excluded.json, loaded_at = excluded.loaded_at
         """, [catalogJSON])
     }
-    return state
+    return (state, sequence)
   }
 
   public func verify() throws {
@@ -172,16 +170,11 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
 
   // MARK: Writing
 
+  /// Writes rows outside the change log, where other nodes would not hear of them: the server
+  /// commits through `commitChange` instead; this serves the `ShopJournal` contract.
   public func write(_ batch: JournalBatch) throws {
     let connection = try usableWriter()
-    do {
-      try connection.transaction { try writeRows(batch, on: connection) }
-    } catch {
-      // Rolled back, or lost mid-commit: what the database holds is no longer known for sure.
-      savedCounters = nil
-      throw error
-    }
-    if let counters = batch.counters { savedCounters = counters }
+    try connection.transaction { try writeRows(batch, countersBefore: nil, on: connection) }
   }
 
   private func saveStock(_ item: String, _ level: StockLevel, on connection: PostgresConnection) throws {
@@ -197,7 +190,9 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
       ])
   }
 
-  private func writeRows(_ batch: JournalBatch, on connection: PostgresConnection) throws {
+  /// `countersBefore`: the counters as the database holds them, so that only those that moved
+  /// are written; nil writes them all.
+  func writeRows(_ batch: JournalBatch, countersBefore: ShopCounters?, on connection: PostgresConnection) throws {
     for (item, level) in batch.stock { try saveStock(item, level, on: connection) }
     for item in batch.deletedStock { try connection.query("DELETE FROM stock WHERE item = $1", [item]) }
     // Ledger and order rows, the many of a busy batch, go in a few multi-row INSERTs rather
@@ -282,7 +277,7 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
         ])
     }
     if let counters = batch.counters {
-      for (key, value) in counters.metaRows(changedSince: savedCounters) {
+      for (key, value) in counters.metaRows(changedSince: countersBefore) {
         try connection.query(
           "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
           [key, String(value)])
@@ -373,7 +368,7 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
       taken: try RowText.counts(from: row[4] ?? ""))
   }
 
-  private static func int(_ text: String?) -> Int { text.flatMap { Int($0) } ?? 0 }
+  static func int(_ text: String?) -> Int { text.flatMap { Int($0) } ?? 0 }
 
-  private static func date(_ text: String?) -> Date { Date(timeIntervalSince1970: text.flatMap { Double($0) } ?? 0) }
+  static func date(_ text: String?) -> Date { Date(timeIntervalSince1970: text.flatMap { Double($0) } ?? 0) }
 }

@@ -1,5 +1,5 @@
 /// Who may use a command. Each role may do everything the roles before it may.
-public enum Role: String, Sendable, CaseIterable, Comparable {
+public enum Role: String, Sendable, CaseIterable, Comparable, Codable {
   /// Not logged in: browse, watch and buy as a walk-in customer does.
   case guest
   /// A logged-in account: the diary, selling products, one's own orders and keyed orders.

@@ -19,6 +19,10 @@ struct BenchOptions: Sendable, Equatable {
   var requests: Int? = nil
   /// The server's process: its CPU time (load) or resident memory (idle) is read from /proc.
   var serverPID: Int32? = nil
+  /// More nodes of the same shop (`--also-port`, `--also-server-pid`): load spreads its
+  /// connections over all the ports in turn and counts the CPU of every node.
+  var morePorts: [UInt16] = []
+  var moreServerPIDs: [Int32] = []
   /// Changes the publisher makes in a fan-out run, each waited for by every watcher.
   var changes = 200
 
@@ -27,6 +31,12 @@ struct BenchOptions: Sendable, Equatable {
 
   var resolvedPort: UInt16 {
     port ?? (target == .redis ? 6379 : ProtocolVersion.defaultPort)
+  }
+
+  /// The port connection number `index` uses.
+  func port(forConnection index: Int) -> UInt16 {
+    let ports = [resolvedPort] + morePorts
+    return ports[index % ports.count]
   }
 
   static let usage = """
@@ -51,6 +61,8 @@ struct BenchOptions: Sendable, Equatable {
       --warmup SECONDS           load before measuring starts (default 1)
       --requests N               measure N requests instead of --duration seconds
       --server-pid PID           read the server's CPU time (load) or RSS (idle) from /proc
+      --also-port PORT           load: another node of the same shop; connections take turns (repeatable)
+      --also-server-pid PID      load: another node's process, whose CPU counts too (repeatable)
       --changes N                fan-out changes (default 200)
       --help                     this text
 
@@ -115,6 +127,8 @@ struct BenchOptions: Sendable, Equatable {
       case "--warmup": options.warmup = try seconds(argument, 0...60)
       case "--requests": options.requests = try integer(argument, 1...1_000_000_000)
       case "--server-pid": options.serverPID = Int32(try integer(argument, 1...Int(Int32.max)))
+      case "--also-port": options.morePorts.append(UInt16(try integer(argument, 1...65535)))
+      case "--also-server-pid": options.moreServerPIDs.append(Int32(try integer(argument, 1...Int(Int32.max))))
       case "--changes": options.changes = try integer(argument, 1...100_000)
       default: throw BenchError("unknown option '\(argument)'; try --help")
       }

@@ -5,12 +5,11 @@ struct ConnectionLoop<D: Dialect>: Sendable {
   let options: BenchOptions
   let control: RunControl
 
-  func run() -> WorkerTally {
+  func run(port: UInt16) -> WorkerTally {
     var tally = WorkerTally()
     let socket: BlockingSocket
     do {
-      socket = try BlockingSocket(
-        host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds)
+      socket = try BlockingSocket(host: options.host, port: port, timeoutSeconds: options.timeoutSeconds)
       try dialect.greet(socket)
     } catch {
       control.withdraw()

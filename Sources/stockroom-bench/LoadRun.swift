@@ -15,13 +15,14 @@ struct LoadRun {
   }
 
   private func execute(_ dialect: some Dialect) throws(BenchError) -> LoadOutcome {
-    let server = options.serverPID.map { ServerProcess(pid: $0) }
+    let server = options.serverPID.map { ServerProcess(pid: $0, others: options.moreServerPIDs) }
     let control = RunControl(requests: options.requests, server: server)
     let loop = ConnectionLoop(dialect: dialect, options: options, control: control)
-    for _ in 0..<options.connections {
+    for index in 0..<options.connections {
       control.enlist()
       // Blocking sockets on real threads: the client's own scheduling adds no queueing of its own.
-      Thread { control.report(loop.run()) }.start()
+      let port = options.port(forConnection: index)
+      Thread { control.report(loop.run(port: port)) }.start()
     }
     let duration = options.requests == nil ? options.duration : Self.countedRunLimit
     let window = control.release(

@@ -9,17 +9,23 @@ import Foundation
 /// The server under test, as /proc shows it: CPU time spent and memory resident.
 struct ServerProcess: Sendable {
   let pid: Int32
+  /// Other nodes serving the same load, whose CPU time counts with this one's.
+  var others: [Int32] = []
 
   /// Clock ticks per second, what `getconf CLK_TCK` prints; /proc/PID/stat counts in these.
   static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
 
   /// User plus system time of every thread so far, in clock ticks.
   func cpuTicks() throws(BenchError) -> Int {
-    let text = try read("stat")
-    guard let ticks = Self.cpuTicks(stat: text) else {
-      throw BenchError("cannot read utime and stime from /proc/\(pid)/stat")
+    var total = 0
+    for process in [pid] + others {
+      let text = try ServerProcess(pid: process).read("stat")
+      guard let ticks = Self.cpuTicks(stat: text) else {
+        throw BenchError("cannot read utime and stime from /proc/\(process)/stat")
+      }
+      total += ticks
     }
-    return ticks
+    return total
   }
 
   /// Resident memory in KiB (VmRSS).

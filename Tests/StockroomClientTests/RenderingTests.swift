@@ -391,5 +391,17 @@ struct RenderingTests {
     #expect(
       human.render(event: try Row(parsing: String(idle.dropFirst(2))), line: idle)
         == "! the server closed this idle connection after 600 s; the next command reconnects\n")
+    let down = #"! store state=down reason="connection refused""#
+    #expect(
+      human.render(event: try Row(parsing: String(down.dropFirst(2))), line: down)
+        == "! the server lost the shop's database (connection refused); stock shown may be stale until it is back\n")
+    let up = "! store state=up"
+    #expect(
+      human.render(event: try Row(parsing: String(up.dropFirst(2))), line: up)
+        == "! the shop's database is back; the stock above is up to date again\n")
+    let resync = "! stock item=banana level=3 change=-5 cause=resync"
+    #expect(
+      human.render(event: try Row(parsing: String(resync.dropFirst(2))), line: resync)
+        == "! stock banana → 3 (-5, resync)\n")
   }
 }

@@ -5,24 +5,6 @@ import Testing
 
 @Suite("Many users at once, over TCP")
 struct ConcurrencyTests {
-  /// Runs `body` on `count` threads at once and waits for all of them.
-  private func together(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws {
-    let failures = Mutex<[String]>([])
-    let group = DispatchGroup()
-    for index in 0..<count {
-      group.enter()
-      let thread = Thread {
-        defer { group.leave() }
-        do { try body(index) } catch { failures.withLock { $0.append("\(index): \(error)") } }
-      }
-      thread.stackSize = 1 << 20
-      thread.start()
-    }
-    #expect(group.wait(timeout: .now() + 120) == .success, "threads did not finish")
-    let all = failures.withLock { $0 }
-    #expect(all.isEmpty, "\(all)")
-  }
-
   @Test("50 connections ordering the same juices until stock runs out take exactly what the stock allowed")
   func rushUntilEmpty() throws {
     let initial = 300
@@ -30,7 +12,7 @@ struct ConcurrencyTests {
     let successes = Mutex<[String: Int]>([:])
     let shortages = Atomic<Int>(0)
     let juices = ["banana_juice", "strawberry_banana_juice", "딸바쥬스", "mango_kiwi_juice", "kiwi_juice"]
-    try together(50) { index in
+    together(50) { index in
       let client = try server.client()
       var exhausted = Set<Int>()
       var attempt = index
@@ -83,7 +65,7 @@ struct ConcurrencyTests {
     let server = try TestServer(initialStock: 50)
     let restocked = Atomic<Int>(0)
     let taken = Atomic<Int>(0)
-    try together(50) { index in
+    together(50) { index in
       let client = try server.client()
       for round in 0..<40 {
         if index % 5 == 0 {
@@ -112,7 +94,7 @@ struct ConcurrencyTests {
     try staff.request("ORDER kiwi_juice")
     let orderers = 8
     let perOrderer = 25
-    try together(orderers) { index in
+    together(orderers) { index in
       let client = try server.client(as: "u\(index)", role: .staff)
       for round in 0..<perOrderer {
         let line = round.isMultiple(of: 5) ? "ADD banana 3" : "ORDER strawberry_banana_juice"

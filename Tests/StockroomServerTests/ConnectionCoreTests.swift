@@ -83,7 +83,7 @@ struct ConnectionCoreTests {
 
     let event = StockEvent(
       item: "banana", name: "Banana", level: 4, change: -1, cause: .order(id: 7, user: "ann"))
-    core.eventsArrived([event], host: host)
+    core.eventsArrived([.stock(event)], host: host)
     #expect(take(&core, host: host) == "")
 
     host.tickets["a"]!.complete(.committed)
@@ -94,7 +94,7 @@ struct ConnectionCoreTests {
 
     // With nothing held, an event goes out at once; staff also see who made the change.
     host.role = .staff
-    core.eventsArrived([event], host: host)
+    core.eventsArrived([.stock(event)], host: host)
     #expect(
       take(&core, host: host)
         == "! stock item=banana name=Banana level=4 change=-1 cause=order order=7 user=ann\n")
@@ -210,7 +210,7 @@ struct ConnectionCoreTests {
     #expect(host.credentials.count == 1)
     #expect(core.isReadingPaused)
 
-    core.credentialFinished(now: 0, host: host)
+    core.workFinished(now: 0, host: host)
     #expect(host.lines == ["ORDER a", "LOGIN", "PING b"])
     #expect(take(&core, host: host) == "")
 

@@ -24,7 +24,7 @@ final class FakeConnectionHost: ConnectionHost {
   private(set) var refusals: [ForeignProtocol] = []
   private(set) var subscriptions: [Set<String>?] = []
   /// Events still in the current subscription, handed over when it changes.
-  var undelivered: [StockEvent] = []
+  var undelivered: [WatchEvent] = []
   var role = Role.guest
 
   func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
@@ -44,7 +44,7 @@ final class FakeConnectionHost: ConnectionHost {
       out.bytes += Array(repeating: UInt8(ascii: "x"), count: count - 1)
       out.endLine()
     case "LOGIN":
-      return .credential(CredentialTicket(.login(name: "ann"), .hash(Password("not checked here"))))
+      return .work(.credential(CredentialTicket(.login(name: "ann"), .hash(Password("not checked here")))))
     case "WATCH":
       session.watching = []
       out.ok("watching")
@@ -57,7 +57,7 @@ final class FakeConnectionHost: ConnectionHost {
     return nil
   }
 
-  func finish(_ ticket: CredentialTicket, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+  func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     out.ok("finished")
     return nil
   }
@@ -66,9 +66,11 @@ final class FakeConnectionHost: ConnectionHost {
 
   func awaitCommit(_ ticket: CommitTicket) { awaited.append(ticket) }
 
-  func runCredential(_ ticket: CredentialTicket) { credentials.append(ticket) }
+  func run(_ work: PendingWork) {
+    if case .credential(let ticket) = work { credentials.append(ticket) }
+  }
 
-  func watchChanged(to watching: Set<String>?) -> [StockEvent] {
+  func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
     subscriptions.append(watching)
     defer { undelivered = [] }
     return undelivered

@@ -96,6 +96,34 @@ struct MetricsTests {
     #expect(gone.value("stockroom_connections_accepted_total") == 1)
   }
 
+  @Test("commits are timed and counted by whichever writer the store has", arguments: StoreKind.allCases)
+  func commitFiguresPerStore(_ store: StoreKind) throws {
+    let data = try DataDirectory(store: store).addAccount()
+    let (daemon, port) = try data.start(["--metrics", "127.0.0.1:0"])
+    let metrics = try metricsPort(daemon)
+    let client = try LineClient.greeted(port)
+    try client.logInExisting("admin")
+    for _ in 0..<3 { #expect(try client.request("ORDER banana_juice").isOK) }
+    let scraped = try scrape(metrics)
+    #expect((scraped.value("stockroom_commits_total") ?? 0) >= 3)
+    #expect((scraped.value("stockroom_commit_duration_seconds_count") ?? 0) >= 3)
+    #expect((scraped.value("stockroom_commit_batch_size_sum") ?? 0) >= 3)
+    #expect(scraped.value("stockroom_store_errors_total", ["kind": "unreachable"]) == 0)
+    // Counted by their result even when it comes from work done off the loop (a password, a
+    // shared store's commit).
+    #expect(scraped.value("stockroom_commands_total", ["command": "ORDER", "result": "ok"]) == 3)
+    #expect(scraped.value("stockroom_commands_total", ["command": "LOGIN", "result": "ok"]) == 1)
+    let info = try client.request("INFO store stats").rows[0]
+    #expect(info["storage"] == store.rawValue)
+    #expect(info["store_errors"] == "0")
+    if store == .postgresql {
+      #expect(scraped.value("stockroom_store_link_up") == 1)
+      #expect(scraped.value("stockroom_commit_retries_total") != nil)
+    } else {
+      #expect(scraped.families["stockroom_store_link_up"] == nil)
+    }
+  }
+
   /// A server in this process with /metrics on a kernel-chosen port.
   private func metricsServer() throws -> (TestServer, UInt16) {
     let server = try TestServer { $0.metrics = ListenAddress(host: "127.0.0.1", port: 0) }
@@ -188,7 +216,8 @@ struct MetricsTests {
   @Test("a watcher's mailbox past capacity counts every event it could not take, once")
   func droppedEvents() {
     let mailbox = EventMailbox(filter: nil) {}
-    let event = StockEvent(item: "banana", name: "Banana", level: 1, change: -1, cause: .restock(user: "x"))
+    let event = WatchEvent.stock(
+      StockEvent(item: "banana", name: "Banana", level: 1, change: -1, cause: .restock(user: "x")))
     _ = mailbox.enqueue(Array(repeating: event, count: EventMailbox.capacity - 1))
     _ = mailbox.enqueue(Array(repeating: event, count: 5))
     _ = mailbox.enqueue([event])

@@ -8,30 +8,14 @@ import Testing
 /// process against a real cluster, with `kill -9` and a database that goes away.
 @Suite(.serialized)
 struct PostgresStoreTests {
-  /// A new database holding the shop of a fresh data directory (alice is staff), and its URL:
-  /// accounts are made offline in SQLite and imported, as an operator moving a shop would.
   private func storeWithAccounts(in cluster: PostgresCluster) throws -> String {
-    let name = "node_\(UInt32.random(in: 0...UInt32.max))"
-    try PostgresConnection(PostgresURL(cluster.url)).execute("CREATE DATABASE \(name)")
-    let url = "postgresql://stockroom@127.0.0.1:\(cluster.port)/\(name)"
-    let data = try DataDirectory()
-    try data.addAccount("alice", role: .staff)
-    let status = try Subprocess.run(
-      DaemonProcess.binary.path, ["import", "--data", data.path, "--store", url], environment: [:])
-    guard status == 0 else { throw LineClient.Failure(description: "import exited \(status)") }
-    return url
+    try PostgresShop.withAccounts(in: cluster)
   }
 
-  private func node(_ url: String) throws -> (DaemonProcess, UInt16) {
-    let daemon = try DaemonProcess(["--port", "0", "--store", url])
-    return (daemon, try daemon.port())
-  }
+  private func node(_ url: String) throws -> (DaemonProcess, UInt16) { try PostgresShop.node(url) }
 
   private func client(_ port: UInt16, as user: String? = nil) throws -> LineClient {
-    let client = try LineClient(port: port)
-    _ = try client.readReply()
-    if let user { try client.logInExisting(user) }
-    return client
+    try PostgresShop.client(port, as: user)
   }
 
   @Test("every acknowledged change is in PostgreSQL after kill -9; a keyed retry answers the same and takes nothing")
@@ -87,16 +71,6 @@ struct PostgresStoreTests {
     let alice = try client(port, as: "alice")
     #expect(try alice.request("ORDER banana_juice").errorCode == .readOnly)
     #expect(try alice.request("STOCK kiwi").rows.first?["stock"] == "15", "reads go on")
-  }
-
-  @Test("a second node on the same store is refused while the first serves it")
-  func oneNodePerStore() throws {
-    let url = try storeWithAccounts(in: try PostgresCluster.shared.get())
-    let (first, _) = try node(url)
-    defer { first.process.terminate() }
-    let second = try DaemonProcess(["--port", "0", "--store", url])
-    #expect(try second.waitForExit() != 0)
-    #expect(second.log.contains("another stockroomd is serving the store"), "\(second.log)")
   }
 
   @Test("while PostgreSQL is down writes are refused; when it is back the node recovers by itself, losing nothing")

@@ -1,0 +1,34 @@
+import Foundation
+import StockroomStorage
+import StockroomTestSupport
+
+/// A new PostgreSQL database holding the shop of a fresh data directory (alice is staff), for
+/// nodes to serve: accounts are made offline in SQLite and imported, as an operator moving a
+/// shop would.
+enum PostgresShop {
+  static func withAccounts(in cluster: PostgresCluster) throws -> String {
+    let name = "node_\(UInt32.random(in: 0...UInt32.max))"
+    try PostgresConnection(PostgresURL(cluster.url)).execute("CREATE DATABASE \(name)")
+    let url = "postgresql://stockroom@127.0.0.1:\(cluster.port)/\(name)"
+    let data = try DataDirectory()
+    try data.addAccount("alice", role: .staff)
+    let status = try Subprocess.run(
+      DaemonProcess.binary.path, ["import", "--data", data.path, "--store", url], environment: [:])
+    guard status == 0 else { throw LineClient.Failure(description: "import exited \(status)") }
+    return url
+  }
+
+  /// A node serving `url`, and its port.
+  static func node(_ url: String) throws -> (DaemonProcess, UInt16) {
+    let daemon = try DaemonProcess(["--port", "0", "--store", url])
+    return (daemon, try daemon.port())
+  }
+
+  /// A greeted client, logged in as `user` when given.
+  static func client(_ port: UInt16, as user: String? = nil) throws -> LineClient {
+    let client = try LineClient(port: port)
+    _ = try client.readReply()
+    if let user { try client.logInExisting(user) }
+    return client
+  }
+}

@@ -14,8 +14,10 @@ public struct OptionSettings: Sendable {
 
   public init() {}
 
-  /// The configuration the options add up to.
-  var finished: ServerConfiguration {
+  /// The configuration the options add up to, once all are read from wherever they came:
+  /// where options only make sense together (a policy from two of them, one that needs
+  /// another), they are combined and checked here.
+  func finish() throws(ServerConfiguration.UsageError) -> ServerConfiguration {
     var configuration = configuration
     switch fsyncMode {
     case .batch: configuration.fsync = .batch(milliseconds: fsyncInterval)

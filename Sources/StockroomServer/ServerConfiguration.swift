@@ -166,7 +166,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         throw UsageError(message: "\(spelling) \(error.message)")
       }
     }
-    let configuration = settings.finished
+    let configuration = try settings.finish()
     return checking ? .check(configuration) : .run(configuration)
   }
 }

@@ -46,11 +46,13 @@ public enum ServerMain {
       FileHandleWriter.standardError(lines.joined(separator: "\n") + "; see --help\n")
       exit(64)
     }
+    // Before any thread starts (they inherit the mask), and so before the log, which may block
+    // on opening a FIFO.
+    Syscall.holdSignals([SIGINT, SIGTERM, SIGHUP])
     let logger = openLog(configuration)
-    // Before anything can be logged about the start, so a logrotate run at that moment finds a
-    // server that reopens its file rather than one SIGHUP's default action kills.
+    // Before anything can be logged about the start, so a logrotate run at that moment gets its
+    // reopen (a SIGHUP before this waits, held).
     let signalQueue = DispatchQueue(label: "stockroom.signals")
-    signal(SIGHUP, SIG_IGN)
     let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
     hangUp.setEventHandler { reload(configuration, logger: logger) }
     hangUp.resume()
@@ -98,7 +100,6 @@ public enum ServerMain {
     }
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
-      signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
       source.setEventHandler {
         logger.info("stop signal=\(number == SIGINT ? "SIGINT" : "SIGTERM") clients=\(server.connectedClients)")

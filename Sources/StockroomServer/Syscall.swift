@@ -56,4 +56,19 @@ enum Syscall {
     signal(SIGPIPE, SIG_IGN)
     signal(SIGXFSZ, SIG_IGN)
   }
+
+  /// Ignores the signals Dispatch sources will handle and blocks them in the calling thread and
+  /// every thread it starts after, so one that comes before its source is set up waits pending
+  /// until the source reads it. Both happen once, first: setting SIG_IGN discards a pending
+  /// signal, and an ignored one that no thread blocks is discarded on arrival (a SIGTERM sent
+  /// just after the start was lost either way, and the server never stopped).
+  static func holdSignals(_ numbers: [Int32]) {
+    var held = sigset_t()
+    sigemptyset(&held)
+    for number in numbers {
+      signal(number, SIG_IGN)
+      sigaddset(&held, number)
+    }
+    pthread_sigmask(SIG_BLOCK, &held, nil)
+  }
 }

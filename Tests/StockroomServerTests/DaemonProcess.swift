@@ -85,7 +85,14 @@ final class DaemonProcess: @unchecked Sendable {
   }
 
   deinit {
-    if process.isRunning { process.terminate() }
+    if process.isRunning {
+      process.terminate()
+      // A server that does not stop when asked is a failure its test reports; it must not also
+      // outlive the tests.
+      let deadline = Date().addingTimeInterval(5)
+      while process.isRunning && Date() < deadline { usleep(10_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
     errorPipe.fileHandleForReading.readabilityHandler = nil
     output.fileHandleForReading.readabilityHandler = nil
   }

@@ -37,4 +37,35 @@ struct ShutdownTests {
     #expect(answered < 8 * 1000, "the stop came too late to show anything")
     #expect(recorded == answered, "\(recorded) orders on disk, \(answered) answered")
   }
+
+  /// The log is a FIFO, so the server is held in its open() until the test reads: a signal sent
+  /// then arrives before any signal source exists. A lost SIGTERM left the server running for
+  /// good; one with its default action killed it without a word.
+  @Test("a SIGTERM that arrives before the server listens stops it cleanly once it does")
+  func earlyStopSignalIsKept() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fifo = directory.appendingPathComponent("log").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let daemon = try DaemonProcess(["--port", "0", "--memory", "--log-file", fifo])
+    let pid = daemon.process.processIdentifier
+    // 257 is openat: the server waits in it for a reader of the FIFO.
+    try waitUntil { (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8))?.hasPrefix("257 ") == true }
+    kill(pid, SIGTERM)
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+    #expect(reader >= 0)
+    defer { close(reader) }
+    var log = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    try waitUntil {
+      let count = read(reader, &chunk, chunk.count)
+      if count > 0 { log += chunk[0..<count] }
+      return count == 0 && !daemon.process.isRunning
+    }
+    let text = String(decoding: log, as: UTF8.self)
+    #expect(daemon.process.terminationReason == .exit, "killed by the signal instead of stopping: \(text)")
+    #expect(daemon.process.terminationStatus == 0)
+    #expect(text.contains("stop signal=SIGTERM"), "\(text)")
+  }
 }

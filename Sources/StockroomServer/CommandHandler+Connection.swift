@@ -136,28 +136,23 @@ extension CommandHandler {
         state.namesGeneration
       )
     }
-    if let committer = store.committer {
-      out.field("storage", committer.database.kind.rawValue)
-      out.field("data", committer.database.location)
+    if let journal = store.journal, let figures = store.commitFigures {
+      out.field("storage", journal.kind.rawValue)
+      out.field("data", journal.location)
       out.field("fsync", configuration.fsync.description)
-      out.field("commits", committer.commits.load(ordering: .relaxed))
-      out.field("committed_changes", committer.committedMutations.load(ordering: .relaxed))
-      out.field("largest_commit", committer.largestBatch.load(ordering: .relaxed))
-    } else if let writer = store.writer {
-      out.field("storage", writer.database.kind.rawValue)
-      out.field("data", writer.database.location)
-      out.field("fsync", configuration.fsync.description)
-      out.field("commits", writer.commits.load(ordering: .relaxed))
-      out.field("committed_changes", writer.committedMutations.load(ordering: .relaxed))
-      out.field("largest_commit", writer.largestBatch.load(ordering: .relaxed))
+      out.field("commits", figures.commits.load(ordering: .relaxed))
+      out.field("committed_changes", figures.committedMutations.load(ordering: .relaxed))
+      out.field("largest_commit", figures.largestBatch.load(ordering: .relaxed))
+    } else {
+      out.field("storage", "memory")
+    }
+    if let writer = store.writer {
       out.field("node", writer.node)
       out.field("store_link", writer.connected.load(ordering: .relaxed) ? "up" : "down")
       out.field("store_change", writer.sequence.load(ordering: .relaxed))
       out.field("replayed_changes", writer.replayedChanges.load(ordering: .relaxed))
       out.field("commit_retries", writer.retries.load(ordering: .relaxed))
       out.field("store_reloads", writer.reloads.load(ordering: .relaxed))
-    } else {
-      out.field("storage", "memory")
     }
     let readOnly = store.readOnlyReason
     out.field("read_only", readOnly != nil)

@@ -9,7 +9,7 @@ import Synchronization
 /// Mutations applied while one transaction is being written wait together for the next, so
 /// fifty clients ordering at once cost one fsync, not fifty. Nothing is acknowledged and no
 /// event is sent until the transaction holding it has committed.
-final class Committer: CommitFigures, @unchecked Sendable {
+final class Committer: @unchecked Sendable {
   private struct Pending {
     var batch = JournalBatch()
     var events: [StockEvent] = []
@@ -37,12 +37,7 @@ final class Committer: CommitFigures, @unchecked Sendable {
   var onSettled: ((Int) -> Void)?
   var deliver: (([StockEvent]) -> Void)?
 
-  let commits = Atomic<Int>(0)
-  let committedMutations = Atomic<Int>(0)
-  let largestBatch = Atomic<Int>(0)
-  let commitDuration = Histogram.seconds(Committer.durationBounds)
-  let batchSize = Histogram(bounds: Committer.batchBounds)
-  let failures = AtomicCounters(count: CommitFailure.Kind.allCases.count)
+  let figures = CommitFigures()
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
 
@@ -139,15 +134,7 @@ final class Committer: CommitFigures, @unchecked Sendable {
       fail(work, CommitFailure(error))
       return
     }
-    if !work.batch.isEmpty {
-      commitDuration.observe(ContinuousClock.now - started)
-      batchSize.observe(work.batch.count)
-    }
-    commits.add(1, ordering: .relaxed)
-    committedMutations.add(work.batch.count, ordering: .relaxed)
-    if work.batch.count > largestBatch.load(ordering: .relaxed) {
-      largestBatch.store(work.batch.count, ordering: .relaxed)
-    }
+    figures.recordCommit(changes: work.batch.count, duration: ContinuousClock.now - started)
     if let newest = work.batch.receipts.last?.order.id { onSettled?(newest) }
     if !work.events.isEmpty { deliver?(work.events) }
     work.ticket.complete(.committed)
@@ -155,7 +142,7 @@ final class Committer: CommitFigures, @unchecked Sendable {
 
   /// The store reloads what is on disk and fails what came after; then this batch's waiters hear.
   private func fail(_ work: Pending, _ failure: CommitFailure) {
-    recordFailure(failure.kind)
+    figures.recordFailure(failure.kind)
     switch failure.kind {
     case .io:
       failing.store(true, ordering: .relaxed)

@@ -18,7 +18,7 @@ import Synchronization
 /// answered from the cache, and watchers are told (`! store state=down`); once it answers, the
 /// shop is loaded again, watchers get a `cause=resync` event for every level that moved, then
 /// `! store state=up`.
-final class SharedWriter: CommitFigures, @unchecked Sendable {
+final class SharedWriter: @unchecked Sendable {
   private struct Queue {
     var tickets: [ChangeTicket] = []
     /// The newest change announced by the feed.
@@ -52,12 +52,7 @@ final class SharedWriter: CommitFigures, @unchecked Sendable {
   private var lastPoll = ContinuousClock.now
   private var lastHousekeeping = ContinuousClock.now
 
-  let commits = Atomic<Int>(0)
-  let committedMutations = Atomic<Int>(0)
-  let largestBatch = Atomic<Int>(0)
-  let commitDuration = Histogram.seconds(SharedWriter.durationBounds)
-  let batchSize = Histogram(bounds: SharedWriter.batchBounds)
-  let failures = AtomicCounters(count: CommitFailure.Kind.allCases.count)
+  let figures = CommitFigures()
   let replayedChanges = Atomic<Int>(0)
   let retries = Atomic<Int>(0)
   let reloads = Atomic<Int>(0)
@@ -175,12 +170,8 @@ final class SharedWriter: CommitFigures, @unchecked Sendable {
         }
         known = head
         sequence.store(head, ordering: .relaxed)
-        commits.add(1, ordering: .relaxed)
         let made = results.filter { if case .applied = $0 { true } else { false } }.count
-        committedMutations.add(made, ordering: .relaxed)
-        if made > largestBatch.load(ordering: .relaxed) { largestBatch.store(made, ordering: .relaxed) }
-        commitDuration.observe(ContinuousClock.now - started)
-        batchSize.observe(made)
+        figures.recordCommit(changes: made, duration: ContinuousClock.now - started)
         store.committedShared(events: events, settledThrough: newestOrder)
         for (ticket, result) in zip(tickets, results) { ticket.finish(result) }
         return
@@ -194,14 +185,14 @@ final class SharedWriter: CommitFigures, @unchecked Sendable {
         // answers, and a keyed order retried then answers as its first attempt did.
         let failure = CommitFailure(
           .unreachable, "the database could not be reached, so the change was not acknowledged: \(error)")
-        recordFailure(.unreachable)
+        figures.recordFailure(.unreachable)
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
       } catch {
         logger.error("shared commit of \(tickets.count) changes failed: \(error); the shop is loaded again")
         reloadShop()
         let failure = CommitFailure(.logic, "\(error)")
-        recordFailure(.logic)
+        figures.recordFailure(.logic)
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
       }

@@ -1,4 +1,4 @@
 extension Store {
-  /// Whichever writer commits this store's changes; nil for a shop in memory.
-  var commitFigures: (any CommitFigures)? { committer ?? writer }
+  /// What the writer of this store's changes counts; nil for a shop in memory.
+  var commitFigures: CommitFigures? { committer?.figures ?? writer?.figures }
 }

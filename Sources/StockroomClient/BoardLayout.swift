@@ -101,6 +101,9 @@ public struct BoardLayout {
   private func status(_ state: BoardState) -> String? {
     switch state.link {
     case .connected:
+      if case .down(let reason) = state.storeLink {
+        return " the server lost the shop's database\(reason.map { " (\($0))" } ?? ""); levels may be stale"
+      }
       return state.notice.map { " " + $0 }
     case .lost(let reason, let attempts, let retryIn):
       let tries = attempts > 0 ? ", attempt \(attempts + 1)" : ""

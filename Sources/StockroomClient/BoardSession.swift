@@ -223,7 +223,7 @@ public final class BoardSession {
         say("login as \(name) failed: \(reply.lines.last ?? ""); watching as a guest")
       }
     case .watch:
-      if !reply.isOK { say(reply.lines.last ?? "WATCH failed") }
+      if reply.isOK { state.watching(reply: reply) } else { say(reply.lines.last ?? "WATCH failed") }
     case .names:
       if reply.isOK { state.learn(names: reply) }
     case .stock:

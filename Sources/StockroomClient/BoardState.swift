@@ -12,6 +12,7 @@ public struct BoardState: Sendable {
   public private(set) var ordersSeen = 0
   public var presence: BoardPresence? = nil
   public var link = BoardLink.connected
+  public private(set) var storeLink = BoardStoreLink.up
   /// Who the board is logged in as; nil for a guest.
   public var identity: Identity? = nil
   /// One line for the user that is not part of the board itself: a failed login, "reconnected".
@@ -48,8 +49,21 @@ public struct BoardState: Sendable {
     for index in items.indices { items[index].name = names[items[index].id] ?? items[index].name }
   }
 
-  /// Applies one `! stock` event; other event kinds are not the board's.
+  /// What `WATCH` answered: a server whose shared database is down says `store=down`.
+  public mutating func watching(reply: Reply) {
+    storeLink = reply.statusFields["store"] == "down" ? .down(reason: nil) : .up
+  }
+
+  /// Applies one `! stock` or `! store` event; other event kinds are not the board's.
   public mutating func apply(event row: Row, now: Double, clock: String) {
+    if row.id == "store" {
+      switch row["state"] {
+      case "down": storeLink = .down(reason: row["reason"])
+      case "up": storeLink = .up
+      default: break
+      }
+      return
+    }
     guard row.id == "stock", let id = row["item"], let level = row["level"].flatMap({ Int($0) }) else { return }
     let name = row["name"] ?? names[id] ?? id
     names[id] = name

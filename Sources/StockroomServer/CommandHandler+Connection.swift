@@ -176,9 +176,12 @@ extension CommandHandler {
   }
 
   func watch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
+    // A watcher that starts while the shared store is down would otherwise not know its levels
+    // may be stale until the `! store state=up` that comes when it is back.
+    let link: [(String, String)] = store.linkDown ? [("store", "down")] : []
     if request.arguments.isEmpty {
       session.watching = []
-      out.ok(fields: [("watching", "all")])
+      out.ok(fields: [("watching", "all")] + link)
       return
     }
     let items = try store.read { state throws(ShopError) in
@@ -194,11 +197,11 @@ extension CommandHandler {
     var watching = session.watching ?? Set()
     if watching.isEmpty && session.watching != nil {
       // Already watching everything; naming items does not narrow that.
-      out.ok(fields: [("watching", "all")])
+      out.ok(fields: [("watching", "all")] + link)
       return
     }
     watching.formUnion(items)
     session.watching = watching
-    out.ok(fields: [("watching", watching.sorted().joined(separator: " "))])
+    out.ok(fields: [("watching", watching.sorted().joined(separator: " "))] + link)
   }
 }

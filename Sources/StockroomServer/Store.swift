@@ -151,6 +151,9 @@ final class Store: Sendable {
 
   var readOnlyReason: String? { state.withLock { $0.readOnly } }
 
+  /// The shared store cannot be reached (never true for memory or SQLite).
+  var linkDown: Bool { state.withLock { $0.unreachable } }
+
   var accountsGeneration: Int { accountGeneration.load(ordering: .acquiring) }
 
   /// The receipt of a keyed order already on disk, read there outside the lock.

@@ -1,3 +1,4 @@
+import Foundation
 import StockroomClient
 import StockroomProtocol
 import Testing
@@ -104,6 +105,22 @@ struct BoardLayoutTests {
     let status = layout.lines(for: state)[2]
     #expect(status.contains("server went away (connection to 127.0.0.1:7878 lost: closed by the server)"))
     #expect(status.contains("reconnecting in 1.5 s, attempt 3"), "\(status)")
+  }
+
+  @Test("a shared store that is down, by WATCH's reply or a `! store` event, is on the status line until it is up")
+  func storeDown() throws {
+    var state = try Self.state(items: 3)
+    let layout = BoardLayout(
+      columns: 120, rows: 20, palette: Palette(isEnabled: false), clock: "12:00:00", ordersPerSecond: 0)
+    state.watching(reply: try Self.reply("OK watching=all store=down"))
+    #expect(layout.lines(for: state)[2].contains("lost the shop's database; levels may be stale"))
+    state.apply(event: try Self.event("! store state=up"), now: 1, clock: "")
+    #expect(state.storeLink == .up)
+    #expect(layout.lines(for: state)[2].trimmingCharacters(in: .whitespaces).isEmpty)
+    state.apply(event: try Self.event("! store state=down reason=\"connection refused\""), now: 2, clock: "")
+    #expect(layout.lines(for: state)[2].contains("lost the shop's database (connection refused); levels may be stale"))
+    state.watching(reply: try Self.reply("OK watching=all"))
+    #expect(state.storeLink == .up, "a WATCH answered without store=down: the database is there")
   }
 
   @Test("a thousand changes in a second are drawn at most five times, and the last one is drawn")

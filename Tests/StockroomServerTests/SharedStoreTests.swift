@@ -228,6 +228,8 @@ struct SharedStoreTests {
     var down = try watcher.readEvent()
     while down["state"] == nil { down = try watcher.readEvent() }
     #expect(down["state"] == "down", "\(down.encoded)")
+    let late = try PostgresShop.client(ports[0])
+    #expect(try late.request("WATCH").statusFields["store"] == "down", "a watcher that starts now is told too")
     try cluster.start()
     let before = acknowledged.withLock { $0.count }
     waitFor { acknowledged.withLock { $0.count } >= before + 20 }
@@ -250,5 +252,6 @@ struct SharedStoreTests {
       if event["item"] == "banana" { last = Int(event["level"]!) }
     }
     #expect(last == final)
+    #expect(try PostgresShop.client(ports[0]).request("WATCH kiwi").statusFields["store"] == nil)
   }
 }

@@ -23,6 +23,11 @@ let package = Package(
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     // System libpq, from Debian's libpq-dev: the PostgreSQL client library.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // System OpenSSL, from Debian's libssl-dev: TLS for the server, the client and the bench.
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // TLS over a socket, shaped like read and write, with no loop of its own: contexts,
+    // connections and what failed.
+    .target(name: "StockroomTLS", dependencies: ["COpenSSL"]),
     // Passwords: the secret itself, Argon2id hashes, and the threads that make and check them.
     .target(name: "StockroomSecurity", dependencies: ["CSodium"]),
     // The shop's SQLite file (schema and migrations, loading and checking, batched writes, backup),
@@ -35,7 +40,7 @@ let package = Package(
       name: "StockroomServer",
       dependencies: [
         "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
-        "CStockroomSystem",
+        "CStockroomSystem", "StockroomTLS",
       ],
       resources: [.copy("Resources/catalog.json")]
     ),
@@ -43,13 +48,14 @@ let package = Package(
     // The load generator, and the maker of large databases for measuring start-up.
     .executableTarget(
       name: "stockroom-bench",
-      dependencies: ["StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomServer"]
+      dependencies: ["StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomServer", "StockroomTLS"]
     ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
     .systemLibrary(name: "CLibedit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .target(name: "CStockroomShims", dependencies: ["CLibedit"]),
     .target(
-      name: "StockroomClient", dependencies: ["StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit"]),
+      name: "StockroomClient",
+      dependencies: ["StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit", "StockroomTLS"]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
     // What the test targets share: starting real programs with a clean signal mask.
     .target(name: "StockroomTestSupport", path: "Tests/StockroomTestSupport"),
@@ -57,6 +63,7 @@ let package = Package(
       name: "StockroomClientTests",
       dependencies: [
         "StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain", "StockroomTestSupport",
+        "StockroomTLS",
       ]
     ),
     .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain", "StockroomText"]),
@@ -65,7 +72,7 @@ let package = Package(
       name: "StockroomServerTests",
       dependencies: [
         "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
-        "StockroomSecurity",
+        "StockroomSecurity", "StockroomTLS",
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),

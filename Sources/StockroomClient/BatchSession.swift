@@ -150,7 +150,7 @@ public struct BatchSession {
   }
 
   private func open() throws(ClientError) -> Connection {
-    let connection = try Connection.open(host: options.host, port: options.port)
+    let connection = try Connection.open(host: options.host, port: options.port, tls: options.tls)
     if let credentials {
       try connection.send(credentials.loginLine)
       while true {

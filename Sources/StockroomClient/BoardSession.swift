@@ -168,7 +168,7 @@ public final class BoardSession {
   /// events, the names, the levels as they are now, and who is connected.
   private func connect(limitMilliseconds: Int32?) throws(ClientError) {
     let connection = try Connection.open(
-      host: options.host, port: options.port, limitMilliseconds: limitMilliseconds)
+      host: options.host, port: options.port, limitMilliseconds: limitMilliseconds, tls: options.tls)
     self.connection = connection
     awaiting = []
     state.identity = nil

@@ -10,6 +10,10 @@ public struct ClientConfig: Sendable, Equatable {
   /// False for `color = off`; nil leaves colour to the terminal and NO_COLOR.
   public var color: Bool? = nil
   public var pager: PagerSetting? = nil
+  /// `tls = on`: connect with TLS, as `--tls` does.
+  public var tls: Bool? = nil
+  /// `cacert = FILE`: the CAs a TLS connection trusts, as `--cacert` says.
+  public var cacert: String? = nil
 
   public init() {}
 
@@ -18,7 +22,7 @@ public struct ClientConfig: Sendable, Equatable {
     public var description: String { message }
   }
 
-  public static let keys = ["host", "port", "user", "color", "pager"]
+  public static let keys = ["host", "port", "user", "color", "pager", "tls", "cacert"]
 
   /// `$XDG_CONFIG_HOME/stockroom/config`, else `$HOME/.config/stockroom/config`. The XDG
   /// specification says a relative `$XDG_CONFIG_HOME` is to be ignored.
@@ -78,6 +82,13 @@ public struct ClientConfig: Sendable, Equatable {
         }
         config.port = port
       case "user": config.user = value
+      case "cacert": config.cacert = value
+      case "tls":
+        switch value.lowercased() {
+        case "on": config.tls = true
+        case "off": config.tls = false
+        default: throw Invalid(message: "\(place): tls takes on or off, not '\(value)'")
+        }
       case "color":
         switch value.lowercased() {
         case "auto", "on": config.color = true

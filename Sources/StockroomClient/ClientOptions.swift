@@ -27,6 +27,8 @@ public struct ClientOptions: Sendable, Equatable {
   public var pager = PagerSetting.automatic
   /// `stockroom top`: the live board instead of a command or the REPL.
   public var showsBoard = false
+  /// `--tls` or a `stockrooms://` URL; nil for plain TCP.
+  public var tls: ClientTLS? = nil
 
   public init() {}
 
@@ -50,6 +52,15 @@ public struct ClientOptions: Sendable, Equatable {
       -u, --user NAME      log in as NAME (or $STOCKROOM_USER), and again after a reconnect
       stockroom://[NAME@]HOST[:PORT]
                            the same three in one word, before any command
+      --tls                connect with TLS (default port 7879); the server's certificate must
+                           be trusted and name HOST
+      stockrooms://[NAME@]HOST[:PORT]
+                           the same as --tls with a URL
+      --cacert FILE        trust the CA certificates in FILE instead of the system's
+      --insecure           take any certificate for any name (TLS without the check: only on a
+                           network you trust)
+      --cert FILE, --key FILE
+                           a client certificate and its key, for a server that asks for one
       --password-file FILE
                            NAME's password: the first line of FILE, which only you may read
       -e                   piped mode: exit 1 when any reply was an error
@@ -80,7 +91,7 @@ public struct ClientOptions: Sendable, Equatable {
     :timing on times each command, and DIARY NEW "title" without a body or DIARY EDIT N
     without text opens $VISUAL, else $EDITOR, else vi.
 
-    Defaults for host, port, user, color and pager come from ~/.config/stockroom/config
+    Defaults for host, port, user, color, pager, tls and cacert come from ~/.config/stockroom/config
     ($XDG_CONFIG_HOME/stockroom/config): key = value lines, # comments. The environment
     overrides the file, and the command line overrides both.
     """
@@ -104,6 +115,12 @@ public struct ClientOptions: Sendable, Equatable {
     if let user = environment["STOCKROOM_USER"], !user.isEmpty { options.user = user }
     if let password = environment["STOCKROOM_PASSWORD"], !password.isEmpty { options.password = Secret(password) }
     var index = 0
+    /// The port was chosen (config, environment, flag or URL): --tls does not move it.
+    var portChosen = config.port != nil || !(environment["STOCKROOM_PORT"] ?? "").isEmpty
+    var wantsTLS = config.tls == true
+    var tlsFlag = false
+    /// What --cacert, --insecure, --cert and --key said; used once --tls or a URL asks for TLS.
+    var tls = ClientTLS()
     func value(_ flag: String) throws(UsageError) -> String {
       index += 1
       guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
@@ -115,7 +132,16 @@ public struct ClientOptions: Sendable, Equatable {
       case "--help": return .help
       case "--version": return .version
       case "-h", "--host": options.host = try value(argument)
-      case "-p", "--port": options.port = try port(try value(argument), source: argument)
+      case "-p", "--port":
+        options.port = try port(try value(argument), source: argument)
+        portChosen = true
+      case "--tls":
+        wantsTLS = true
+        tlsFlag = true
+      case "--cacert": tls.caFile = try value(argument)
+      case "--insecure": tls.verify = false
+      case "--cert": tls.certificate = try value(argument)
+      case "--key": tls.key = try value(argument)
       case "-u", "--user": options.user = try value(argument)
       case "--password-file": options.passwordFile = try value(argument)
       case "-e": options.exitOnError = true
@@ -140,28 +166,49 @@ public struct ClientOptions: Sendable, Equatable {
       case "--wide": options.wide = true
       case "--":
         options.command = Array(arguments[(index + 1)...])
-        return try checked(options)
+        return try checked(
+          options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
+          configCA: config.cacert)
       default:
         if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
           throw UsageError(message: "unknown option '\(argument)'")
         }
         if options.command.isEmpty, ConnectionURL.looksLikeURL(argument) {
-          try options.apply(url: argument)
+          let url = try options.apply(url: argument)
+          // The URL's scheme says it, over the config file's tls = on; --tls still wins.
+          wantsTLS = url.scheme == .stockrooms || tlsFlag
+          portChosen = portChosen || url.port != nil
           index += 1
           continue
         }
         options.command = Array(arguments[index...])
-        return try checked(options)
+        return try checked(
+          options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
+          configCA: config.cacert)
       }
       index += 1
     }
-    return try checked(options)
+    return try checked(
+      options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
+      configCA: config.cacert)
   }
 
   /// A password file names no account by itself; $STOCKROOM_PASSWORD alone is left unused,
   /// since an environment may well set it for other runs.
-  private static func checked(_ options: ClientOptions) throws(UsageError) -> Parsed {
+  private static func checked(
+    _ options: ClientOptions, tls: ClientTLS?, tlsWords: Bool, portChosen: Bool, configCA: String?
+  ) throws(UsageError) -> Parsed {
     var options = options
+    if tlsWords && tls == nil {
+      throw UsageError(message: "--cacert, --insecure, --cert and --key go with --tls or a stockrooms:// URL")
+    }
+    if let tls {
+      if tls.key != nil && tls.certificate == nil { throw UsageError(message: "--key needs --cert FILE") }
+      options.tls = tls
+      // The file's CA is a default for TLS connections, never a reason to make one.
+      if tls.caFile == nil { options.tls?.caFile = configCA }
+      if !portChosen { options.port = ProtocolVersion.defaultTLSPort }
+    }
     // Lower-case only: the server's commands are upper-case words, and no command is TOP.
     if options.command == ["top"] {
       options.command = []
@@ -179,13 +226,13 @@ public struct ClientOptions: Sendable, Equatable {
     return .run(options)
   }
 
-  private mutating func apply(url text: String) throws(UsageError) {
+  private mutating func apply(url text: String) throws(UsageError) -> ConnectionURL {
     do {
       let url = try ConnectionURL.parse(text)
-      try url.checkSupported()
       if let host = url.host { self.host = host }
       if let port = url.port { self.port = port }
       if let user = url.user { self.user = user }
+      return url
     } catch {
       throw UsageError(message: error.message)
     }

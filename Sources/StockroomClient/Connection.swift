@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomTLS
 
 #if canImport(Glibc)
   import Glibc
@@ -6,7 +7,7 @@ import StockroomProtocol
   import Musl
 #endif
 
-/// One TCP connection to a server: line framing in, whole lines out.
+/// One TCP connection to a server, in clear or inside TLS: line framing in, whole lines out.
 ///
 /// Blocking on purpose: the client has one thread, and every wait either is for the server
 /// or goes through poll(2) with stdin, so nothing else could run meanwhile anyway.
@@ -20,11 +21,14 @@ public final class Connection {
   private var reader = ReplyReader()
   private var queued: [ReplyReader.Item] = []
   public private(set) var isOpen = true
+  /// The TLS layer over `fd`, for a `--tls` connection.
+  private let tls: TLSChannel?
 
-  private init(host: String, port: UInt16, fd: Int32) {
+  private init(host: String, port: UInt16, fd: Int32, tls: TLSChannel?) {
     self.host = host
     self.port = port
     self.fd = fd
+    self.tls = tls
   }
 
   deinit { close() }
@@ -32,19 +36,36 @@ public final class Connection {
   /// Connects and reads the greeting; a full server's `ERR LIMIT` greeting is an error. With a
   /// limit, the connect and the greeting each give up after that many milliseconds: a retry
   /// runs inside the editor's wait, and a host that never answers must not freeze the keyboard.
+  /// With `tls`, the handshake is done (and the certificate checked) before the greeting.
   public static func open(
-    host: String, port: UInt16, limitMilliseconds: Int32? = nil
+    host: String, port: UInt16, limitMilliseconds: Int32? = nil, tls: ClientTLS? = nil
   ) throws(ClientError) -> Connection {
+    let context = try tls?.context()
     let fd = try connectSocket(host: host, port: port, limitMilliseconds: limitMilliseconds)
     if let limitMilliseconds { setReceiveLimit(fd, milliseconds: limitMilliseconds) }
-    let connection = Connection(host: host, port: port, fd: fd)
+    // Over TLS a read that timed out looks like a record without data, which is read past: the
+    // limit is kept by the clock instead.
+    let deadline = limitMilliseconds.map { monotonicMilliseconds() + Int($0) }
+    let channel: TLSChannel?
+    do {
+      channel = try context.map { context throws(TLSError) in
+        try handshake(context, fd: fd, host: host, deadline: deadline)
+      }
+    } catch {
+      Glibc.close(fd)
+      throw ClientTLS.explain(error, place: "\(host):\(port)", host: host)
+    }
+    let connection = Connection(host: host, port: port, fd: fd, tls: channel)
     var first: Reply? = nil
     while first == nil {
       let item: ReplyReader.Item
       do {
-        item = try connection.nextItem()
+        item = try connection.nextItem(before: deadline)
       } catch {
-        throw ClientError(.unreachable, "\(host):\(port) closed the connection before greeting")
+        // Over TLS the reason matters: a server that wants a client certificate says so here.
+        // A TLS port waits for a ClientHello a plain client never sends, and closes at its deadline.
+        let reason = channel == nil ? "; if it is a TLS port, connect with --tls" : " (\(error.message))"
+        throw ClientError(.unreachable, "\(host):\(port) closed the connection before greeting\(reason)")
       }
       if case .reply(let reply) = item { first = reply }
     }
@@ -55,6 +76,23 @@ public final class Connection {
     connection.greeting = greeting.lines.last ?? ""
     if limitMilliseconds != nil { setReceiveLimit(fd, milliseconds: 0) }
     return connection
+  }
+
+  private static func handshake(
+    _ context: TLSContext, fd: Int32, host: String, deadline: Int?
+  ) throws(TLSError) -> TLSChannel {
+    let channel = try TLSChannel(context: context, fd: fd, host: host)
+    while true {
+      switch channel.handshake() {
+      case .done: return channel
+      // The socket blocks: a want is an interruption, or the receive limit reached.
+      case .wants:
+        if let deadline, monotonicMilliseconds() >= deadline {
+          throw TLSError(.io, "no answer to the TLS handshake in time")
+        }
+      case .failed(let error): throw error
+      }
+    }
   }
 
   /// SO_RCVTIMEO: a read that waits longer fails with EAGAIN, which readOnce reports as the
@@ -126,6 +164,12 @@ public final class Connection {
   public func close() {
     guard isOpen else { return }
     isOpen = false
+    // close_notify: the server can tell a goodbye from a cut connection.
+    if let tls {
+      let flags = fcntl(fd, F_GETFL)
+      _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+      _ = tls.shutdown()
+    }
     Glibc.close(fd)
     fd = -1
   }
@@ -143,6 +187,7 @@ public final class Connection {
   /// Writes what the socket takes now; 0 when it takes nothing without blocking.
   public func sendSome(_ bytes: ArraySlice<UInt8>, blocking: Bool) throws(ClientError) -> Int {
     guard isOpen else { throw ClientError(.closed, "not connected") }
+    if let tls { return try sendSome(bytes, blocking: blocking, over: tls) }
     let flags = Int32(MSG_NOSIGNAL) | (blocking ? 0 : Int32(MSG_DONTWAIT))
     while true {
       let result = bytes.withUnsafeBytes { raw in Glibc.send(fd, raw.baseAddress, raw.count, flags) }
@@ -153,6 +198,45 @@ public final class Connection {
       close()
       throw ClientError(.closed, "connection to \(host):\(port) lost: \(String(cString: strerror(error)))")
     }
+  }
+
+  /// TLS has no MSG_DONTWAIT: a send that must not block makes the socket non-blocking for
+  /// its length. After a want, the caller's next call starts with the same bytes, which is
+  /// what OpenSSL needs to finish the record it began.
+  private func sendSome(_ bytes: ArraySlice<UInt8>, blocking: Bool, over tls: TLSChannel) throws(ClientError) -> Int {
+    let flags = fcntl(fd, F_GETFL)
+    if !blocking { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    defer { if !blocking { _ = fcntl(fd, F_SETFL, flags) } }
+    while true {
+      switch bytes.withUnsafeBytes({ tls.write($0) }) {
+      case .bytes(let count): return count
+      case .wants:
+        if !blocking { return 0 }
+      case .closed:
+        close()
+        throw ClientError(.closed, "connection to \(host):\(port) lost: closed by the server")
+      case .failed(let error):
+        close()
+        throw ClientError(.closed, "connection to \(host):\(port) lost: \(error.message)")
+      }
+    }
+  }
+
+  private static func monotonicMilliseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+  }
+
+  /// `nextItem`, giving up at `deadline` (monotonic milliseconds) when there is one.
+  private func nextItem(before deadline: Int?) throws(ClientError) -> ReplyReader.Item {
+    while queued.isEmpty {
+      if let deadline, Self.monotonicMilliseconds() >= deadline {
+        throw ClientError(.closed, "connection to \(host):\(port) lost: no greeting in time")
+      }
+      try readOnce()
+    }
+    return queued.removeFirst()
   }
 
   /// The next reply or event, reading (and waiting) as needed.
@@ -172,6 +256,7 @@ public final class Connection {
   /// True when a read would not block: data, or the end of the connection, is waiting.
   public func isReadable(timeoutMilliseconds: Int32 = 0) -> Bool {
     guard isOpen else { return false }
+    if tls?.hasBufferedInput == true { return true }
     var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     let result = poll(&entry, 1, timeoutMilliseconds)
     return result > 0
@@ -181,6 +266,10 @@ public final class Connection {
   public func readOnce() throws(ClientError) {
     guard isOpen else { throw ClientError(.closed, "not connected") }
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    if let tls {
+      try readOnce(over: tls, into: &chunk)
+      return
+    }
     var count: Int
     repeat {
       count = chunk.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress, raw.count) }
@@ -190,7 +279,32 @@ public final class Connection {
       close()
       throw ClientError(.closed, "connection to \(host):\(port) lost: \(reason)")
     }
-    buffer.append(contentsOf: chunk[..<count])
+    frame(chunk[..<count])
+  }
+
+  /// One TLS read, and whatever else TLS already holds: the caller polls the socket next,
+  /// which cannot see bytes TLS has taken off it.
+  private func readOnce(over tls: TLSChannel, into chunk: inout [UInt8]) throws(ClientError) {
+    repeat {
+      switch chunk.withUnsafeMutableBytes({ tls.read(into: $0) }) {
+      case .bytes(let count):
+        frame(chunk[..<count])
+      case .wants:
+        // A record without data (a session ticket); the next read waits for more.
+        return
+      case .closed:
+        close()
+        throw ClientError(.closed, "connection to \(host):\(port) lost: closed by the server")
+      case .failed(let error):
+        close()
+        throw ClientError(.closed, "connection to \(host):\(port) lost: \(error.message)")
+      }
+    } while tls.hasBufferedInput
+  }
+
+  /// Queues the items `bytes` completes.
+  private func frame(_ bytes: ArraySlice<UInt8>) {
+    buffer.append(contentsOf: bytes)
     var start = 0
     while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
       let line = String(decoding: buffer[start..<newline], as: UTF8.self)

@@ -6,7 +6,7 @@ public struct ConnectionURL: Sendable, Equatable {
   public enum Scheme: String, Sendable, Equatable {
     /// Plain TCP, the protocol as Protocol.md describes it.
     case stockroom
-    /// TLS; recognised so it can be refused clearly until the client speaks it.
+    /// The same protocol inside TLS, on the TLS port (7879 unless the URL says).
     case stockrooms
   }
 
@@ -42,7 +42,8 @@ public struct ConnectionURL: Sendable, Equatable {
     }
     let schemeText = text[..<separator.lowerBound].lowercased()
     guard let scheme = Scheme(rawValue: schemeText) else {
-      throw Invalid(message: "unknown URL scheme '\(schemeText)://'; use stockroom://[user@]host[:port]")
+      throw Invalid(
+        message: "unknown URL scheme '\(schemeText)://'; use stockroom://[user@]host[:port], or stockrooms:// for TLS")
     }
     var rest = Substring(text[separator.upperBound...])
     // A password here would sit in shell history and in every `ps` listing. Checked first, and
@@ -86,12 +87,5 @@ public struct ConnectionURL: Sendable, Equatable {
       url.port = port
     }
     return url
-  }
-
-  /// Refuses what this client cannot do yet, in words that say so.
-  public func checkSupported() throws(Invalid) {
-    if scheme == .stockrooms {
-      throw Invalid(message: "TLS is not supported yet (stockrooms://); use stockroom:// on a trusted network")
-    }
   }
 }

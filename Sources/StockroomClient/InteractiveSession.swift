@@ -340,7 +340,7 @@ public final class InteractiveSession {
 
   private func connect(limitMilliseconds: Int32? = nil) throws(ClientError) {
     let connection = try Connection.open(
-      host: options.host, port: options.port, limitMilliseconds: limitMilliseconds)
+      host: options.host, port: options.port, limitMilliseconds: limitMilliseconds, tls: options.tls)
     self.connection = connection
     identity = nil
     if let credentials {

@@ -29,7 +29,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
     case .notFound: "no such item, category, section, product, diary entry or INFO section"
     case .shortage: "not enough stock; nothing was taken"
     case .invalid: "a value is out of range or malformed: quantity, price, name, page"
-    case .denied: "logged in, but this account's role may not do this, or the product is another seller's"
+    case .denied:
+      "logged in, but this account's role may not do this, or the product is another seller's; or a password "
+        + "sent in clear from another machine (protected mode)"
     case .tooLong: "the request line is longer than the server's limit; the connection is closed"
     case .limit: "a server limit was reached: clients, products, diary entries, order keys"
     case .readOnly:

@@ -8,7 +8,7 @@ import CSodium
 /// so a password passed to a log line or an error message by mistake does not leak.
 ///
 /// It never changes after it is made, which is what makes it safe to hand to another thread
-/// (a `CredentialPool` job).
+/// (a job on the server's credential pool).
 public final class Password: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
   /// Shorter passwords fall to a search of every candidate within hours, even against Argon2id.
   public static let minimumBytes = 8

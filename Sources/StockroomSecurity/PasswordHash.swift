@@ -4,8 +4,8 @@ import CSodium
 /// which carries its own salt and cost, so a hash made with today's limits still verifies after
 /// they are raised.
 ///
-/// Making or checking a hash takes about a tenth of a second and 64 MiB on purpose: run it on a
-/// `CredentialPool`, never on an event loop.
+/// Making or checking a hash takes about a tenth of a second and 64 MiB on purpose: run it on
+/// the server's credential pool, never on an event loop.
 public enum PasswordHash {
   /// Passes over memory: libsodium's interactive limit, the least it advises for logins.
   public static let operationsLimit = UInt64(crypto_pwhash_opslimit_interactive())

@@ -27,6 +27,12 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   /// Turned away at connect with `ERR LIMIT`; it never counted as a client.
   case rejected
   case serverStopping
+  /// The TLS handshake failed, or a record did; OpenSSL's reason, never the bytes.
+  case tlsFailed(String)
+  /// The TLS handshake was not finished in time.
+  case tlsHandshakeTimeout(seconds: Int)
+  /// Plain text (or another protocol) on the TLS port.
+  case notTLS
 
   var description: String {
     switch self {
@@ -46,6 +52,9 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case .foreignProtocol(let kind): "cross-protocol attempt (\(kind.rawValue))"
     case .rejected: "rejected: server full"
     case .serverStopping: "server stopping"
+    case .tlsFailed(let reason): "TLS failed: \(reason)"
+    case .tlsHandshakeTimeout(let seconds): "TLS handshake not finished within \(seconds) s"
+    case .notTLS: "plain text on the TLS port"
     }
   }
 }

@@ -118,6 +118,8 @@ extension CommandHandler {
     out.field("uptime_seconds", stats.uptimeSeconds)
     out.field("max_line", configuration.maxLine)
     out.field("registration", configuration.registration.rawValue)
+    out.field("io", configuration.io.rawValue)
+    out.field("loops", configuration.resolvedLoops)
   }
 
   private func infoClients(session: Session, role: Role, out: inout ReplyEncoder) {

@@ -34,32 +34,47 @@ extension CommandHandler {
     }
   }
 
-  func list(_ request: Request, session: Session, role: Role, out: inout ReplyEncoder) throws {
+  func list(_ request: Request, session: Session, role: Role, out: inout ReplyEncoder) throws -> ReplyWait? {
     guard let word = request.arguments.first?.text else {
-      var counts = store.read { state in
-        [
-          (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
-          (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
-          (.products, state.products.count), (.exhibits, state.catalog.exhibits.count),
-        ]
+      let account = session.account
+      guard account != nil, role < .staff else {
+        try listCategories(account: account, role: role, out: &out)
+        return nil
       }
-      // What is personal is counted for its owner only; a guest has none of it.
-      if let account = session.account {
-        counts.append((.diary, store.read { $0.diaryCount(of: account) }))
-        let orders =
-          role >= .staff
-          ? store.read { store.listedOrders($0) } : try store.orders(of: account, Paging(page: 1, size: 1)).total
-        counts.append((.orders, orders))
-      }
-      for (category, count) in counts {
-        out.beginRow(category.rawValue)
-        out.field("kind", "category")
-        out.field("count", count)
-        out.endLine()
-      }
-      out.ok("\(counts.count) categories; LIST <category> for one")
-      return
+      // A customer's own orders are counted in the database.
+      return try reading(out: &out) { out in try listCategories(account: account, role: role, out: &out) }
     }
+    return try list(word, request, session: session, role: role, out: &out)
+  }
+
+  private func listCategories(account: String?, role: Role, out: inout ReplyEncoder) throws {
+    var counts = store.read { state in
+      [
+        (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
+        (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
+        (.products, state.products.count), (.exhibits, state.catalog.exhibits.count),
+      ]
+    }
+    // What is personal is counted for its owner only; a guest has none of it.
+    if let account {
+      counts.append((.diary, store.read { $0.diaryCount(of: account) }))
+      let orders =
+        role >= .staff
+        ? store.read { store.listedOrders($0) } : try store.orders(of: account, Paging(page: 1, size: 1)).total
+      counts.append((.orders, orders))
+    }
+    for (category, count) in counts {
+      out.beginRow(category.rawValue)
+      out.field("kind", "category")
+      out.field("count", count)
+      out.endLine()
+    }
+    out.ok("\(counts.count) categories; LIST <category> for one")
+  }
+
+  private func list(_ word: String, _ request: Request, session: Session, role: Role, out: inout ReplyEncoder) throws
+    -> ReplyWait?
+  {
     guard let category = Category(word: word) else {
       var message =
         "unknown category \(Echo.quoted(word)); expected \(Category.allCases.map(\.rawValue).joined(separator: ", "))"
@@ -115,14 +130,18 @@ extension CommandHandler {
       }
       Self.pageFooter(page, out: &out)
     case .orders:
-      // Staff see every order; anyone else their own.
-      let page = role >= .staff ? try store.orders(paging) : try store.orders(of: session.user, paging)
-      for order in page.items {
-        out.orderRow(order)
-        out.endLine()
+      let user = session.user
+      return try reading(out: &out) { out in
+        // Staff see every order; anyone else their own.
+        let page = role >= .staff ? try store.orders(paging) : try store.orders(of: user, paging)
+        for order in page.items {
+          out.orderRow(order)
+          out.endLine()
+        }
+        Self.pageFooter(page, out: &out)
       }
-      Self.pageFooter(page, out: &out)
     }
+    return nil
   }
 
   func listProducts(_ paging: Paging, out: inout ReplyEncoder) {
@@ -285,30 +304,32 @@ extension CommandHandler {
     out.ok("\(levels.count) items")
   }
 
-  func stocktake(_ request: Request, out: inout ReplyEncoder) throws {
+  func stocktake(_ request: Request, out: inout ReplyEncoder) throws -> ReplyWait? {
     let paging = try Paging(page: request.options["page"], size: request.options["size"])
-    let (ref, level) = try store.read { state throws(ShopError) in
+    let (id, kind, level) = try store.read { state throws(ShopError) in
       let ref = try state.resolveStocked(request.arguments[0].text, allowJuice: false)
-      return (ref, state.level(of: ref.id)!)
+      return (ref.id, ref.kindName, state.level(of: ref.id)!)
     }
-    let (entries, total) = try store.ledger(of: ref.id, paging: paging)
-    out.beginRow(ref.id)
-    out.field("kind", ref.kindName)
-    out.ledger(level)
-    out.field("balances", level.balances)
-    out.endLine()
-    for entry in entries {
-      out.beginRow(String(entry.sequence))
-      out.field("kind", "ledger")
-      out.field("item", entry.item)
-      out.field("change", Self.signed(entry.change))
-      out.field("cause", entry.cause)
-      if let order = entry.orderID { out.field("order", order) }
-      out.field("user", entry.user)
-      out.field("at", Self.timestamp(entry.at))
+    return try reading(out: &out) { out in
+      let (entries, total) = try store.ledger(of: id, paging: paging)
+      out.beginRow(id)
+      out.field("kind", kind)
+      out.ledger(level)
+      out.field("balances", level.balances)
       out.endLine()
+      for entry in entries {
+        out.beginRow(String(entry.sequence))
+        out.field("kind", "ledger")
+        out.field("item", entry.item)
+        out.field("change", Self.signed(entry.change))
+        out.field("cause", entry.cause)
+        if let order = entry.orderID { out.field("order", order) }
+        out.field("user", entry.user)
+        out.field("at", Self.timestamp(entry.at))
+        out.endLine()
+      }
+      Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
     }
-    Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
   }
 
   func add(_ request: Request, session: Session) throws -> ChangeRequest {
@@ -371,6 +392,8 @@ extension CommandHandler {
     let receipt: OrderReceipt
     switch applied.outcome {
     case .ordered(let held, _): receipt = held
+    // Only on the history pool (`change` sends it there): a shared store's writer reads the
+    // receipt itself and answers `.ordered(receipt, repeated: true)`.
     case .reordered(let key, let id): receipt = try store.receipt(of: key, orderID: id)
     default: preconditionFailure("order answers ordered")
     }

@@ -16,7 +16,9 @@ struct CommandHandler: Sendable {
   /// Where a failure of the server itself is reported: the client only hears that it happened.
   let logger: Logger
   /// Where password hashing and checking run, off the event loops.
-  let credentials: CredentialPool
+  let credentials: JobPool
+  /// Where replies that read history from the database are written, off the event loops.
+  let history: JobPool
   let throttle: LoginThrottle
   /// Who is logged in on which connection, for WHO.
   let presence: Presence
@@ -39,6 +41,7 @@ struct CommandHandler: Sendable {
       }
       let request = try parse(words)
       command = request.id
+      try refusePlaintextPassword(request, session: session)
       let role = try authorize(request, session: &session)
       try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
     } catch {
@@ -66,6 +69,13 @@ struct CommandHandler: Sendable {
         case .refused(let error): throw error
         case .failed(let failure): throw failure.reply
         case nil: preconditionFailure("a finished change has a result")
+        }
+      case .read(let ticket):
+        switch ticket.result {
+        case .written(let bytes): out.bytes += bytes
+        case .failed(let error): throw error
+        case .busy: throw ProtocolError(.limit, "the server is busy reading history; try again in a moment")
+        case nil: preconditionFailure("a finished read has a result")
         }
       }
     } catch {
@@ -132,6 +142,18 @@ struct CommandHandler: Sendable {
       return .work(.change(ChangeTicket(request)))
     }
     let (applied, ticket) = try store.apply(request.mutation)
+    if case .reordered = applied.outcome, store.journal != nil {
+      // A retry of a keyed order whose first answer is in the database: read there, off the
+      // loop. It changed nothing, so nothing waits for a commit; an order's answer leaves the
+      // session as it is.
+      let session = session
+      return .work(
+        .read(
+          ReadTicket { out in
+            var unchanged = session
+            try request.answer(applied, &unchanged, &out)
+          }))
+    }
     let mark = out.bytes.count
     do {
       try request.answer(applied, &session, &out)
@@ -140,6 +162,18 @@ struct CommandHandler: Sendable {
       fail(error, out: &out)
     }
     return ticket.map(ReplyWait.commit)
+  }
+
+  /// Writes a reply that reads history from the database on the history pool, off the event
+  /// loop; in memory, where the history is too, at once.
+  func reading(out: inout ReplyEncoder, _ body: @escaping @Sendable (inout ReplyEncoder) throws -> Void) throws
+    -> ReplyWait?
+  {
+    guard store.journal != nil else {
+      try body(&out)
+      return nil
+    }
+    return .work(.read(ReadTicket(body)))
   }
 
   /// The table's checks, with a "did you mean" for a mistyped command word.
@@ -168,14 +202,14 @@ struct CommandHandler: Sendable {
       out.ok("bye")
     case .hello: hello(session: session, role: role, out: &out)
     case .info: try info(request, session: session, role: role, out: &out)
-    case .list: try list(request, session: session, role: role, out: &out)
+    case .list: wait = try list(request, session: session, role: role, out: &out)
     case .show: try show(request, out: &out)
     case .names: names(out: &out)
     case .expo: expo(out: &out)
     case .stock: try stock(request, out: &out)
     case .add: wait = try change(add(request, session: session), session: &session, out: &out)
     case .order: wait = try change(order(request, session: session), session: &session, out: &out)
-    case .stocktake: try stocktake(request, out: &out)
+    case .stocktake: wait = try stocktake(request, out: &out)
     case .diaryNew: wait = try change(diaryNew(request, session: session), session: &session, out: &out)
     case .diaryList: try diaryList(request, session: session, out: &out)
     case .diaryShow: try diaryShow(request, session: session, out: &out)

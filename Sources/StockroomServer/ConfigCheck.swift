@@ -1,5 +1,6 @@
 import Foundation
 import StockroomStorage
+import StockroomTLS
 
 #if canImport(Glibc)
   import Glibc
@@ -26,6 +27,7 @@ struct ConfigCheck {
     found.append("config " + (configuration.configFile ?? "none"))
     checkConfigFile()
     found.append("listen \(ListenAddress(host: configuration.host, port: configuration.port))")
+    checkTLS()
     checkCatalog()
     checkStore()
     checkLogFile()
@@ -43,6 +45,21 @@ struct ConfigCheck {
     warnings.append(
       "config file \(file) may be changed by other users (mode \(String(info.st_mode & 0o777, radix: 8))); "
         + "chmod go-w \(file)")
+  }
+
+  /// Parsing found the files readable; here they are loaded as the start would load them, so a
+  /// key that is not the certificate's, or a file that is not PEM, is found before a restart.
+  /// `TLSError` names files and OpenSSL's reasons, never what the key holds.
+  private mutating func checkTLS() {
+    guard let tls = configuration.tls else { return }
+    do {
+      _ = try TLSContext.server(certificate: tls.certificate, key: tls.key, clientCA: tls.clientCA)
+      let clients = tls.clientCA.map { ", client certificates from \($0)" } ?? ""
+      found.append(
+        "tls \(ListenAddress(host: configuration.host, port: tls.port)) certificate \(tls.certificate)\(clients)")
+    } catch {
+      problems.append("tls: \(error)")
+    }
   }
 
   private mutating func checkCatalog() {

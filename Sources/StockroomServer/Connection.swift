@@ -1,6 +1,7 @@
 import CStockroomSystem
 import StockroomDomain
 import StockroomProtocol
+import StockroomTLS
 
 #if canImport(Glibc)
   import Glibc
@@ -50,16 +51,32 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   private var interest: EventLoop.Interest = []
   private var mailbox: EventMailbox?
   private let readBuffer: UnsafeMutableRawBufferPointer
+  /// TLS between the socket and the core, on the TLS port; nil for plain text.
+  private let tls: TLSChannel?
+  /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
+  private var handshaking: Bool
+  private var handshakeTimer: EventLoop.TimerID?
+  /// The first byte was looked at: later handshake records start otherwise (20, 23).
+  private var probed = false
+  /// Which readiness a blocked write waits for: writability, or for TLS sometimes a read.
+  private var writeWants: EventLoop.Interest = .write
+  /// A read of what TLS already holds is queued on the loop.
+  private var bufferedReadQueued = false
 
-  init(id: Int, fd: Int32, peer: String, server: ServerContext, loop: EventLoop, admission: Admission = .client) {
+  init(
+    id: Int, fd: Int32, peer: String, server: ServerContext, loop: EventLoop, admission: Admission = .client,
+    transport: TransportSecurity = .plaintextLocal, tls: TLSChannel? = nil
+  ) {
     self.id = id
     self.fd = fd
     self.peer = peer
     self.server = server
     self.loop = loop
     self.admission = admission
-    self.core = ConnectionCore(limits: ConnectionLimits(server.configuration), now: 0)
+    self.core = ConnectionCore(limits: ConnectionLimits(server.configuration), now: 0, transport: transport)
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
+    self.tls = tls
+    self.handshaking = tls != nil
   }
 
   deinit {
@@ -72,7 +89,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
       let rejected = admission == .rejected
       core.start(
         rejection: rejected ? rejection ?? ProtocolError(.limit, "server full; try again later") : nil, now: loop.now)
-      let wanted: EventLoop.Interest = core.isReadingPaused ? [] : .read
+      // A TLS client speaks first (its ClientHello); the greeting waits for the handshake.
+      let wanted: EventLoop.Interest = core.isReadingPaused && !handshaking ? [] : .read
       do throws(Errno) {
         try loop.register(fd, self, interest: wanted)
       } catch {
@@ -81,6 +99,11 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
       }
       registered = true
       interest = wanted
+      if handshaking {
+        let limit = server.configuration.tls?.handshakeTimeout ?? .seconds(10)
+        handshakeTimer = loop.schedule(after: limit) { [self] in handshakeTimedOut(limit) }
+        return
+      }
       armDeadline()
       drive()
     }
@@ -89,6 +112,10 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   // MARK: Readiness
 
   func ready(_ events: UInt32) {
+    if handshaking {
+      continueHandshake()
+      return
+    }
     if events & (sr_epoll_in | sr_epoll_hup | sr_epoll_err) != 0 {
       if !core.isReadingPaused {
         readable()
@@ -105,6 +132,11 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   /// Shutdown: read no more requests, answer those already taken (after their commit), then
   /// close as after a half-close.
   func shutdownRequested() {
+    // Nothing is owed to a client still in its handshake: it has not been greeted.
+    if handshaking {
+      closeNow(.serverStopping)
+      return
+    }
     guard core.phase == .open else { return }
     core.shutdownRequested(now: loop.now, host: self)
     drive()
@@ -143,6 +175,10 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   // MARK: Reading and writing
 
   private func readable() {
+    if let tls {
+      readableTLS(tls)
+      return
+    }
     let count: Int
     do {
       count = try Syscall.read(fd, into: readBuffer)
@@ -164,8 +200,26 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   /// socket in line with the core: shut, closed, interest and deadline.
   private func drive() {
     // The descriptor is closed with the connection, and its number may already be someone else's.
-    guard !tornDown else { return }
+    guard !tornDown, !handshaking else { return }
     writing: while core.phase != .closed {
+      if core.pendingOutputCount > 0, let tls {
+        switch core.withPendingOutput({ tls.write($0) }) {
+        case .bytes(let count):
+          core.outputSent(count, now: loop.now)
+          continue writing
+        case .wants(let want):
+          writeArmed = true
+          writeWants = want == .read ? .read : .write
+          core.outputBlocked()
+          break writing
+        case .closed:
+          closeNow(.clientClosed)
+          return
+        case .failed(let error):
+          closeNow(.tlsFailed(error.message))
+          return
+        }
+      }
       if core.pendingOutputCount > 0 {
         let result = core.withPendingOutput { bytes in
           Result { () throws(Errno) in try Syscall.write(fd, bytes) }
@@ -194,6 +248,9 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   private func settle() {
     if core.finishedWriting && !outputShut {
       outputShut = true
+      // close_notify says the replies ended here rather than being cut off. The socket took the
+      // last reply, so its few bytes fit; if not, the peer sees the FIN alone.
+      _ = tls?.shutdown()
       Glibc.shutdown(fd, Int32(SHUT_WR))
       if core.phase == .draining {
         lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(core.closeReason) }
@@ -205,6 +262,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     }
     if core.phase == .closing { armDeadline() }
     updateInterest()
+    readBufferedTLS()
   }
 
   /// Tells the loop what to wait for, when that has changed.
@@ -212,7 +270,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     guard registered else { return }
     // After end of input there is nothing to read, and epoll would report it for ever.
     var wanted: EventLoop.Interest = core.isReadingPaused || core.hasInputEnded ? [] : .read
-    if writeArmed { wanted.insert(.write) }
+    if writeArmed { wanted.insert(writeWants) }
     guard wanted != interest else { return }
     do {
       try loop.change(fd, interest: wanted)
@@ -261,10 +319,115 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     lingerTimer = nil
     if let deadlineTimer { loop.cancel(deadlineTimer) }
     deadlineTimer = nil
-    if registered { loop.deregister(fd) }
+    if let handshakeTimer { loop.cancel(handshakeTimer) }
+    handshakeTimer = nil
     registered = false
-    Glibc.close(fd)
+    loop.close(fd)
     server.connectionClosed(self, core.closeReason)
+  }
+
+  // MARK: TLS
+
+  private func continueHandshake() {
+    guard let tls, !tornDown else { return }
+    if !probed {
+      probed = true
+      if refusedPlainText() { return }
+    }
+    switch tls.handshake() {
+    case .done:
+      handshaking = false
+      if let handshakeTimer { loop.cancel(handshakeTimer) }
+      handshakeTimer = nil
+      let client = tls.peerSubject.map { " client=\"\($0)\"" } ?? ""
+      server.logger.info("tls id=\(id) peer=\(peer) \(tls.negotiated)\(client)")
+      armDeadline()
+      drive()
+      // The client may have sent its first request with its last handshake message.
+      if !tornDown && !core.isReadingPaused && tls.hasBufferedInput { readable() }
+    case .wants(let want):
+      setInterest(want == .read ? .read : .write)
+    case .failed(let error):
+      server.logger.warning("tls handshake failed id=\(id) peer=\(peer) reason=\"\(error.message)\"")
+      closeNow(.tlsFailed(error.message))
+    }
+  }
+
+  /// A TLS client's first byte is always 22 (a handshake record). Anything else is someone
+  /// typing at the port, or another protocol: told in one plain line, not a TLS alert it could
+  /// not read, and closed without anything run.
+  private func refusedPlainText() -> Bool {
+    var first: UInt8 = 0
+    let count = recv(fd, &first, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+    guard count == 1, first != 22 else { return false }
+    server.logger.warning("not TLS on the TLS port id=\(id) peer=\(peer); closed without running anything")
+    var line = ReplyEncoder(capacity: 160)
+    line.error(
+      ProtocolError(
+        .foreignProtocol,
+        "this port speaks TLS; connect with stockroom --tls (or a stockrooms:// URL), or use the plain-text port"))
+    _ = line.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+    Glibc.shutdown(fd, Int32(SHUT_WR))
+    // Unread input would make close answer with a reset that can destroy the line.
+    for _ in 0..<16 {
+      guard let count = try? Syscall.read(fd, into: readBuffer), count > 0 else { break }
+    }
+    closeNow(.notTLS)
+    return true
+  }
+
+  private func handshakeTimedOut(_ limit: Duration) {
+    handshakeTimer = nil
+    guard handshaking, !tornDown else { return }
+    let seconds = Int(limit.components.seconds)
+    server.logger.warning("tls handshake not finished within \(seconds) s id=\(id) peer=\(peer); closed")
+    closeNow(.tlsHandshakeTimeout(seconds: seconds))
+  }
+
+  /// Feeds the core what TLS decrypts, for as long as it takes requests: TLS may hold whole
+  /// records the socket no longer shows, so one readiness is read until TLS runs dry.
+  private func readableTLS(_ tls: TLSChannel) {
+    reading: repeat {
+      switch tls.read(into: readBuffer) {
+      case .bytes(let count):
+        core.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: loop.now, host: self)
+      case .wants:
+        break reading
+      case .closed:
+        // With or without close_notify: answer what was asked, as after a half-close.
+        core.inputEnded(now: loop.now, host: self)
+        break reading
+      case .failed(let error):
+        // After the last reply only the client's goodbye was awaited: the reason stays.
+        closeNow(core.phase == .draining ? core.closeReason : .tlsFailed(error.message))
+        return
+      }
+    } while tls.hasBufferedInput && !core.isReadingPaused && core.phase != .closed
+    drive()
+  }
+
+  /// Requests that arrived while reading was paused can be waiting inside TLS, where epoll
+  /// cannot see them; once the core takes requests again they are read from there.
+  private func readBufferedTLS() {
+    guard let tls, !bufferedReadQueued, !tornDown, !handshaking, !core.isReadingPaused, !core.hasInputEnded,
+      core.phase == .open, tls.hasBufferedInput
+    else { return }
+    bufferedReadQueued = true
+    loop.execute { [self] in
+      bufferedReadQueued = false
+      guard !tornDown, !core.isReadingPaused, core.phase == .open else { return }
+      readable()
+    }
+  }
+
+  private func setInterest(_ wanted: EventLoop.Interest) {
+    guard registered, wanted != interest else { return }
+    do {
+      try loop.change(fd, interest: wanted)
+      interest = wanted
+    } catch {
+      closeNow(.cannotWatchSocket(error))
+    }
   }
 
   // MARK: ConnectionHost
@@ -292,6 +455,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     case .change(let ticket):
       guard let writer = server.store.writer else { preconditionFailure("changes wait only on a shared store") }
       ticket.run(on: loop, writer: writer) { [weak self] in self?.workFinished() }
+    case .read(let ticket):
+      ticket.run(on: loop, pool: server.handler.history) { [weak self] in self?.workFinished() }
     }
   }
 

@@ -13,7 +13,7 @@ struct ConnectionCore {
   let limits: ConnectionLimits
   private(set) var phase = ConnectionPhase.open
   private(set) var closeReason = CloseReason.clientClosed
-  private(set) var session = Session()
+  private(set) var session: Session
   /// Set once the last reply is out: the transport shuts its sending side.
   private(set) var finishedWriting = false
   /// The client shut its sending side: answer what it sent, then close.
@@ -45,9 +45,10 @@ struct ConnectionCore {
   /// What the host was last told about this connection's presence; nil while it is a guest.
   private var presentAs: Presence.Entry?
 
-  init(limits: ConnectionLimits, now: UInt64) {
+  init(limits: ConnectionLimits, now: UInt64, transport: TransportSecurity = .plaintextLocal) {
     self.limits = limits
     self.lastActivity = now
+    self.session = Session(transport: transport)
   }
 
   /// Greets the client; a turned-away one gets `rejection` instead and is closed once it is out.

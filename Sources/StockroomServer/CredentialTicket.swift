@@ -53,7 +53,7 @@ final class CredentialTicket: Sendable {
 
   /// Starts the work (after the delay, on `loop`'s timer) and calls `done` on `loop` once the
   /// result is in.
-  func run(on loop: EventLoop, pool: CredentialPool, done: @escaping @Sendable () -> Void) {
+  func run(on loop: EventLoop, pool: JobPool, done: @escaping @Sendable () -> Void) {
     let submit: @Sendable () -> Void = { [self] in
       let accepted = pool.submit { [self] in
         finish(perform())

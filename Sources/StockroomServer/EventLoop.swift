@@ -8,19 +8,22 @@ import Synchronization
   import Musl
 #endif
 
-/// One thread that waits on its sockets with epoll and runs everything for them, the way a
-/// swift-nio or Redis event loop does.
+/// Where a set of sockets is served: one place that runs everything for them in turn, the way a
+/// swift-nio or Redis event loop does. Two backends (`IOBackend`) wait on the sockets:
 ///
-/// Dispatch sources cost a hand-off per socket event here: Dispatch's manager thread sits in
-/// `epoll_wait` and wakes a worker for every readiness, and under fifty busy clients on two cores
-/// most of the server's time went to the scheduler. A loop that reads, answers and writes on the
-/// thread that waited costs a wake-up per batch of events instead.
+/// - `epoll`: one thread that waits in `epoll_wait` and reads, answers and writes on the thread
+///   that waited. Dispatch sources cost a hand-off per socket event here: Dispatch's manager
+///   thread sits in `epoll_wait` and wakes a worker for every readiness, and under fifty busy
+///   clients on two cores most of the server's time went to the scheduler; this loop costs a
+///   wake-up per batch of events instead.
+/// - `dispatch`: one serial Dispatch queue, each socket's Dispatch read and write sources on it
+///   (`DispatchDescriptor`), timers on one Dispatch timer source: nothing Linux-specific.
 ///
-/// Handlers, timers and the interest sets are touched only on the loop's thread; other threads
-/// talk to it with `execute`, which is what makes the unchecked `Sendable` sound. Debug builds
-/// assert it at every loop-only call, as SwiftNIO's loops do.
+/// Either way, handlers, timers and the interest sets are touched only on the loop (its thread,
+/// or its queue); other threads talk to it with `execute`, which is what makes the unchecked
+/// `Sendable` sound. Debug builds assert it at every loop-only call, as SwiftNIO's loops do.
 final class EventLoop: @unchecked Sendable {
-  /// What a registered descriptor is told. Called on the loop's thread only.
+  /// What a registered descriptor is told. Called on the loop only.
   protocol Handler: AnyObject {
     /// `events` is epoll's mask: some of EPOLLIN, EPOLLOUT, EPOLLHUP and EPOLLERR.
     func ready(_ events: UInt32)
@@ -37,6 +40,9 @@ final class EventLoop: @unchecked Sendable {
     static let read = Interest(rawValue: sr_epoll_in)
     static let write = Interest(rawValue: sr_epoll_out)
   }
+
+  /// What `Handler.ready` is told of a hang-up or an error.
+  static let hangUp = sr_epoll_hup | sr_epoll_err
 
   struct TimerID: Hashable, Sendable {
     fileprivate let value: Int
@@ -57,15 +63,26 @@ final class EventLoop: @unchecked Sendable {
 
   let name: String
   private let logger: Logger
+  /// `epoll` only (-1 for `dispatch`).
   private let epoll: Int32
   private let wakeFD: Int32
+  /// `dispatch` only: the queue everything runs on, its sockets' sources and the one timer.
+  private let dispatchQueue: DispatchQueue?
+  private var descriptors: [Int32: DispatchDescriptor] = [:]
+  /// Deregistered, their sources not all cancelled yet: a close must wait for them.
+  private var retiring: [Int32: DispatchDescriptor] = [:]
+  private var timerSource: (any DispatchSourceTimer)?
+  /// The deadline the timer source is set for, so it is set again only when the soonest changes.
+  private var armedDeadline: UInt64?
+  private var finished = false
   private let queue = Mutex(Queue())
   /// Tasks refused because the loop had stopped: their work (a reply, a wake-up) was lost, so
   /// the first is logged and all are counted.
   let rejectedTasks = Atomic<Int>(0)
-  /// The loop's thread, set before anything runs on it; for the debug-build assertions.
+  /// The loop's thread (`epoll`), set before anything runs on it; for the debug-build assertions.
   private let thread = Atomic<UInt>(0)
-  /// Set while the loop waits (or is about to) in `epoll_wait`; whoever clears it owes a wake-up.
+  /// Set while the loop waits (or is about to) in `epoll_wait`, or (`dispatch`) while no turn is
+  /// queued; whoever clears it owes a wake-up.
   private let asleep = Atomic<Bool>(false)
   private let stopped = Atomic<Bool>(false)
   private var handlers: [Int32: Registration] = [:]
@@ -85,9 +102,27 @@ final class EventLoop: @unchecked Sendable {
   /// events serves every connection's "last heard from" stamp.
   private(set) var now: UInt64 = EventLoop.clock()
 
-  init(name: String, logger: Logger = Logger(isEnabled: false)) {
+  init(name: String, io: IOBackend = .epoll, logger: Logger = Logger(isEnabled: false)) {
     self.name = name
     self.logger = logger
+    if io == .dispatch {
+      epoll = -1
+      wakeFD = -1
+      let queue = DispatchQueue(label: name)
+      dispatchQueue = queue
+      asleep.store(true, ordering: .relaxed)
+      queue.setSpecific(key: Self.queueKey, value: identity)
+      // Made and set now, not at the first timer: Dispatch opens a timerfd when a timer is
+      // first set, and the first timer may come when descriptors have run out (the listener's
+      // pause), which would leave it never firing and the listener deaf.
+      let timer = DispatchSource.makeTimerSource(queue: queue)
+      timer.setEventHandler { [self] in dispatchTimerFired() }
+      timer.schedule(deadline: .now() + .seconds(3600), leeway: .seconds(1))
+      timerSource = timer
+      timer.resume()
+      return
+    }
+    dispatchQueue = nil
     epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
     precondition(epoll >= 0 && wakeFD >= 0, "cannot create an event loop: \(Errno.current)")
@@ -126,8 +161,15 @@ final class EventLoop: @unchecked Sendable {
     return true
   }
 
-  /// Whether the caller is on the loop's thread.
-  var inLoop: Bool { thread.load(ordering: .acquiring) == Self.currentThread() }
+  /// Whether the caller is on the loop's thread (`epoll`) or queue (`dispatch`).
+  var inLoop: Bool {
+    if dispatchQueue != nil { return DispatchQueue.getSpecific(key: Self.queueKey) == identity }
+    return thread.load(ordering: .acquiring) == Self.currentThread()
+  }
+
+  /// What the loop's queue carries under `queueKey`, for `inLoop`.
+  private var identity: UInt { UInt(bitPattern: ObjectIdentifier(self).hashValue) }
+  private static let queueKey = DispatchSpecificKey<UInt>()
 
   private func assertInLoop(_ function: StaticString = #function) {
     assert(inLoop, "EventLoop.\(function) called off loop \(name)'s thread")
@@ -144,6 +186,22 @@ final class EventLoop: @unchecked Sendable {
   func register(_ fd: Int32, _ handler: any Handler, interest: Interest) throws(Errno) {
     assertInLoop()
     generation = generation == .max ? 1 : generation + 1
+    if let dispatchQueue {
+      guard handlers[fd] == nil else { throw Errno(EEXIST) }
+      let descriptor = DispatchDescriptor(
+        fd: fd, generation: generation, queue: dispatchQueue,
+        // Strong: a source's handlers live until it is cancelled, and the loop must outlive them
+        // (as the epoll loop's thread holds it).
+        onEvent: { [self] descriptor, events in dispatchEvent(descriptor, events) },
+        onRetired: { [self] descriptor in
+          if retiring[descriptor.fd] === descriptor { retiring[descriptor.fd] = nil }
+        })
+      descriptors[fd] = descriptor
+      handlers[fd] = Registration(generation: generation, handler: handler)
+      if shuttingDown { registeredDuringShutdown.append(fd) }
+      descriptor.watch(read: interest.contains(.read), write: interest.contains(.write))
+      return
+    }
     var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: Self.key(fd, generation: generation)))
     try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) }
     handlers[fd] = Registration(generation: generation, handler: handler)
@@ -183,18 +241,41 @@ final class EventLoop: @unchecked Sendable {
   func change(_ fd: Int32, interest: Interest) throws(Errno) {
     assertInLoop()
     guard let registration = handlers[fd] else { return }
+    if let descriptor = descriptors[fd] {
+      descriptor.watch(read: interest.contains(.read), write: interest.contains(.write))
+      return
+    }
     var event = epoll_event(
       events: interest.rawValue, data: epoll_data_t(u64: Self.key(fd, generation: registration.generation)))
     try Syscall.retrying { epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) }
   }
 
-  /// Forgets `fd`; do this before closing it. An event for it already in the batch being
-  /// handled is then dropped, even if the kernel hands the number to a new descriptor at once.
+  /// Forgets `fd`, which stays open to be registered again or closed with `close`. An event
+  /// for it already in the batch being handled is then dropped, even if the kernel hands the
+  /// number to a new descriptor at once.
   func deregister(_ fd: Int32) {
     assertInLoop()
     guard handlers.removeValue(forKey: fd) != nil else { return }
+    if let descriptor = descriptors.removeValue(forKey: fd) {
+      retiring[fd] = descriptor
+      descriptor.retire(closing: false)
+      return
+    }
     var event = epoll_event()
     _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
+  }
+
+  /// Forgets `fd` if it is registered, and closes it: at once with `epoll`, and with `dispatch`
+  /// once Dispatch has stopped watching it (see `DispatchDescriptor`). Close a descriptor that was
+  /// ever registered on a loop only this way.
+  func close(_ fd: Int32) {
+    assertInLoop()
+    if handlers[fd] != nil { deregister(fd) }
+    if let descriptor = retiring[fd] {
+      descriptor.closeWhenRetired()
+      return
+    }
+    _ = Glibc.close(fd)
   }
 
   func schedule(after delay: Duration, _ body: @escaping () -> Void) -> TimerID {
@@ -226,25 +307,13 @@ final class EventLoop: @unchecked Sendable {
     let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
     defer {
       events.deallocate()
-      // Tasks accepted before the queue closed were promised a run; later ones are refused.
-      let last = queue.withLock { queue in
-        queue.closed = true
-        defer { queue.tasks = [] }
-        return queue.tasks
-      }
-      for task in last { task() }
-      for registration in handlers.values { registration.handler.loopStopped() }
-      handlers = [:]
+      finish()
       Glibc.close(wakeFD)
       Glibc.close(epoll)
     }
     while true {
       runTasks()
-      if !registeredDuringShutdown.isEmpty {
-        let late = registeredDuringShutdown
-        registeredDuringShutdown = []
-        for fd in late { handlers[fd]?.handler.shutdownRequested() }
-      }
+      tellLateRegistrations()
       runTimers()
       if stopped.load(ordering: .relaxed) { return }
       asleep.store(true, ordering: .sequentiallyConsistent)
@@ -270,6 +339,76 @@ final class EventLoop: @unchecked Sendable {
       }
     }
   }
+
+  /// Runs what the loop still owes, then tells every handler it has stopped.
+  private func finish() {
+    finished = true
+    // Tasks accepted before the queue closed were promised a run; later ones are refused.
+    let last = queue.withLock { queue in
+      queue.closed = true
+      defer { queue.tasks = [] }
+      return queue.tasks
+    }
+    for task in last { task() }
+    for registration in handlers.values { registration.handler.loopStopped() }
+    handlers = [:]
+    for descriptor in descriptors.values { descriptor.retire(closing: false) }
+    descriptors = [:]
+    timerSource?.cancel()
+    timerSource = nil
+  }
+
+  /// Handlers registered since `beginShutdown` hear of it once the task that registered them is done.
+  private func tellLateRegistrations() {
+    guard !registeredDuringShutdown.isEmpty else { return }
+    let late = registeredDuringShutdown
+    registeredDuringShutdown = []
+    for fd in late { handlers[fd]?.handler.shutdownRequested() }
+  }
+
+  // MARK: dispatch
+
+  /// A turn queued by `execute`: the tasks waiting, then what follows every turn.
+  private func dispatchTurn() {
+    guard !finished else { return }
+    asleep.store(true, ordering: .sequentiallyConsistent)
+    now = Self.clock()
+    runTasks()
+    endDispatchTurn()
+  }
+
+  private func dispatchEvent(_ descriptor: DispatchDescriptor, _ events: UInt32) {
+    // From a registration since forgotten, or one that has given the number to another.
+    guard !finished, let registration = handlers[descriptor.fd], registration.generation == descriptor.generation
+    else { return }
+    now = Self.clock()
+    registration.handler.ready(events)
+    endDispatchTurn()
+  }
+
+  private func dispatchTimerFired() {
+    guard !finished else { return }
+    armedDeadline = nil
+    now = Self.clock()
+    runTimers()
+    endDispatchTurn()
+  }
+
+  private func endDispatchTurn() {
+    tellLateRegistrations()
+    if stopped.load(ordering: .relaxed) {
+      finish()
+      return
+    }
+    while let top = timers.first, !liveTimers.contains(top.id) { timers.popFirst() }
+    guard let nearest = timers.first?.deadline, nearest != armedDeadline, let source = timerSource else { return }
+    armedDeadline = nearest
+    let clock = Self.clock()
+    let delay = nearest > clock ? nearest - clock : 0
+    source.schedule(deadline: .now() + .nanoseconds(Int(min(delay, 3_600_000_000_000))), leeway: .milliseconds(1))
+  }
+
+  // MARK: Both
 
   private func runTasks() {
     let batch = queue.withLock { queue -> [@Sendable () -> Void] in
@@ -299,6 +438,10 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func wake() {
+    if let dispatchQueue {
+      dispatchQueue.async { [self] in dispatchTurn() }
+      return
+    }
     var one: UInt64 = 1
     _ = Glibc.write(wakeFD, &one, 8)
   }

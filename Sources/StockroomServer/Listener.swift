@@ -161,9 +161,8 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
   private func finish() {
     guard !closed else { return }
     closed = true
-    if registered { loop.deregister(fd) }
     registered = false
-    Glibc.close(fd)
+    loop.close(fd)
     if spare >= 0 { Glibc.close(spare) }
     spare = -1
   }

@@ -3,4 +3,5 @@
 enum PendingWork: Sendable {
   case credential(CredentialTicket)
   case change(ChangeTicket)
+  case read(ReadTicket)
 }

@@ -4,6 +4,7 @@ import StockroomDomain
 import StockroomProtocol
 import StockroomSecurity
 import StockroomStorage
+import StockroomTLS
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,6 +21,9 @@ public final class Server: Sendable {
   private let logger: Logger
   private let listener = Mutex<Listener?>(nil)
   private let metrics = Mutex<MetricsListener?>(nil)
+  /// The TLS port's listener and what its connections are made from, when TLS is configured.
+  private let tlsListener = Mutex<Listener?>(nil)
+  private let tlsContext = Mutex<TLSContext?>(nil)
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
   /// One event loop per core, each a thread of its own that serves its share of the connections.
@@ -27,7 +31,10 @@ public final class Server: Sendable {
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
   let maxClients: Int
   /// Two threads hash and check passwords for every connection; a full queue answers busy.
-  private let credentials = CredentialPool(threads: 2, capacity: 64)
+  private let credentials = JobPool(name: "credentials", threads: 2, capacity: 64)
+  /// Two threads read history from the database (STOCKTAKE, older orders, receipts) for every
+  /// connection, so a slow query never stalls a loop; a full queue answers busy.
+  private let history = JobPool(name: "history", threads: 2, capacity: 256)
   let throttle = LoginThrottle()
   private let presence = Presence()
 
@@ -94,18 +101,25 @@ public final class Server: Sendable {
     self.configuration = configuration
     self.store = store
     self.logger = logger
-    self.loops = (0..<configuration.resolvedLoops).map { EventLoop(name: "sr-loop-\($0)", logger: logger) }
+    self.loops = (0..<configuration.resolvedLoops).map {
+      EventLoop(name: "sr-loop-\($0)", io: configuration.io, logger: logger)
+    }
     let files = FileLimit.adjust(forClients: configuration.maxClients)
     if let warning = files.warning { logger.warning(warning) }
     self.maxClients = files.maxClients
   }
 
-  /// Starts listening and returns the port, which is the kernel's choice when configured as 0.
+  /// Starts listening and returns the plaintext port, which is the kernel's choice when
+  /// configured as 0; with TLS configured, listens on the TLS port too (`tlsPort`). Throws
+  /// `TLSError` when the certificate, key or CA cannot be used, `Errno` when a port cannot be bound.
   @discardableResult
-  public func start() throws(Errno) -> UInt16 {
+  public func start() throws -> UInt16 {
     Syscall.ignoreSIGPIPE()
     guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
       throw Errno(EINVAL)
+    }
+    let tls = try configuration.tls.map { settings throws(TLSError) in
+      try TLSContext.server(certificate: settings.certificate, key: settings.key, clientCA: settings.clientCA)
     }
     var refusal = ReplyEncoder(capacity: 128)
     refusal.error(ProtocolError(.limit, "server full: out of file descriptors; try again later"))
@@ -116,7 +130,37 @@ public final class Server: Sendable {
     logger.info(
       "listening on \(listener.address) max_clients=\(maxClients) max_line=\(configuration.maxLine) "
         + "timeout=\(configuration.idleTimeout) line_timeout=\(configuration.lineTimeout)")
+    if let tls, let settings = configuration.tls {
+      try startTLS(tls, settings)
+    }
     return listener.address.port
+  }
+
+  /// The TLS listener, on the same loop as the plaintext one. A peer turned away for want of
+  /// descriptors is closed without a word: a plaintext line would be noise to a TLS client.
+  private func startTLS(_ context: TLSContext, _ settings: TLSSettings) throws(Errno) {
+    guard let address = SocketAddress(host: configuration.host, port: settings.port) else { throw Errno(EINVAL) }
+    tlsContext.withLock { $0 = context }
+    let listener = try Listener(address: address, loop: loops[0], logger: logger, refusal: []) { [self] fd, peer in
+      // Read at each accept, so that a reload reaches the next connection.
+      accepted(fd, peer, tls: tlsContext.withLock { $0 } ?? context)
+    }
+    tlsListener.withLock { $0 = listener }
+    logger.info(
+      "listening for tls on \(listener.address) versions=TLSv1.2,TLSv1.3 client_certificates="
+        + (settings.clientCA == nil ? "no" : "required")
+        + " handshake_timeout=\(Int(settings.handshakeTimeout.components.seconds))")
+  }
+
+  /// Reads the certificate, key and CA files again (after a renewal, on SIGHUP): connections
+  /// accepted from now on use them, and those already open keep what they shook hands with.
+  /// When the files cannot be used, the TLS port keeps the old ones and this throws why. The
+  /// caller logs the outcome (`ServerMain` on SIGHUP), in the words of what asked for it.
+  public func reloadTLS() throws(TLSError) {
+    guard let settings = configuration.tls, tlsContext.withLock({ $0 }) != nil else { return }
+    let context = try TLSContext.server(
+      certificate: settings.certificate, key: settings.key, clientCA: settings.clientCA)
+    tlsContext.withLock { $0 = context }
   }
 
   public var port: UInt16? { listener.withLock { $0?.address.port } }
@@ -135,6 +179,9 @@ public final class Server: Sendable {
 
   /// The port `/metrics` is served on, once `startMetrics` has run.
   public var metricsPort: UInt16? { metrics.withLock { $0?.address.port } }
+
+  /// The TLS port (the kernel's choice when configured as 0); nil without TLS.
+  public var tlsPort: UInt16? { tlsListener.withLock { $0?.address.port } }
 
   public var connectedClients: Int { stats.connectedClients.load(ordering: .relaxed) }
 
@@ -179,6 +226,10 @@ public final class Server: Sendable {
       listener?.close()
       listener = nil
     }
+    tlsListener.withLock { listener in
+      listener?.close()
+      listener = nil
+    }
     // No connection reads another request from here on, so nothing new reaches the committer.
     for loop in loops { loop.beginShutdown() }
     // It writes what it was given; each finished commit releases its held replies.
@@ -191,28 +242,38 @@ public final class Server: Sendable {
     // Each loop runs what is still queued, then closes every connection as "server stopping".
     for loop in loops { loop.stop() }
     credentials.shutdown()
+    history.shutdown()
   }
 
   private var context: ServerContext {
     let handler = CommandHandler(
       store: store, stats: stats, configuration: configuration,
       clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
-      credentials: credentials, throttle: throttle, presence: presence)
+      credentials: credentials, history: history, throttle: throttle, presence: presence)
     return ServerContext(
       configuration: configuration, store: store, handler: handler, logger: logger,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })
   }
 
-  private func accepted(_ fd: Int32, _ peer: SocketAddress) {
+  private func accepted(_ fd: Int32, _ peer: SocketAddress, tls: TLSContext? = nil) {
     _ = try? Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-    guard admit() else {
-      reject(fd, id: id, peer: peer)
+    let channel: TLSChannel?
+    do {
+      channel = try tls.map { context throws(TLSError) in try TLSChannel(context: context, fd: fd) }
+    } catch {
+      logger.error("cannot start TLS for id=\(id) peer=\(peer): \(error)")
+      Glibc.close(fd)
       return
     }
-    let connection = makeConnection(fd, id: id, peer: peer, admission: .client)
+    guard admit() else {
+      reject(fd, id: id, peer: peer, tls: channel)
+      return
+    }
+    let connection = makeConnection(fd, id: id, peer: peer, admission: .client, tls: channel)
     stats.totalConnections.add(1, ordering: .relaxed)
-    logger.info("connect id=\(id) peer=\(peer) clients=\(stats.connectedClients.load(ordering: .relaxed))")
+    let over = channel == nil ? "" : " transport=tls"
+    logger.info("connect id=\(id) peer=\(peer)\(over) clients=\(stats.connectedClients.load(ordering: .relaxed))")
     connection.start()
   }
 
@@ -230,7 +291,7 @@ public final class Server: Sendable {
   }
 
   /// Turns a connection past `maxClients` away with `ERR LIMIT`.
-  private func reject(_ fd: Int32, id: Int, peer: SocketAddress) {
+  private func reject(_ fd: Int32, id: Int, peer: SocketAddress, tls: TLSChannel?) {
     stats.rejectedConnections.add(1, ordering: .relaxed)
     logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients))")
     let rejection = ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later")
@@ -240,17 +301,20 @@ public final class Server: Sendable {
       lingeringRejections.subtract(1, ordering: .relaxed)
       var line = ReplyEncoder(capacity: 128)
       line.error(rejection)
-      Syscall.turnAway(fd, with: line.bytes)
+      Syscall.turnAway(fd, with: tls == nil ? line.bytes : [])
       return
     }
-    makeConnection(fd, id: id, peer: peer, admission: .rejected).start(rejection: rejection)
+    makeConnection(fd, id: id, peer: peer, admission: .rejected, tls: tls).start(rejection: rejection)
   }
 
   /// A connection on its loop, which keeps it (registered) until it closes.
-  private func makeConnection(_ fd: Int32, id: Int, peer: SocketAddress, admission: Connection.Admission) -> Connection
-  {
-    Connection(
-      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count], admission: admission)
+  private func makeConnection(
+    _ fd: Int32, id: Int, peer: SocketAddress, admission: Connection.Admission, tls: TLSChannel?
+  ) -> Connection {
+    let transport: TransportSecurity = tls != nil ? .tls : peer.isLoopback ? .plaintextLocal : .plaintextNetwork
+    return Connection(
+      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count], admission: admission,
+      transport: transport, tls: tls)
   }
 
   private func closed(_ connection: Connection, reason: CloseReason) {

@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var insecurePermissions = false
   /// Event-loop threads; nil picks by the machine (see `resolvedLoops`).
   public var loops: Int? = nil
+  /// How those loops wait on their sockets.
+  public var io = IOBackend.epoll
   /// Seconds a connection may send nothing and take nothing before it is closed; 0 never.
   /// Watching connections are never idle. Ten minutes lets a person think; the client reconnects.
   public var idleTimeout = 600
@@ -34,6 +36,10 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// that holds a connection by sending a byte now and then (slowloris).
   public var lineTimeout = 30
   public var registration = Registration.open
+  /// A TLS port beside the plaintext one; nil serves plaintext only.
+  public var tls: TLSSettings? = nil
+  /// Lets LOGIN, REGISTER, PASSWD and USER ADD/PASSWD run over plaintext from other machines.
+  public var allowPlaintextAuth = false
   /// Where Prometheus scrapes `/metrics`; nil serves none.
   public var metrics: ListenAddress? = nil
   public var logFormat = LogFormat.text
@@ -105,7 +111,7 @@ public struct ServerConfiguration: Sendable, Equatable {
   public static let versionLine = "stockroomd \(ProtocolVersion.serverVersion) protocol=\(ProtocolVersion.current)"
 
   /// Reads the options from the defaults, then the config file (`--config FILE`, else
-  /// `defaultConfigFile` when it exists), then `environment` (`STOCKROOM_STORE`), then the
+  /// `defaultConfigFile` when it exists), then `environment` (`STOCKROOM_STORE`, `STOCKROOM_IO`), then the
   /// command line: each later one wins.
   public static func parse(
     _ words: [String], environment: [String: String] = [:], defaultConfigFile: String? = defaultConfigFile
@@ -154,6 +160,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     if let store = environment["STOCKROOM_STORE"], !store.isEmpty {
       settings.configuration.store = store
       settings.configuration.dataDirectory = nil
+    }
+    if let io = environment["STOCKROOM_IO"], !io.isEmpty {
+      do throws(OptionProblem) {
+        settings.configuration.io = try OptionSettings.oneOf(io)
+      } catch {
+        throw UsageError(message: "STOCKROOM_IO \(error.message)")
+      }
     }
     for (spelling, option, value) in given {
       do throws(OptionProblem) {

@@ -2,8 +2,9 @@ import StockroomStorage
 
 /// Every `stockroomd` option, in the order `--help` lists them. A new option is one entry here
 /// (and the field it sets in `ServerConfiguration`): the command line, the config file's key,
-/// `--help` and `--check-config`'s parsing follow from it; what `--check-config` should look at
-/// beyond the value (a certificate file that must be readable) goes in `ConfigCheck`.
+/// `--help` and `--check-config`'s parsing follow from it; a check that needs other options
+/// (a certificate needs its key) goes in `OptionSettings.finish()`, and what `--check-config`
+/// should look at beyond the value (whether a certificate loads) goes in `ConfigCheck`.
 public enum ServerOptions {
   public static let all: [ServerOption] = [
     ServerOption(
@@ -104,6 +105,16 @@ public enum ServerOptions {
         above that one per core, less one for the committer when on disk)
         """),
     ServerOption(
+      "io",
+      .value(placeholder: "BACKEND") { settings, text throws(OptionProblem) in
+        settings.configuration.io = try OptionSettings.oneOf(text)
+      },
+      help: """
+        epoll: each loop a thread waiting in epoll_wait;
+        dispatch: each loop a serial Dispatch queue with read and write sources
+        (default $STOCKROOM_IO, else epoll)
+        """),
+    ServerOption(
       "timeout",
       .value(placeholder: "SECONDS") { settings, text throws(OptionProblem) in
         settings.configuration.idleTimeout = try OptionSettings.integer(text, 0...31_536_000)
@@ -120,6 +131,33 @@ public enum ServerOptions {
       help: """
         close a connection whose request line takes longer than this to arrive
         whole (default 30; 0 never)
+        """),
+    ServerOption(
+      "tls-cert", .value(placeholder: "FILE") { settings, text in settings.tlsCertificate = text },
+      help: """
+        serve TLS too, with this certificate (PEM, chain after the leaf); needs
+        --tls-key; SIGHUP reads both again for new connections
+        """),
+    ServerOption(
+      "tls-key", .value(placeholder: "FILE") { settings, text in settings.tlsKey = text },
+      help: "the certificate's private key (PEM, no passphrase)"),
+    ServerOption(
+      "tls-port",
+      .value(placeholder: "PORT") { settings, text throws(OptionProblem) in
+        settings.tlsPort = UInt16(try OptionSettings.integer(text, 0...65535))
+      },
+      help: """
+        the TLS port (default 7879; 0 picks a free one and logs it); the same
+        protocol as --port, which keeps serving plain text
+        """),
+    ServerOption(
+      "tls-ca", .value(placeholder: "FILE") { settings, text in settings.tlsCA = text },
+      help: "require a client certificate signed by a CA in FILE on the TLS port"),
+    ServerOption(
+      "allow-plaintext-auth", .flag { settings, on in settings.configuration.allowPlaintextAuth = on },
+      help: """
+        let LOGIN, REGISTER, PASSWD and USER ADD/PASSWD send passwords in
+        clear from other machines (refused by default: use TLS)
         """),
     ServerOption(
       "metrics",
@@ -149,7 +187,7 @@ public enum ServerOptions {
         """),
     ServerOption(
       "check-config", .command(.checkConfig),
-      help: "check the options, config file, catalogue, store and log file, then exit"),
+      help: "check the options, config file, catalogue, TLS files, store and log file, then exit"),
     ServerOption(
       "version", .command(.version), help: "print the version and protocol, as stockroomd 0.1.0 protocol=2"),
     ServerOption("help", short: "h", .command(.help), help: "this text"),

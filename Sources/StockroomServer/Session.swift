@@ -25,8 +25,12 @@ struct Session: Sendable {
   /// The command whose reply waits for work elsewhere (a password, a shared store's commit), to
   /// be counted by its result when that is done.
   var pendingCommand: CommandID? = nil
+  /// Whether a password sent here could be read on the way (protected mode).
+  let transport: TransportSecurity
 
-  init() {}
+  init(transport: TransportSecurity = .plaintextLocal) {
+    self.transport = transport
+  }
 
   /// The name this connection acts under: its account's, or `guest`.
   var user: String { account ?? Self.guestName }

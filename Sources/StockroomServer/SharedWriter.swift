@@ -173,7 +173,7 @@ final class SharedWriter: @unchecked Sendable {
         let made = results.filter { if case .applied = $0 { true } else { false } }.count
         figures.recordCommit(changes: made, duration: ContinuousClock.now - started)
         store.committedShared(events: events, settledThrough: newestOrder)
-        for (ticket, result) in zip(tickets, results) { ticket.finish(result) }
+        for (ticket, result) in zip(tickets, results) { ticket.finish(withReceipt(result)) }
         return
       } catch let error as PostgresError where error.sqlState?.isRetryable == true && attempt < Self.attempts {
         retries.add(1, ordering: .relaxed)
@@ -196,6 +196,23 @@ final class SharedWriter: @unchecked Sendable {
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
       }
+    }
+  }
+
+  /// A keyed retry whose first answer is only in the store (`.reordered`) answered as a retry
+  /// whose receipt is at hand (`.ordered(receipt, repeated: true)`): the receipt is read here,
+  /// on this thread's own connection, so the connection's loop never waits on the database to
+  /// write the reply. Reading it fails that one request, not the others in the transaction.
+  private func withReceipt(_ result: ChangeTicket.Result) -> ChangeTicket.Result {
+    guard case .applied(var applied) = result, case .reordered(let key, let id) = applied.outcome else { return result }
+    do {
+      guard let receipt = try database.writerReceipt(of: key), receipt.order.id == id else {
+        throw StorageError("the receipt of order \(id) is missing from the database")
+      }
+      applied.outcome = .ordered(receipt, repeated: true)
+      return .applied(applied)
+    } catch {
+      return .failed(CommitFailure(error))
     }
   }
 

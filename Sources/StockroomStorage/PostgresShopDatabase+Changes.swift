@@ -41,17 +41,18 @@ extension PostgresShopDatabase {
 
   /// The changes committed after `known`, oldest first, at most `limit`; nil when the log no
   /// longer holds all of them (pruned), and the node must load the whole shop again instead.
+  /// The shared writer's: read on its own connection, so catching up never waits behind a
+  /// command's history read on the reader connection (and the changes behind it with it).
   public func changes(after known: Int, limit: Int = 1000) throws -> [ChangeRecord]? {
-    try withReader { connection in
-      let records = try changes(after: known, through: known + limit, on: connection)
-      if let first = records.first, first.sequence != known + 1 { return nil }
-      if records.isEmpty {
-        // Nothing after `known`; but a log pruned past it would look the same.
-        let head = Self.int(try connection.query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
-        return head > known ? nil : []
-      }
-      return records
+    let connection = try usableWriter()
+    let records = try changes(after: known, through: known + limit, on: connection)
+    if let first = records.first, first.sequence != known + 1 { return nil }
+    if records.isEmpty {
+      // Nothing after `known`; but a log pruned past it would look the same.
+      let head = Self.int(try connection.query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
+      return head > known ? nil : []
     }
+    return records
   }
 
   private func changes(after known: Int, through last: Int, on connection: PostgresConnection) throws
@@ -74,11 +75,10 @@ extension PostgresShopDatabase {
     return records
   }
 
-  /// The sequence number of the last committed change.
+  /// The sequence number of the last committed change, read on the shared writer's connection:
+  /// whether that connection answers is what decides that the link is down.
   public func changeHead() throws -> Int {
-    try withReader { connection in
-      Self.int(try connection.query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
-    }
+    Self.int(try usableWriter().query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
   }
 
   /// Drops logged changes older than `age` and more than `keeping` behind the head: a node that

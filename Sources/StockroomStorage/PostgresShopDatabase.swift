@@ -348,18 +348,26 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   }
 
   public func receipt(of key: OrderKey) throws -> OrderReceipt? {
-    try withReader { connection in
-      try connection.query(
-        """
-        SELECT o.id, o.user_name, extract(epoch FROM o.placed)::float8, o.lines, o.taken, k.requested, k.levels
-        FROM order_keys k JOIN orders o ON o.id = k.order_id WHERE k.user_name = $1 AND k.key = $2
-        """, [key.user, key.key]
-      ).values.map { row in
-        OrderReceipt(
-          order: try Self.order(row), levels: try RowText.counts(from: row[6] ?? ""), key: key.key,
-          requested: try RowText.counts(from: row[5] ?? ""))
-      }.first
-    }
+    try withReader { connection in try Self.receipt(of: key, on: connection) }
+  }
+
+  /// `receipt(of:)` for the shared writer, on its own connection: a keyed retry's answer then
+  /// never waits behind a command's read (a long STOCKTAKE) on the reader connection.
+  public func writerReceipt(of key: OrderKey) throws -> OrderReceipt? {
+    try Self.receipt(of: key, on: try usableWriter())
+  }
+
+  private static func receipt(of key: OrderKey, on connection: PostgresConnection) throws -> OrderReceipt? {
+    try connection.query(
+      """
+      SELECT o.id, o.user_name, extract(epoch FROM o.placed)::float8, o.lines, o.taken, k.requested, k.levels
+      FROM order_keys k JOIN orders o ON o.id = k.order_id WHERE k.user_name = $1 AND k.key = $2
+      """, [key.user, key.key]
+    ).values.map { row in
+      OrderReceipt(
+        order: try order(row), levels: try RowText.counts(from: row[6] ?? ""), key: key.key,
+        requested: try RowText.counts(from: row[5] ?? ""))
+    }.first
   }
 
   private static func order(_ row: [String?]) throws -> Order {

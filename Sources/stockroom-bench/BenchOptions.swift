@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomTLS
 
 /// Everything `stockroom-bench` is told on its command line.
 struct BenchOptions: Sendable, Equatable {
@@ -25,6 +26,9 @@ struct BenchOptions: Sendable, Equatable {
   var moreServerPIDs: [Int32] = []
   /// Changes the publisher makes in a fan-out run, each waited for by every watcher.
   var changes = 200
+  /// `--tls`: load runs connect with TLS, trusting `--cacert` (else the system's CAs).
+  var tls = false
+  var caFile: String? = nil
 
   /// The most connections `load` runs, one thread each; idle and fan-out connections share one.
   static let loadConnectionLimit = 1000
@@ -64,11 +68,23 @@ struct BenchOptions: Sendable, Equatable {
       --also-port PORT           load: another node of the same shop; connections take turns (repeatable)
       --also-server-pid PID      load: another node's process, whose CPU counts too (repeatable)
       --changes N                fan-out changes (default 200)
+      --tls                      load over TLS, checking the certificate against --host
+      --cacert FILE              the CA that signed the server's certificate (default: the system's)
       --help                     this text
 
     Prints one line: target=... case=... requests=N rps=N p50_us=N p99_us=N errors=N ...
     Stockroom needs large stock for the order case: stockroomd --initial-stock 1000000000.
     """
+
+  /// The client side of TLS, when `--tls` asks for it.
+  func tlsContext() throws(BenchError) -> TLSContext? {
+    guard tls else { return nil }
+    do {
+      return try TLSContext.client(caFile: caFile)
+    } catch {
+      throw BenchError("TLS: \(error)")
+    }
+  }
 
   /// The options asked for, or nil when the command line asked for help.
   static func parse(_ words: [String]) throws(BenchError) -> BenchOptions? {
@@ -130,12 +146,20 @@ struct BenchOptions: Sendable, Equatable {
       case "--also-port": options.morePorts.append(UInt16(try integer(argument, 1...65535)))
       case "--also-server-pid": options.moreServerPIDs.append(Int32(try integer(argument, 1...Int(Int32.max))))
       case "--changes": options.changes = try integer(argument, 1...100_000)
+      case "--tls": options.tls = true
+      case "--cacert": options.caFile = try value(argument)
       default: throw BenchError("unknown option '\(argument)'; try --help")
       }
       index += 1
     }
     if options.mode == .load && options.connections > loadConnectionLimit {
       throw BenchError("load runs one thread per connection: --connections at most \(loadConnectionLimit)")
+    }
+    if options.tls && options.mode != .load {
+      throw BenchError("--tls is for load runs")
+    }
+    if options.caFile != nil && !options.tls {
+      throw BenchError("--cacert goes with --tls")
     }
     if options.mode == .idle && options.serverPID == nil {
       throw BenchError("idle measures the server's memory: it needs --server-pid")

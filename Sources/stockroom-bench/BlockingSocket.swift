@@ -1,3 +1,5 @@
+import StockroomTLS
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,9 +8,11 @@
 
 /// One TCP connection with blocking calls and a receive buffer, owned by a single thread.
 ///
-/// Both directions time out, so a stalled server ends the connection instead of the run.
+/// Both directions time out, so a stalled server ends the connection instead of the run. With a
+/// TLS context the bytes go through TLS, handshake done in `init`.
 final class BlockingSocket {
   private let fd: Int32
+  private var tls: TLSChannel?
   private let timeoutSeconds: Int
   private var buffer: UnsafeMutableRawBufferPointer
   private var start = 0
@@ -22,7 +26,9 @@ final class BlockingSocket {
 
   /// `bufferBytes` is small for connections that only ever see a short reply (idle, fan-out),
   /// so that ten thousand of them do not cost the client much memory.
-  init(host: String, port: UInt16, timeoutSeconds: Int, bufferBytes: Int = 64 * 1024) throws(BenchError) {
+  init(
+    host: String, port: UInt16, timeoutSeconds: Int, bufferBytes: Int = 64 * 1024, tls: TLSContext? = nil
+  ) throws(BenchError) {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -50,6 +56,22 @@ final class BlockingSocket {
     self.fd = fd
     self.timeoutSeconds = timeoutSeconds
     self.buffer = .allocate(byteCount: bufferBytes, alignment: 16)
+    if let tls { self.tls = try Self.handshake(tls, fd: fd, host: host) }
+  }
+
+  private static func handshake(_ context: TLSContext, fd: Int32, host: String) throws(BenchError) -> TLSChannel {
+    do {
+      let channel = try TLSChannel(context: context, fd: fd, host: host)
+      while true {
+        switch channel.handshake() {
+        case .done: return channel
+        case .wants: continue
+        case .failed(let error): throw error
+        }
+      }
+    } catch {
+      throw BenchError("TLS handshake with \(host): \(error)")
+    }
   }
 
   deinit {
@@ -58,6 +80,10 @@ final class BlockingSocket {
   }
 
   func send(_ bytes: [UInt8]) throws(BenchError) {
+    if let tls {
+      try send(bytes, over: tls)
+      return
+    }
     var offset = 0
     while offset < bytes.count {
       // MSG_NOSIGNAL: a server that hangs up should fail this connection, not kill the process.
@@ -70,6 +96,18 @@ final class BlockingSocket {
         throw BenchError("send: \(Self.lastError())")
       }
       offset += sent
+    }
+  }
+
+  private func send(_ bytes: [UInt8], over tls: TLSChannel) throws(BenchError) {
+    var offset = 0
+    while offset < bytes.count {
+      switch bytes[offset...].withUnsafeBytes({ tls.write($0) }) {
+      case .bytes(let count): offset += count
+      case .wants: continue
+      case .closed: throw BenchError("server closed the connection")
+      case .failed(let error): throw BenchError("TLS send: \(error)")
+      }
     }
   }
 
@@ -110,6 +148,20 @@ final class BlockingSocket {
         larger.copyMemory(from: UnsafeRawBufferPointer(buffer))
         buffer.deallocate()
         buffer = larger
+      }
+    }
+    if let tls {
+      while true {
+        switch tls.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
+        case .bytes(let count):
+          end += count
+          return
+        // The receive timeout, or a record without data (a session ticket): read on.
+        case .wants:
+          if errno == EAGAIN || errno == EWOULDBLOCK { throw BenchError("no reply for \(timeoutSeconds) s") }
+        case .closed: throw BenchError("server closed the connection")
+        case .failed(let error): throw BenchError("TLS receive: \(error)")
+        }
       }
     }
     while true {

@@ -1,15 +1,19 @@
+import StockroomTLS
+
 /// One connection's life: connect, line up, then send a batch and read its replies until the
 /// window closes or the run's fixed number of requests is spent.
 struct ConnectionLoop<D: Dialect>: Sendable {
   let dialect: D
   let options: BenchOptions
   let control: RunControl
+  /// Each connection's TLS, when the run is over TLS.
+  let tls: TLSContext?
 
   func run(port: UInt16) -> WorkerTally {
     var tally = WorkerTally()
     let socket: BlockingSocket
     do {
-      socket = try BlockingSocket(host: options.host, port: port, timeoutSeconds: options.timeoutSeconds)
+      socket = try BlockingSocket(host: options.host, port: port, timeoutSeconds: options.timeoutSeconds, tls: tls)
       try dialect.greet(socket)
     } catch {
       control.withdraw()

@@ -1,10 +1,12 @@
+import StockroomTLS
+
 /// What differs between the servers under test: request bytes, setup, and where a reply ends.
 protocol Dialect: Sendable {
   /// The bytes of one request for `benchCase`, terminator included.
   func request(_ benchCase: BenchCase) -> [UInt8]
 
   /// Runs once before any connection opens, to put the server in the state the cases need.
-  func prepare(host: String, port: UInt16, timeoutSeconds: Int) throws(BenchError)
+  func prepare(host: String, port: UInt16, timeoutSeconds: Int, tls: TLSContext?) throws(BenchError)
 
   /// Runs once per connection before its first request.
   func greet(_ socket: BlockingSocket) throws(BenchError)

@@ -18,7 +18,7 @@ struct FanOutRun {
   func execute() throws(BenchError) -> FanOutOutcome {
     let dialect = options.target.dialect
     try dialect.prepare(
-      host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds)
+      host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds, tls: nil)
     return try execute(dialect)
   }
 

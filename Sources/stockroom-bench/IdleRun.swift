@@ -16,7 +16,7 @@ struct IdleRun {
     let server = ServerProcess(pid: pid)
     let dialect = options.target.dialect
     try dialect.prepare(
-      host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds)
+      host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds, tls: nil)
     usleep(Self.settleMicroseconds)
     let before = try server.residentKiB()
     var sockets: [BlockingSocket] = []

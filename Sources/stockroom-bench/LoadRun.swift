@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StockroomTLS
 
 /// One run: a thread per connection, all measured over the same window, tallies merged.
 struct LoadRun {
@@ -9,15 +10,16 @@ struct LoadRun {
 
   func execute() throws(BenchError) -> LoadOutcome {
     let dialect = options.target.dialect
+    let tls = try options.tlsContext()
     try dialect.prepare(
-      host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds)
-    return try execute(dialect)
+      host: options.host, port: options.resolvedPort, timeoutSeconds: options.timeoutSeconds, tls: tls)
+    return try execute(dialect, tls: tls)
   }
 
-  private func execute(_ dialect: some Dialect) throws(BenchError) -> LoadOutcome {
+  private func execute(_ dialect: some Dialect, tls: TLSContext?) throws(BenchError) -> LoadOutcome {
     let server = options.serverPID.map { ServerProcess(pid: $0, others: options.moreServerPIDs) }
     let control = RunControl(requests: options.requests, server: server)
-    let loop = ConnectionLoop(dialect: dialect, options: options, control: control)
+    let loop = ConnectionLoop(dialect: dialect, options: options, control: control, tls: tls)
     for index in 0..<options.connections {
       control.enlist()
       // Blocking sockets on real threads: the client's own scheduling adds no queueing of its own.

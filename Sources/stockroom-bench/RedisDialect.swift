@@ -1,3 +1,5 @@
+import StockroomTLS
+
 /// RESP, enough of it for the three cases: simple strings, errors, integers, bulk strings and
 /// arrays of them.
 struct RedisDialect: Dialect {
@@ -44,8 +46,8 @@ struct RedisDialect: Dialect {
   }
 
   /// Redis starts empty; every case reads or takes the same large stock Stockroom starts with.
-  func prepare(host: String, port: UInt16, timeoutSeconds: Int) throws(BenchError) {
-    let socket = try BlockingSocket(host: host, port: port, timeoutSeconds: timeoutSeconds)
+  func prepare(host: String, port: UInt16, timeoutSeconds: Int, tls: TLSContext?) throws(BenchError) {
+    let socket = try BlockingSocket(host: host, port: port, timeoutSeconds: timeoutSeconds, tls: tls)
     try socket.send(Self.command(["SET", "banana", "1000000000"]))
     let reply = try socket.nextReply(self, keepingText: true)
     if reply.failed { throw BenchError("SET banana answered '\(reply.text)'") }

@@ -7,6 +7,8 @@ enum ReportRow: String, CaseIterable, Sendable {
   case orderBatch = "order_batch"
   case idle
   case fanout
+  case ping1TLS = "ping1_tls"
+  case orderTLS = "order_tls"
 
   var title: String {
     switch self {
@@ -17,12 +19,14 @@ enum ReportRow: String, CaseIterable, Sendable {
     case .orderBatch: "order, batched fsync (--fsync batch / EVAL, appendfsync everysec)"
     case .idle: "idle connections: RSS bytes per connection"
     case .fanout: "WATCH fan-out (WATCH / SUBSCRIBE): µs to the last watcher, p50 / p99"
+    case .ping1TLS: "TLS: PING, 1 in flight (--tls-port / redis --tls-port)"
+    case .orderTLS: "TLS: durable order, 1 in flight (--fsync always / EVAL, appendfsync always)"
     }
   }
 
   var metric: ReportMetric {
     switch self {
-    case .ping1, .ping16, .stock1, .orderAlways, .orderBatch: .throughput
+    case .ping1, .ping16, .stock1, .orderAlways, .orderBatch, .ping1TLS, .orderTLS: .throughput
     case .idle: .memory
     case .fanout: .fanout
     }

@@ -1,3 +1,5 @@
+import StockroomTLS
+
 /// Stockroom's line protocol: `* ` rows, then one `OK` or `ERR` status line ends each reply.
 struct StockroomDialect: Dialect {
   func request(_ benchCase: BenchCase) -> [UInt8] {
@@ -24,7 +26,7 @@ struct StockroomDialect: Dialect {
     return (count, length)
   }
 
-  func prepare(host: String, port: UInt16, timeoutSeconds: Int) throws(BenchError) {}
+  func prepare(host: String, port: UInt16, timeoutSeconds: Int, tls: TLSContext?) throws(BenchError) {}
 
   /// A full server greets with `ERR LIMIT`; measuring such a connection would measure nothing.
   func greet(_ socket: BlockingSocket) throws(BenchError) {

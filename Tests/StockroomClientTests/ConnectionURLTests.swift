@@ -1,4 +1,5 @@
 import StockroomClient
+import StockroomProtocol
 import Testing
 
 @Suite("stockroom:// URLs")
@@ -14,17 +15,43 @@ struct ConnectionURLTests {
     #expect(try ConnectionURL.parse("stockroom://:9000") == ConnectionURL(port: 9000))
   }
 
-  @Test("the TLS scheme is recognised as such, and refused until the client speaks TLS")
-  func tlsRefused() throws {
-    let url = try ConnectionURL.parse("stockrooms://alice@host")
-    #expect(url.scheme == .stockrooms)
-    #expect(throws: ConnectionURL.Invalid.self) { try url.checkSupported() }
-    let parsed = Result { try ClientOptions.parse(["stockrooms://alice@host", "PING"]) }
-    guard case .failure(let error) = parsed else {
-      Issue.record("stockrooms:// was accepted")
-      return
+  /// The options a command line asks for, or a recorded issue.
+  private func options(_ words: [String]) throws -> ClientOptions? {
+    guard case .run(let options) = try ClientOptions.parse(words) else {
+      Issue.record("\(words) did not ask to run")
+      return nil
     }
-    #expect("\(error)".contains("TLS is not supported yet"))
+    return options
+  }
+
+  @Test("stockrooms:// and --tls ask for TLS, on the TLS port unless a port is named")
+  func tlsScheme() throws {
+    #expect(try ConnectionURL.parse("stockrooms://alice@host").scheme == .stockrooms)
+    let url = try options(["stockrooms://alice@host", "PING"])
+    #expect(url?.tls == ClientTLS())
+    #expect(url?.port == ProtocolVersion.defaultTLSPort)
+    #expect(url?.user == "alice")
+    let withPort = try options(["--cacert", "ca.pem", "stockrooms://host:9000", "PING"])
+    #expect(withPort?.tls?.caFile == "ca.pem")
+    #expect(withPort?.port == 9000)
+    #expect(try options(["--tls", "PING"])?.port == ProtocolVersion.defaultTLSPort)
+    #expect(try options(["-p", "7000", "--tls", "--insecure", "PING"])?.port == 7000)
+    #expect(try options(["-p", "7000", "--tls", "--insecure", "PING"])?.tls?.verify == false)
+    #expect(try options(["stockroom://host", "PING"])?.tls == nil)
+    #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["--insecure", "PING"]) }
+    // The config file: tls = on turns it on, cacert is a default that turns nothing on.
+    let file = try ClientConfig.parse("tls = on\ncacert = /etc/shop-ca.pem\n", path: "config")
+    guard case .run(let configured) = try ClientOptions.parse(["PING"], config: file) else { return }
+    #expect(configured.tls?.caFile == "/etc/shop-ca.pem")
+    #expect(configured.port == ProtocolVersion.defaultTLSPort)
+    guard case .run(let plainURL) = try ClientOptions.parse(["stockroom://h", "PING"], config: file) else { return }
+    #expect(plainURL.tls == nil, "a stockroom:// URL is plain whatever the file says")
+    let caOnly = try ClientConfig.parse("cacert = /etc/shop-ca.pem\n", path: "config")
+    guard case .run(let plain) = try ClientOptions.parse(["PING"], config: caOnly) else { return }
+    #expect(plain.tls == nil)
+    guard case .run(let url) = try ClientOptions.parse(["stockrooms://h", "PING"], config: caOnly) else { return }
+    #expect(url.tls?.caFile == "/etc/shop-ca.pem")
+    #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["--tls", "--key", "k.pem", "PING"]) }
   }
 
   @Test("a password, another scheme, a bad port or a path are refused; plain words are not URLs")

@@ -14,10 +14,6 @@ struct ScriptingHabitsTests {
       environment: ["STOCKROOM_PASSWORD": ShopServer.password])
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output.contains("alice"), "\(result.output)")
-    let tls = try ClientProcess.run(["stockrooms://alice@127.0.0.1:\(server.port)", "PING"])
-    #expect(tls.status == 64)
-    #expect(tls.error.contains("TLS is not supported yet"), "\(tls.error)")
-    #expect(tls.error.split(separator: "\n").count == 1)
   }
 
   @Test("-r 3 -i 0.3 runs the command three times on one connection, waiting between runs")

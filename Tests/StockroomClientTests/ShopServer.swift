@@ -2,12 +2,16 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomServer
+import StockroomTestSupport
 import StockroomText
 
-/// A real server on a kernel-chosen loopback port, in this process, for clients to talk to.
+/// A real server on a kernel-chosen loopback port, in this process, for clients to talk to;
+/// with `tls`, also on a TLS port with that certificate.
 final class ShopServer: Sendable {
   let server: Server
   let port: UInt16
+  /// The TLS port, when started with TLS settings.
+  let tlsPort: UInt16?
 
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
@@ -17,8 +21,12 @@ final class ShopServer: Sendable {
   /// idle timeout lets a test see the server close a quiet connection. `accounts` (with
   /// `password`) exist before the port opens: a client retrying in the background may log in
   /// the moment it does.
-  init(port requested: UInt16 = 0, idleTimeout: Int = 600, accounts: [String: Role] = [:]) throws {
+  init(
+    port requested: UInt16 = 0, idleTimeout: Int = 600, accounts: [String: Role] = [:], tls: TLSSettings? = nil
+  ) throws {
     var configuration = ServerConfiguration()
+    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
+    configuration.tls = tls
     configuration.port = requested
     configuration.idleTimeout = idleTimeout
     configuration.logging = false
@@ -28,6 +36,7 @@ final class ShopServer: Sendable {
       try server.addAccount(name: name, password: ShopServer.password, role: role)
     }
     port = try server.start()
+    tlsPort = server.tlsPort
   }
 
   deinit {

@@ -3,12 +3,14 @@ import StockroomProtocol
 import Synchronization
 import Testing
 
-@Suite("Many users at once, over TCP")
+@Suite("Many users at once, over TCP and over TLS")
 struct ConcurrencyTests {
-  @Test("50 connections ordering the same juices until stock runs out take exactly what the stock allowed")
-  func rushUntilEmpty() throws {
+  @Test(
+    "50 connections ordering the same juices until stock runs out take exactly what the stock allowed",
+    arguments: TestTransport.allCases)
+  func rushUntilEmpty(transport: TestTransport) throws {
     let initial = 300
-    let server = try TestServer(initialStock: initial)
+    let server = try TestServer(initialStock: initial, transport: transport)
     let successes = Mutex<[String: Int]>([:])
     let shortages = Atomic<Int>(0)
     let juices = ["banana_juice", "strawberry_banana_juice", "딸바쥬스", "mango_kiwi_juice", "kiwi_juice"]
@@ -60,9 +62,11 @@ struct ConcurrencyTests {
     #expect(shortages.load(ordering: .relaxed) >= 50 * juices.count)
   }
 
-  @Test("orders and restocks from many connections keep start + restocked - taken = current")
-  func mixedLedger() throws {
-    let server = try TestServer(initialStock: 50)
+  @Test(
+    "orders and restocks from many connections keep start + restocked - taken = current",
+    arguments: TestTransport.allCases)
+  func mixedLedger(transport: TestTransport) throws {
+    let server = try TestServer(initialStock: 50, transport: transport)
     let restocked = Atomic<Int>(0)
     let taken = Atomic<Int>(0)
     together(50) { index in
@@ -83,9 +87,9 @@ struct ConcurrencyTests {
     #expect(Int(row["stock"]!)! == 50 + restocked.load(ordering: .relaxed) - taken.load(ordering: .relaxed))
   }
 
-  @Test("a watcher sees every change by others, in order, and never inside a reply")
-  func watchEvents() throws {
-    let server = try TestServer(initialStock: 10_000)
+  @Test("a watcher sees every change by others, in order, and never inside a reply", arguments: TestTransport.allCases)
+  func watchEvents(transport: TestTransport) throws {
+    let server = try TestServer(initialStock: 10_000, transport: transport)
     // Staff, who alone are told who made a change.
     let watcher = try server.client(as: "watcher", role: .staff)
     #expect(try watcher.request("WATCH banana 딸기").statusFields["watching"] == "banana strawberry")

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomTestSupport
 import Testing
 
 @testable import StockroomServer
@@ -81,12 +82,24 @@ struct ConfigFileTests {
     let environment = ["STOCKROOM_STORE": "postgresql://shop@127.0.0.1:5432/shop"]
     #expect(try configuration([], file: file, environment: environment).store == environment["STOCKROOM_STORE"])
     #expect(try configuration(["--data", "here"], file: file, environment: environment).store == nil)
+    let io = ["STOCKROOM_IO": "dispatch"]
+    #expect(try configuration([], file: file, environment: io).io == .dispatch)
+    #expect(try configuration(["--io", "epoll"], file: file, environment: io).io == .epoll)
+    #expect(throws: ServerConfiguration.UsageError.self) {
+      try configuration([], file: file, environment: ["STOCKROOM_IO": "kqueue"])
+    }
   }
 
   @Test("the file's keys are the command line's options, from one table")
   func oneTable() throws {
     let keys = ServerOptions.all.filter(\.isKey)
-    #expect(keys.count >= 20)
+    #expect(keys.count >= 25)
+    // TLS's options make sense only with a readable certificate and its key beside them
+    // (OptionSettings.finish), so each comes with the others it needs, in both places.
+    let certificates = try TestCertificates.shared()
+    let tlsFiles = [
+      "tls-cert": certificates.serverCertificate, "tls-key": certificates.serverKey, "tls-ca": certificates.ca,
+    ]
     // Each option parses the same from the file as from the command line.
     for option in keys {
       let value: String
@@ -99,15 +112,21 @@ struct ConfigFileTests {
           case "ADDRESS:PORT": "127.0.0.1:9100"
           case "MODE": option.name == "fsync" ? "off" : "closed"
           case "FORMAT": "json"
+          case "BACKEND": "dispatch"
           case "URL": "postgresql://shop@127.0.0.1:5432/shop"
-          case "FILE", "DIR": "/tmp/x"
+          case "FILE", "DIR": tlsFiles[option.name] ?? "/tmp/x"
           default: "100"
           }
       case .command: continue
       }
-      let file = try ConfigText("\(option.name) = \(value)\n")
-      let line: [String]
+      let companions =
+        option.name.hasPrefix("tls-")
+        ? ["tls-cert", "tls-key"].filter { $0 != option.name }.map { ($0, tlsFiles[$0] ?? "") } : []
+      let file = try ConfigText(
+        "\(option.name) = \(value)\n" + companions.map { "\($0.0) = \($0.1)\n" }.joined())
+      var line: [String]
       if case .flag = option.action { line = ["--\(option.name)"] } else { line = ["--\(option.name)", value] }
+      line += companions.flatMap { ["--\($0.0)", $0.1] }
       #expect(
         try configuration([], file: file)
           == {

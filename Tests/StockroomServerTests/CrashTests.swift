@@ -1,5 +1,7 @@
 import Foundation
 import StockroomProtocol
+import StockroomTLS
+import StockroomTestSupport
 import Synchronization
 import Testing
 
@@ -7,7 +9,8 @@ import Testing
   import Glibc
 #endif
 
-/// Once per store, one after the other: each run loads both cores for minutes.
+/// Once per store, and on SQLite once more over TLS, one after the other: each run loads both
+/// cores for minutes.
 @Suite("kill -9 in the middle of a rush", .serialized)
 struct CrashTests {
   /// What one client was told, and what it had asked without hearing back.
@@ -36,17 +39,28 @@ struct CrashTests {
   /// of a second of Argon2id per login on two cores, 16 keeps the logins to a minute in all.
   static let connections = 16
 
+  /// Starts the server on `data`; the port returned is the one `transport`'s clients use.
+  private func start(_ data: DataDirectory, _ transport: TestTransport) throws -> (DaemonProcess, UInt16) {
+    let certificates = try TestCertificates.shared()
+    let tls =
+      transport == .tls
+      ? ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey, "--tls-port", "0"] : []
+    let (daemon, port) = try data.start(["--initial-stock", "100000000"] + tls)
+    return (daemon, transport == .tls ? try daemon.tlsPort() : port)
+  }
+
   @Test(
     "20 rounds of kill -9 under 16 connections lose nothing acknowledged and apply nothing twice",
-    arguments: StoreKind.allCases)
-  func killNineRounds(store: StoreKind) throws {
+    arguments: [(StoreKind.sqlite, TestTransport.plain), (.postgresql, .plain), (.sqlite, .tls)])
+  func killNineRounds(store: StoreKind, transport: TestTransport) throws {
     let data = try DataDirectory(store: store).addAccount()
+    let tls = transport == .tls ? try TestTransport.clientContext() : nil
     var generator = SystemRandomNumberGenerator()
-    var (daemon, port) = try data.start(["--initial-stock", "100000000"])
-    var before = try levels(try LineClient.greeted(port))
+    var (daemon, port) = try start(data, transport)
+    var before = try levels(try LineClient.greeted(port, tls: tls))
     // The staff accounts are made once; four sets of names rotate through the rounds, keeping
     // each diary far below its 1,000 entries.
-    let admin = try LineClient.greeted(port, user: "admin", role: .customer)
+    let admin = try LineClient.greeted(port, user: "admin", role: .customer, tls: tls)
     for connection in 0..<Self.connections {
       for set in 0..<4 {
         let password = Quoting.quote(LineClient.password(for: "c\(connection)s\(set)"))
@@ -67,7 +81,7 @@ struct CrashTests {
           var tally = Tally()
           tally.user = "c\(connection)s\(round % 4)"
           defer { tallies.withLock { $0.append(tally) } }
-          guard let client = try? LineClient.greeted(roundPort, user: tally.user) else {
+          guard let client = try? LineClient.greeted(roundPort, user: tally.user, tls: tls) else {
             started.leave()
             return
           }
@@ -121,15 +135,15 @@ struct CrashTests {
       #expect(try daemon.kill9() == SIGKILL)
       #expect(finished.wait(timeout: .now() + 60) == .success, "clients did not notice the kill")
 
-      (daemon, port) = try data.start(["--initial-stock", "100000000"])
-      let checker = try LineClient.greeted(port, user: "admin")
+      (daemon, port) = try start(data, transport)
+      let checker = try LineClient.greeted(port, user: "admin", tls: tls)
       let all = tallies.withLock { $0 }
       var expectedTaken: [String: Int] = [:]
       var restockLow: [String: Int] = [:]
       var restockHigh: [String: Int] = [:]
       var inFlight = 0
       for tally in all {
-        let client = try LineClient.greeted(port, user: tally.user)
+        let client = try LineClient.greeted(port, user: tally.user, tls: tls)
         // Every acknowledged keyed order is there: retrying it answers the very same reply.
         for order in tally.orders {
           let again = try client.request("\(order.request) key=\(order.key)")
@@ -188,7 +202,7 @@ struct CrashTests {
       print("crash round \(round): \(acknowledged) acknowledged changes checked, \(inFlight) in flight at the kill")
     }
     print(
-      "crash test (\(store)): 20 rounds, \(totals.orders) orders, \(totals.diary) diary entries, \(totals.inFlight) requests in flight at a kill; nothing lost, nothing twice"
+      "crash test (\(store), \(transport)): 20 rounds, \(totals.orders) orders, \(totals.diary) diary entries, \(totals.inFlight) requests in flight at a kill; nothing lost, nothing twice"
     )
     daemon.process.terminate()
   }

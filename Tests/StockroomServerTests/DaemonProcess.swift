@@ -54,6 +54,17 @@ final class DaemonProcess: @unchecked Sendable {
     return port
   }
 
+  /// Waits for the log line that names the TLS port.
+  func tlsPort() throws -> UInt16 {
+    var port: UInt16?
+    try waitUntil {
+      if let match = log.firstMatch(of: /listening for tls on 127\.0\.0\.1:(\d+)/) { port = UInt16(match.1) }
+      return port != nil || !process.isRunning
+    }
+    guard let port else { throw LineClient.Failure(description: "no TLS port in log: \(log)") }
+    return port
+  }
+
   /// Kills the server the hard way: no chance to flush, close or say goodbye.
   func kill9() throws -> Int32 {
     kill(process.processIdentifier, SIGKILL)

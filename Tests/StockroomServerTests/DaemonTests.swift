@@ -27,7 +27,7 @@ struct DaemonTests {
   @Test("--loops N serves clients from N named event-loop threads beside one committer")
   func eventLoops() throws {
     let data = try DataDirectory()
-    let (daemon, port) = try data.start(["--loops", "3"])
+    let (daemon, port) = try data.start(["--loops", "3", "--io", "epoll"])
     let names = threadNames(daemon)
     #expect(names.filter { $0.hasPrefix("sr-loop-") } == ["sr-loop-0", "sr-loop-1", "sr-loop-2"], "\(names)")
     #expect(names.filter { $0 == "sr-committer" }.count == 1, "\(names)")
@@ -38,7 +38,7 @@ struct DaemonTests {
       #expect(try client.request("PING \(index)").message == "\(index)")
     }
 
-    let memory = try DaemonProcess(["--port", "0", "--memory", "--loops", "2"])
+    let memory = try DaemonProcess(["--port", "0", "--memory", "--loops", "2", "--io", "epoll"])
     _ = try memory.port()
     let memoryNames = threadNames(memory)
     #expect(memoryNames.filter { $0.hasPrefix("sr-loop-") } == ["sr-loop-0", "sr-loop-1"], "\(memoryNames)")

@@ -11,7 +11,7 @@ final class DataDirectory: @unchecked Sendable {
   let store: StoreKind
   /// The PostgreSQL database, made (and the SQLite shop here imported into it, accounts and
   /// all) on the first `start`.
-  private var storeURL: String?
+  private(set) var storeURL: String?
 
   init(store: StoreKind = .sqlite) throws {
     self.store = store

@@ -5,7 +5,7 @@ import Testing
 struct InfoSectionTests {
   /// Which fields each section holds; plain INFO has them all, in this order.
   static let sections: [InfoSection: [String]] = [
-    .server: ["version", "protocol", "uptime_seconds", "max_line", "registration"],
+    .server: ["version", "protocol", "uptime_seconds", "max_line", "registration", "io", "loops"],
     .clients: ["clients", "max_clients", "watchers", "throttled_names", "user", "role"],
     .store: ["storage", "read_only", "orders_listed", "products", "diary_entries", "names_generation"],
     .stats: [

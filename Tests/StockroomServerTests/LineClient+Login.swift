@@ -1,13 +1,17 @@
 import StockroomProtocol
+import StockroomTLS
 
 /// Logging test clients in. Every test account's password is derived from its name, and every
 /// test server has an admin (`admin`), who makes accounts with more than a customer's role.
 extension LineClient {
   static func password(for user: String) -> String { "pw-\(user)-stockroom" }
 
-  /// A connection past the greeting, logged in as `user` when given (made first if missing).
-  static func greeted(_ port: UInt16, user: String? = nil, role: Role = .customer) throws -> LineClient {
-    let client = try LineClient(port: port)
+  /// A connection past the greeting, logged in as `user` when given (made first if missing);
+  /// with `tls`, `port` is a TLS port.
+  static func greeted(
+    _ port: UInt16, user: String? = nil, role: Role = .customer, tls: TLSContext? = nil
+  ) throws -> LineClient {
+    let client = try LineClient(port: port, tls: tls)
     _ = try client.readReply()
     if let user { try client.logIn(user, role: role) }
     return client

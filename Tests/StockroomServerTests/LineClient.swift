@@ -1,11 +1,13 @@
 import Foundation
 import StockroomProtocol
+import StockroomTLS
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// A plain blocking TCP client that speaks the protocol line by line, as a script would.
+/// A plain blocking TCP client that speaks the protocol line by line, as a script would; with
+/// a TLS context, the same inside TLS.
 final class LineClient: @unchecked Sendable {
   struct Failure: Error, CustomStringConvertible {
     var description: String
@@ -18,15 +20,22 @@ final class LineClient: @unchecked Sendable {
   private(set) var events: [Row] = []
   /// Every line received, in order, for checks on where events fall.
   private(set) var transcript: [String] = []
+  /// Set for a client on the TLS port, once its handshake is done.
+  private var tls: TLSChannel?
 
-  init(port: UInt16, receiveTimeout: Int = 30, receiveBuffer: Int32? = nil) throws {
+  /// With `tls`, the handshake is done before this returns (or throws its `TLSError`); the
+  /// server's certificate is checked against `verifyHost`, by default the address dialled.
+  init(
+    port: UInt16, receiveTimeout: Int = 30, receiveBuffer: Int32? = nil, tls: TLSContext? = nil,
+    address: String = "127.0.0.1", verifyHost: String? = nil
+  ) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
     if var size = receiveBuffer {
       // Before connect, so the window the server sees is small from the start.
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    guard Loopback.connect(fd, port: port) == 0 else {
+    guard Loopback.connect(fd, port: port, address: address) == 0 else {
       close(fd)
       throw Failure(description: "connect: \(errno)")
     }
@@ -34,6 +43,22 @@ final class LineClient: @unchecked Sendable {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    guard let tls else { return }
+    do {
+      let channel = try TLSChannel(context: tls, fd: fd, host: verifyHost ?? address)
+      while true {
+        switch channel.handshake() {
+        case .done: break
+        case .wants: continue
+        case .failed(let error): throw error
+        }
+        break
+      }
+      self.tls = channel
+    } catch {
+      close(fd)
+      throw error
+    }
   }
 
   private var closed = false
@@ -61,7 +86,11 @@ final class LineClient: @unchecked Sendable {
   func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      let written = bytes[offset...].withUnsafeBytes { raw in
+        guard let tls else { return write(fd, raw.baseAddress, raw.count) }
+        if case .bytes(let count) = tls.write(raw) { return count }
+        return -1
+      }
       guard written > 0 else { throw Failure(description: "write failed: errno \(errno)") }
       offset += written
     }
@@ -77,7 +106,21 @@ final class LineClient: @unchecked Sendable {
         return line
       }
       var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes { raw in
+        guard let tls else { return read(fd, raw.baseAddress, raw.count) }
+        switch tls.read(into: raw) {
+        case .bytes(let count): return count
+        case .closed: return 0
+        case .wants:
+          // The receive timeout (EAGAIN stays set), or a record without data (a session
+          // ticket): nothing to return yet, read on.
+          if errno != EAGAIN && errno != EWOULDBLOCK { errno = EINTR }
+          return -1
+        case .failed(let error):
+          errno = error.kind == .io && error.message == "timed out" ? EAGAIN : ECONNRESET
+          return -1
+        }
+      }
       if count == 0 { return nil }
       if count < 0 {
         if errno == EINTR { continue }

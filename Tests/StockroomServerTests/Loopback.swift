@@ -6,11 +6,11 @@
 enum Loopback {
   /// `connect(2)` to 127.0.0.1:`port`: 0, or -1 with `errno` set (EINPROGRESS on a
   /// non-blocking socket still connecting).
-  static func connect(_ fd: Int32, port: UInt16) -> Int32 {
+  static func connect(_ fd: Int32, port: UInt16, address host: String = "127.0.0.1") -> Int32 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(host)
     return withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -2,6 +2,7 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomStorage
+import StockroomTestSupport
 import Testing
 
 @testable import StockroomServer
@@ -48,6 +49,7 @@ struct OrderKeyTests {
   func receiptsLeaveMemory() throws {
     let data = try DataDirectory().addAccount()
     var configuration = ServerConfiguration()
+    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
     configuration.port = 0
     configuration.logging = false
     configuration.dataDirectory = data.path

@@ -2,33 +2,54 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomServer
+import StockroomTLS
+import StockroomTestSupport
 import Synchronization
 
-/// A real server on a kernel-chosen loopback port, in this process.
+/// A real server on a kernel-chosen loopback port, in this process; with the TLS transport, on a
+/// TLS port as well, which its `client`s then use.
 final class TestServer: Sendable {
   let server: Server
   let port: UInt16
+  let transport: TestTransport
+  /// The TLS port, when the transport is TLS.
+  let tlsPort: UInt16?
+  private let tlsClient: TLSContext?
   /// The accounts made on this server so far, with their roles.
   private let accounts = Mutex<[String: Role]>([:])
 
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
 
-  init(initialStock: Int? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+  init(
+    initialStock: Int? = nil, transport: TestTransport = .plain, logger: Logger = Logger(isEnabled: false),
+    configure: (inout ServerConfiguration) -> Void = { _ in }
+  ) throws {
     var configuration = ServerConfiguration()
+    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
     configuration.port = 0
     configuration.logging = false
+    if transport == .tls { configuration.tls = try TestTransport.serverSettings() }
     configure(&configuration)
     let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)
-    server = Server(configuration: configuration, catalog: catalog, logger: Logger(isEnabled: false))
+    server = Server(configuration: configuration, catalog: catalog, logger: logger)
     port = try server.start()
+    self.transport = transport
+    tlsPort = server.tlsPort
+    tlsClient = transport == .tls ? try TestTransport.clientContext() : nil
     try account("admin", role: .admin)
+  }
+
+  /// A connection to the transport's port, not yet greeted.
+  func connect() throws -> LineClient {
+    guard let tlsClient, let tlsPort else { return try LineClient(port: port) }
+    return try LineClient(port: tlsPort, tls: tlsClient)
   }
 
   /// A connection, past the greeting unless `greeted` is false, logged in as `user` when given
   /// (the account is made first if missing; see `LineClient.logIn`).
   func client(greeted: Bool = true, as user: String? = nil, role: Role = .customer) throws -> LineClient {
-    let client = try LineClient(port: port)
+    let client = try connect()
     if greeted { _ = try client.readReply() }
     if let user {
       try account(user, role: role)

@@ -2,23 +2,24 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A few threads of their own that make and check password hashes, so that the tenth of a
-/// second and 64 MiB each one costs never stalls an event loop serving other connections.
+/// A few threads of their own for work that must not stall an event loop serving other
+/// connections: making and checking password hashes (a tenth of a second and 64 MiB each), and
+/// reading history from the database (STOCKTAKE, older orders, a keyed order's receipt).
 ///
-/// The queue is bounded: a flood of logins waits in at most `capacity` jobs, and past that
-/// `submit` says no at once and the caller answers "busy", rather than memory and latency
-/// growing without end. The threads are few for the same reason: each running job holds 64 MiB.
-public final class CredentialPool: Sendable {
+/// The queue is bounded: a flood of logins or reads waits in at most `capacity` jobs, and past
+/// that `submit` says no at once and the caller answers "busy", rather than memory and latency
+/// growing without end. The threads are few for the same reason: each password job holds 64 MiB.
+final class JobPool: Sendable {
   /// What the pool has done, for tests and INFO.
-  public struct Counters: Sendable, Equatable {
+  struct Counters: Sendable, Equatable {
     /// Jobs accepted and waiting for a thread.
-    public var queued = 0
+    var queued = 0
     /// Jobs a thread is running now.
-    public var running = 0
+    var running = 0
     /// Jobs that have returned.
-    public var completed = 0
+    var completed = 0
     /// Jobs `submit` turned away: the queue was full or the pool shut down.
-    public var refused = 0
+    var refused = 0
   }
 
   private struct State {
@@ -27,8 +28,8 @@ public final class CredentialPool: Sendable {
     var stopping = false
   }
 
-  public let threads: Int
-  public let capacity: Int
+  let threads: Int
+  let capacity: Int
   private let state = Mutex(State())
   /// One signal per job queued, and one per thread at shutdown: a thread sleeps here until
   /// there is something for it.
@@ -36,21 +37,22 @@ public final class CredentialPool: Sendable {
   /// One signal per thread as it ends, for `shutdown` to wait on.
   private let exited = DispatchSemaphore(value: 0)
 
-  /// Starts `threads` threads at once; `capacity` is how many jobs may wait for them.
-  public init(threads: Int = 2, capacity: Int = 64) {
-    precondition(threads >= 1 && capacity >= 0, "a credential pool needs a thread and a capacity of zero or more")
+  /// Starts `threads` threads at once, named `name-1`, `name-2`…; `capacity` is how many jobs
+  /// may wait for them.
+  init(name: String = "jobs", threads: Int = 2, capacity: Int = 64) {
+    precondition(threads >= 1 && capacity >= 0, "a job pool needs a thread and a capacity of zero or more")
     self.threads = threads
     self.capacity = capacity
     for number in 1...threads {
       let thread = Thread { [self] in work() }
-      thread.name = "credentials-\(number)"
+      thread.name = "\(name)-\(number)"
       thread.start()
     }
   }
 
   /// Queues `job` for a thread; false, without running it, when `capacity` jobs are already
   /// waiting or the pool has shut down.
-  public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+  func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
     let accepted = state.withLock { state in
       guard !state.stopping, state.jobs.count < capacity else {
         state.counters.refused += 1
@@ -64,13 +66,13 @@ public final class CredentialPool: Sendable {
     return accepted
   }
 
-  public var counters: Counters {
+  var counters: Counters {
     state.withLock { $0.counters }
   }
 
   /// Refuses new jobs, lets the queued ones run, and returns when every thread has ended.
   /// Must not be called from one of the pool's own jobs, which would wait for itself.
-  public func shutdown() {
+  func shutdown() {
     let first = state.withLock { state in
       defer { state.stopping = true }
       return !state.stopping

@@ -1,14 +1,16 @@
 import Dispatch
+import Foundation
+import StockroomSecurity
 import Synchronization
 import Testing
 
-@testable import StockroomSecurity
+@testable import StockroomServer
 
-@Suite struct CredentialPoolTests {
+@Suite struct JobPoolTests {
   /// Every job accepted runs exactly once, and a full queue refuses at once. The workers are held
   /// inside their first jobs by a semaphore, so the queue fills deterministically: no sleeps.
   @Test func runsEachAcceptedJobOnceAndRefusesPastCapacity() {
-    let pool = CredentialPool(threads: 2, capacity: 3)
+    let pool = JobPool(threads: 2, capacity: 3)
     let started = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
@@ -25,7 +27,7 @@ import Testing
     }
     // Both threads are now inside a job, so what comes next can only wait in the queue.
     for _ in 0..<2 { #expect(started.wait(timeout: .now() + 10) == .success) }
-    #expect(pool.counters == CredentialPool.Counters(queued: 0, running: 2, completed: 0, refused: 0))
+    #expect(pool.counters == JobPool.Counters(queued: 0, running: 2, completed: 0, refused: 0))
 
     for index in 2..<5 {
       #expect(
@@ -35,14 +37,14 @@ import Testing
         })
     }
     #expect(!pool.submit { runs.withLock { $0[5] += 1 } })
-    #expect(pool.counters == CredentialPool.Counters(queued: 3, running: 2, completed: 0, refused: 1))
+    #expect(pool.counters == JobPool.Counters(queued: 3, running: 2, completed: 0, refused: 1))
 
     gate.signal()
     gate.signal()
     for _ in 0..<5 { #expect(finished.wait(timeout: .now() + 10) == .success) }
     pool.shutdown()
     #expect(runs.withLock { $0 } == [1, 1, 1, 1, 1, 0])
-    #expect(pool.counters == CredentialPool.Counters(queued: 0, running: 0, completed: 5, refused: 1))
+    #expect(pool.counters == JobPool.Counters(queued: 0, running: 0, completed: 5, refused: 1))
     // A pool that has shut down takes nothing more.
     #expect(!pool.submit {})
     #expect(pool.counters.refused == 2)
@@ -50,7 +52,7 @@ import Testing
 
   /// Shutting down lets every queued job run before the threads end.
   @Test func shutdownRunsWhatWasQueued() {
-    let pool = CredentialPool(threads: 1, capacity: 64)
+    let pool = JobPool(threads: 1, capacity: 64)
     let count = Mutex(0)
     var accepted = 0
     for _ in 0..<64 where pool.submit({ count.withLock { $0 += 1 } }) { accepted += 1 }
@@ -60,9 +62,38 @@ import Testing
     #expect(pool.counters.completed == 64)
   }
 
+  /// Shutting down waits for a job already running (a history read held up by the database)
+  /// to return, refuses what comes after, and a second shutdown returns at once.
+  @Test func shutdownWaitsForARunningJobAndRefusesAfter() {
+    let pool = JobPool(name: "test-history", threads: 1, capacity: 1)
+    let started = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    let returned = Mutex(false)
+    #expect(
+      pool.submit {
+        started.signal()
+        gate.wait()
+        returned.withLock { $0 = true }
+      })
+    #expect(started.wait(timeout: .now() + 10) == .success)
+    let stopped = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      pool.shutdown()
+      stopped.signal()
+    }
+    // Not stopped while the job runs: the first wait times out, as it must.
+    #expect(stopped.wait(timeout: .now() + 0.2) == .timedOut)
+    gate.signal()
+    #expect(stopped.wait(timeout: .now() + 10) == .success)
+    #expect(returned.withLock { $0 })
+    #expect(!pool.submit {})
+    pool.shutdown()
+    #expect(pool.counters == JobPool.Counters(queued: 0, running: 0, completed: 1, refused: 1))
+  }
+
   /// The use it is made for: a verification on a pool thread answers as one on the caller's would.
   @Test func verifiesOnAPoolThread() throws {
-    let pool = CredentialPool()
+    let pool = JobPool()
     let hash = try PasswordHash.make(Password("pool password"))
     let answers = Mutex([Bool]())
     let done = DispatchSemaphore(value: 0)

@@ -1,0 +1,26 @@
+import StockroomServer
+import StockroomTLS
+import StockroomTestSupport
+import Testing
+
+/// How a test's clients reach the server: the plaintext port, or the same protocol on the TLS
+/// port, with the server's certificate checked against the test CA.
+enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case plain
+  case tls
+
+  var testDescription: String { rawValue }
+
+  /// The client side for the TLS port: trusts the test CA, checks the host name.
+  static func clientContext() throws -> TLSContext {
+    try TLSContext.client(caFile: try TestCertificates.shared().ca)
+  }
+
+  /// The server's TLS settings with the test certificate, on a port of the kernel's choice.
+  static func serverSettings() throws -> TLSSettings {
+    let certificates = try TestCertificates.shared()
+    var settings = TLSSettings(certificate: certificates.serverCertificate, key: certificates.serverKey)
+    settings.port = 0
+    return settings
+  }
+}

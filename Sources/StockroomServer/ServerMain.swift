@@ -4,6 +4,7 @@ import StockroomDomain
 import StockroomProtocol
 import StockroomStorage
 import StockroomTLS
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -110,10 +111,18 @@ public enum ServerMain {
     for number in [SIGINT, SIGTERM] {
       let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
       source.setEventHandler {
-        logger.info("stop signal=\(number == SIGINT ? "SIGINT" : "SIGTERM") clients=\(server.connectedClients)")
-        server.stop()
-        // Give connections a moment to say goodbye, then leave.
-        signalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { exit(0) }
+        let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+        guard !stopping.exchange(true, ordering: .relaxed) else {
+          logger.info("stop signal=\(name) ignored: already stopping")
+          return
+        }
+        logger.info("stop signal=\(name) clients=\(server.connectedClients)")
+        // Off the signal queue, so a signal during the stop is heard and answered at once.
+        DispatchQueue.global().async {
+          server.stop()
+          // Give connections a moment to say goodbye, then leave.
+          signalQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { exit(0) }
+        }
       }
       source.resume()
       sources.append(source)
@@ -124,6 +133,11 @@ public enum ServerMain {
     // in 8 under load). Nothing uses the main queue; this thread only waits, the signals held.
     withExtendedLifetime(sources + [hangUp]) { waitForever() }
   }
+
+  /// Set by the first stop signal. Later ones (a second Ctrl-C, a supervisor asking again) only
+  /// say so: a second `stop()` waited out the whole grace period again, on the queue where the
+  /// exit was waiting behind it.
+  private static let stopping = Atomic<Bool>(false)
 
   /// Sleeps with the signals still held, for good: the process ends by `exit`.
   private static func waitForever() -> Never {

@@ -40,6 +40,30 @@ struct ShutdownTests {
     #expect(recorded == answered, "\(recorded) orders on disk, \(answered) answered")
   }
 
+  /// A client that does not read keeps the first stop in its grace period; the second signal
+  /// came then. It was handled on the queue the first stop held, after it, as a second `stop()`
+  /// that waited out the grace period again before the exit could run: five seconds more for
+  /// any server asked twice (a test's cleanup, a second Ctrl-C).
+  @Test("a second stop signal while the server is stopping is answered at once and stops nothing twice")
+  func secondStopSignalIsIgnored() throws {
+    let daemon = try DaemonProcess(["--port", "0", "--memory"])
+    defer { if daemon.process.isRunning { daemon.process.terminate() } }
+    let client = try LineClient(port: try daemon.port())
+    _ = try client.readReply()
+    // Far more answer than the socket buffers hold, so replies are still owed when the stop comes.
+    try client.send(String(repeating: "STOCK\n", count: 2000))
+    #expect(try client.readReply().isOK)
+    let pid = daemon.process.processIdentifier
+    kill(pid, SIGTERM)
+    #expect(daemon.logShows("stop signal=SIGTERM clients=1"))
+    kill(pid, SIGINT)
+    #expect(daemon.logShows("stop signal=SIGINT ignored: already stopping"), "\(daemon.log)")
+    let lines = try client.readsToEnd()
+    #expect(lines.count > 1000, "the replies owed are written before the close")
+    #expect(try daemon.waitForExit() == 0)
+    #expect(daemon.log.matches(of: /stop signal=/).count == 2, "\(daemon.log)")
+  }
+
   /// The log is a FIFO, so the server is held in its open() until the test reads: a signal sent
   /// then arrives before any signal source exists. A lost SIGTERM left the server running for
   /// good; one with its default action killed it without a word. The held signal could also be

@@ -232,6 +232,10 @@ struct EventLoopTests {
     loop.execute { try? loop.register(reader.fd, reader, interest: .read) }
     var byte: UInt8 = 1
     #expect(write(ends[1], &byte, 1) == 1)
+    // More input while the turn sleeps: Dispatch gathers a second read event for it, delivered
+    // after the turn has taken that input too and stopped reading.
+    #expect(eventually { reader.turns.load(ordering: .relaxed) == 1 })
+    #expect(write(ends[1], &byte, 1) == 1)
     #expect(eventually { reader.stoppedReading.load(ordering: .acquiring) })
     // Whatever Dispatch had gathered for the slow turn is delivered by now.
     let settled = Atomic<Bool>(false)

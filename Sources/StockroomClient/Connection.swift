@@ -195,8 +195,7 @@ public final class Connection {
       let error = errno
       if error == EINTR { continue }
       if error == EAGAIN || error == EWOULDBLOCK { return 0 }
-      close()
-      throw ClientError(.closed, "connection to \(host):\(port) lost: \(String(cString: strerror(error)))")
+      throw lost(String(cString: strerror(error)))
     }
   }
 
@@ -213,13 +212,17 @@ public final class Connection {
       case .wants:
         if !blocking { return 0 }
       case .closed:
-        close()
-        throw ClientError(.closed, "connection to \(host):\(port) lost: closed by the server")
+        throw lost("closed by the server")
       case .failed(let error):
-        close()
-        throw ClientError(.closed, "connection to \(host):\(port) lost: \(error.message)")
+        throw lost(error.message)
       }
     }
+  }
+
+  /// Closes the connection and says why it was lost.
+  private func lost(_ reason: String) -> ClientError {
+    close()
+    return ClientError(.closed, "connection to \(host):\(port) lost: \(reason)")
   }
 
   private static func monotonicMilliseconds() -> Int {
@@ -276,8 +279,7 @@ public final class Connection {
     } while count < 0 && errno == EINTR
     if count <= 0 {
       let reason = count == 0 ? "closed by the server" : String(cString: strerror(errno))
-      close()
-      throw ClientError(.closed, "connection to \(host):\(port) lost: \(reason)")
+      throw lost(reason)
     }
     frame(chunk[..<count])
   }
@@ -293,11 +295,9 @@ public final class Connection {
         // A record without data (a session ticket); the next read waits for more.
         return
       case .closed:
-        close()
-        throw ClientError(.closed, "connection to \(host):\(port) lost: closed by the server")
+        throw lost("closed by the server")
       case .failed(let error):
-        close()
-        throw ClientError(.closed, "connection to \(host):\(port) lost: \(error.message)")
+        throw lost(error.message)
       }
     } while tls.hasBufferedInput
   }

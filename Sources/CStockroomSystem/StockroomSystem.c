@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "StockroomSystem.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <string.h>
 
 void sr_set_thread_name(const char *name) {
@@ -9,4 +11,8 @@ void sr_set_thread_name(const char *name) {
   strncpy(shortened, name, sizeof(shortened) - 1);
   shortened[sizeof(shortened) - 1] = 0;
   pthread_setname_np(pthread_self(), shortened);
+}
+
+int sr_pipe_cloexec(int fds[2]) {
+  return pipe2(fds, O_CLOEXEC);
 }

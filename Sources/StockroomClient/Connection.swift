@@ -144,7 +144,9 @@ public final class Connection {
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let address = entry {
       entry = address.pointee.ai_next
-      let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+      let fd = socket(
+        address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+        address.pointee.ai_protocol)
       guard fd >= 0 else {
         lastError = errno
         continue

@@ -105,7 +105,7 @@ struct TLSClientTests {
 /// A listening socket on a free loopback port that never accepts: the kernel completes the TCP
 /// handshake and nothing answers the TLS one.
 private func silentPort() throws -> (fd: Int32, port: UInt16) {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_addr.s_addr = inet_addr("127.0.0.1")

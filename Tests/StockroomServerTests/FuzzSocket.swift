@@ -22,7 +22,7 @@ final class FuzzSocket {
 
   /// Connects, waiting at most `timeout` seconds; nil with `errno` set when it cannot.
   init?(port: UInt16, timeout: Int32 = 10_000) {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     var one: Int32 = 1

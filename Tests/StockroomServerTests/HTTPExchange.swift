@@ -38,7 +38,7 @@ struct HTTPExchange {
   }
 
   static func connected(port: UInt16, timeout: Int) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard Loopback.connect(fd, port: port) == 0 else {
       close(fd)
       throw LineClient.Failure(description: "connect to \(port): \(errno)")

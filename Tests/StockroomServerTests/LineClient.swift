@@ -29,7 +29,7 @@ final class LineClient: @unchecked Sendable {
     port: UInt16, receiveTimeout: Int = 30, receiveBuffer: Int32? = nil, tls: TLSContext? = nil,
     address: String = "127.0.0.1", verifyHost: String? = nil
   ) throws {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
     if var size = receiveBuffer {
       // Before connect, so the window the server sees is small from the start.

@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 import StockroomServer
 
@@ -12,7 +13,7 @@ final class LogCapture: @unchecked Sendable {
 
   init() throws {
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw LineClient.Failure(description: "pipe: \(errno)") }
+    guard sr_pipe_cloexec(&ends) == 0 else { throw LineClient.Failure(description: "pipe: \(errno)") }
     writeEnd = ends[1]
     let readEnd = ends[0]
     let collected = self.collected

@@ -12,7 +12,10 @@ struct TLSChannelTests {
   /// A client and a server channel on the two ends of a non-blocking socket pair, handshaken.
   private func connectedPair() throws -> (client: TLSChannel, clientFD: Int32, server: TLSChannel, serverFD: Int32) {
     var fds: [Int32] = [-1, -1]
-    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0)
+    try #require(
+      socketpair(
+        AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
+        == 0)
     let certificates = try TestCertificates.shared()
     let serverContext = try TLSContext.server(certificate: certificates.serverCertificate, key: certificates.serverKey)
     let clientContext = try TLSContext.client(verify: false)

@@ -16,4 +16,8 @@ static const unsigned int sr_epoll_err = EPOLLERR;
 // pthread_setname_np from Swift behind _GNU_SOURCE).
 void sr_set_thread_name(const char *name);
 
+// pipe2(fds, O_CLOEXEC), hidden the same way: a pipe whose ends a child another thread starts
+// meanwhile cannot inherit (one that did would keep its reader from ever seeing the end).
+int sr_pipe_cloexec(int fds[2]);
+
 #endif

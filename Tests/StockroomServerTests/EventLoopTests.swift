@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 import Synchronization
 import Testing
@@ -97,7 +98,7 @@ struct EventLoopTests {
       close(victim)
       // pipe() takes the lowest free numbers: the victim's comes back at once.
       var ends: [Int32] = [0, 0]
-      guard pipe(&ends) == 0, ends[0] == victim else { return }
+      guard sr_pipe_cloexec(&ends) == 0, ends[0] == victim else { return }
       try? Syscall.setNonBlocking(ends[0])
       let newcomer = PipeEnd(fd: ends[0])
       try? loop.register(ends[0], newcomer, interest: .read)
@@ -116,7 +117,7 @@ struct EventLoopTests {
     // first closes the other and reuses its number for a new, empty pipe.
     var first: [Int32] = [0, 0]
     var second: [Int32] = [0, 0]
-    #expect(pipe(&first) == 0 && pipe(&second) == 0)
+    #expect(sr_pipe_cloexec(&first) == 0 && sr_pipe_cloexec(&second) == 0)
     for fd in [first[0], second[0]] { try Syscall.setNonBlocking(fd) }
     var byte: UInt8 = 1
     #expect(write(first[1], &byte, 1) == 1 && write(second[1], &byte, 1) == 1)
@@ -167,7 +168,7 @@ struct EventLoopTests {
   @Test("a registered descriptor hears of its input, and hears when the loop stops", arguments: IOBackend.allCases)
   func readinessAndStop(io: IOBackend) throws {
     var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
+    #expect(sr_pipe_cloexec(&ends) == 0)
     defer {
       close(ends[0])
       close(ends[1])
@@ -190,16 +191,19 @@ struct EventLoopTests {
     #expect(eventually { handler.stopped.load(ordering: .relaxed) })
   }
 
-  /// Reads its input slowly, then stops reading; records whether it heard of the hang-up after.
+  /// Reads its input slowly (or leaves it unread), then stops reading; records whether it
+  /// heard of the hang-up after.
   private final class SlowReader: EventLoop.Handler, @unchecked Sendable {
     let loop: EventLoop
     let fd: Int32
+    let takesInput: Bool
     let turns = Atomic<Int>(0)
     let stoppedReading = Atomic<Bool>(false)
     let heardHangUp = Atomic<Bool>(false)
-    init(loop: EventLoop, fd: Int32) {
+    init(loop: EventLoop, fd: Int32, takesInput: Bool = true) {
       self.loop = loop
       self.fd = fd
+      self.takesInput = takesInput
     }
     func ready(_ events: UInt32) {
       if events & EventLoop.hangUp != 0 {
@@ -208,10 +212,12 @@ struct EventLoopTests {
         return
       }
       turns.add(1, ordering: .relaxed)
-      // A turn long enough for the readiness to be seen again before the input is taken.
-      usleep(100_000)
-      var bytes = [UInt8](repeating: 0, count: 64)
-      while Glibc.read(fd, &bytes, bytes.count) > 0 {}
+      if takesInput {
+        // A turn long enough for the readiness to be seen again before the input is taken.
+        usleep(100_000)
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(fd, &bytes, bytes.count) > 0 {}
+      }
       try? loop.change(fd, interest: [])
       stoppedReading.store(true, ordering: .releasing)
     }
@@ -225,7 +231,7 @@ struct EventLoopTests {
     let loop = EventLoop(name: "test.hangup", io: io)
     defer { loop.stop() }
     var ends: [Int32] = [0, 0]
-    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
     defer { close(ends[0]) }
     try Syscall.setNonBlocking(ends[0])
     let reader = SlowReader(loop: loop, fd: ends[0])
@@ -247,10 +253,37 @@ struct EventLoopTests {
     )
   }
 
+  /// A connection waiting (for a commit, a password check, its client to read) leaves what its
+  /// client sent next unread. Dispatch's read source is suspended then, or it would fire for
+  /// that input again and again; epoll reports the peer's hang-up whatever the interest.
+  @Test(
+    "a descriptor that stops reading with input unread still hears of its peer's hang-up",
+    arguments: IOBackend.allCases)
+  func hangUpWithInputUnread(io: IOBackend) throws {
+    let loop = EventLoop(name: "test.unread", io: io)
+    defer { loop.stop() }
+    var ends: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+    defer { close(ends[0]) }
+    try Syscall.setNonBlocking(ends[0])
+    let waiting = SlowReader(loop: loop, fd: ends[0], takesInput: false)
+    loop.execute { try? loop.register(waiting.fd, waiting, interest: .read) }
+    var byte: UInt8 = 1
+    #expect(write(ends[1], &byte, 1) == 1)
+    #expect(eventually { waiting.stoppedReading.load(ordering: .acquiring) })
+    // Dispatch fires once more for the unread byte, and its source is suspended then.
+    let settled = Atomic<Bool>(false)
+    loop.execute { settled.store(true, ordering: .relaxed) }
+    #expect(eventually { settled.load(ordering: .relaxed) })
+    close(ends[1])
+    #expect(eventually(5) { waiting.heardHangUp.load(ordering: .acquiring) })
+    #expect(waiting.turns.load(ordering: .relaxed) == 1, "told of the input once, not again and again")
+  }
+
   /// A non-blocking pipe: its read end's handler, and its write end.
   private static func newPipe() throws -> (PipeEnd, Int32) {
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw Errno.current }
+    guard sr_pipe_cloexec(&ends) == 0 else { throw Errno.current }
     try Syscall.setNonBlocking(ends[0])
     return (PipeEnd(fd: ends[0]), ends[1])
   }

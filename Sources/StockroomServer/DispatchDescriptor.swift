@@ -13,9 +13,7 @@ import Dispatch
 /// once. Dispatch has no such source, so while the loop does not want input the read source keeps
 /// running and each event is checked with poll(): a hang-up or error is told as epoll's
 /// `EPOLLERR | EPOLLHUP`; input (or its end) waiting unread suspends the source until input is
-/// wanted again, since it would fire for it again and again. Nothing watches a descriptor
-/// suspended so ("parked"), so the loop polls its parked descriptors for a hang-up every
-/// `EventLoop.parkedSweepInterval`.
+/// wanted again, since it would fire for it again and again.
 ///
 /// A descriptor closed while Dispatch still watches it is the hazard here: Dispatch stops
 /// watching it later, by number, and by then the number may belong to a new connection. Dispatch's
@@ -33,9 +31,6 @@ final class DispatchDescriptor: @unchecked Sendable {
   private let onEvent: (DispatchDescriptor, UInt32) -> Void
   /// Told once every source is gone (and the descriptor closed, if it was to be).
   private let onRetired: (DispatchDescriptor) -> Void
-  /// Told when the read source is suspended with input unread, so the loop watches for a
-  /// hang-up in its place.
-  private let onParked: (DispatchDescriptor) -> Void
   private var reader: (any DispatchSourceProtocol)?
   private var writer: (any DispatchSourceProtocol)?
   /// Whether the loop wants input events (else the read source only watches for a hang-up).
@@ -49,20 +44,14 @@ final class DispatchDescriptor: @unchecked Sendable {
 
   init(
     fd: Int32, generation: UInt32, queue: DispatchQueue,
-    onEvent: @escaping (DispatchDescriptor, UInt32) -> Void, onRetired: @escaping (DispatchDescriptor) -> Void,
-    onParked: @escaping (DispatchDescriptor) -> Void
+    onEvent: @escaping (DispatchDescriptor, UInt32) -> Void, onRetired: @escaping (DispatchDescriptor) -> Void
   ) {
     self.fd = fd
     self.generation = generation
     self.queue = queue
     self.onEvent = onEvent
     self.onRetired = onRetired
-    self.onParked = onParked
   }
-
-  /// The read source is suspended with input unread and input is not wanted: only a poll can
-  /// tell of a hang-up now.
-  var isParked: Bool { reader != nil && !readerRunning && !reading && !isRetired }
 
   /// What the loop wants told: input, output or both; without input, the read source still
   /// watches for a hang-up (see above).
@@ -106,7 +95,6 @@ final class DispatchDescriptor: @unchecked Sendable {
     }
     reader?.suspend()
     readerRunning = false
-    onParked(self)
   }
 
   /// Whether poll() says hang-up or error, as epoll would: a reset or a closed connection, not a

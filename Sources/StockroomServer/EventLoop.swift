@@ -72,11 +72,6 @@ final class EventLoop: @unchecked Sendable {
   /// Deregistered, their sources not all cancelled yet: a close must wait for them.
   private var retiring: [Int32: DispatchDescriptor] = [:]
   private var timerSource: (any DispatchSourceTimer)?
-  /// Descriptors whose read source is suspended with input unread (`DispatchDescriptor`): no
-  /// source would tell of their peer's hang-up, which epoll reports whatever the interest, so
-  /// they are polled for one while any is parked.
-  private var parked: Set<Int32> = []
-  private var parkedSweep: TimerID?
   /// The deadline the timer source is set for, so it is set again only when the soonest changes.
   private var armedDeadline: UInt64?
   private var finished = false
@@ -200,8 +195,7 @@ final class EventLoop: @unchecked Sendable {
         onEvent: { [self] descriptor, events in dispatchEvent(descriptor, events) },
         onRetired: { [self] descriptor in
           if retiring[descriptor.fd] === descriptor { retiring[descriptor.fd] = nil }
-        },
-        onParked: { [self] descriptor in park(descriptor) })
+        })
       descriptors[fd] = descriptor
       handlers[fd] = Registration(generation: generation, handler: handler)
       if shuttingDown { registeredDuringShutdown.append(fd) }
@@ -360,7 +354,6 @@ final class EventLoop: @unchecked Sendable {
     handlers = [:]
     for descriptor in descriptors.values { descriptor.retire(closing: false) }
     descriptors = [:]
-    parked = []
     timerSource?.cancel()
     timerSource = nil
   }
@@ -391,44 +384,6 @@ final class EventLoop: @unchecked Sendable {
     now = Self.clock()
     registration.handler.ready(events)
     endDispatchTurn()
-  }
-
-  /// How soon a parked descriptor's hang-up is heard: a connection waiting for its commit or a
-  /// password check frees its place this long after its client resets, not when the wait ends.
-  static let parkedSweepInterval = Duration.milliseconds(100)
-
-  private func park(_ descriptor: DispatchDescriptor) {
-    parked.insert(descriptor.fd)
-    guard parkedSweep == nil else { return }
-    parkedSweep = schedule(after: Self.parkedSweepInterval) { [self] in sweepParked() }
-  }
-
-  /// One poll() over the parked descriptors; a hang-up or an error is told as epoll tells it.
-  private func sweepParked() {
-    parkedSweep = nil
-    var probes: [pollfd] = []
-    var swept: [(DispatchDescriptor, Registration)] = []
-    for fd in parked {
-      guard let descriptor = descriptors[fd], descriptor.isParked, let registration = handlers[fd],
-        registration.generation == descriptor.generation
-      else {
-        parked.remove(fd)
-        continue
-      }
-      probes.append(pollfd(fd: fd, events: 0, revents: 0))
-      swept.append((descriptor, registration))
-    }
-    if !probes.isEmpty && poll(&probes, nfds_t(probes.count), 0) > 0 {
-      for (probe, (descriptor, registration)) in zip(probes, swept)
-      where probe.revents & Int16(POLLHUP | POLLERR) != 0 {
-        // An earlier handler in this sweep may have closed it and its number been reused.
-        guard descriptors[descriptor.fd] === descriptor else { continue }
-        registration.handler.ready(Self.hangUp)
-      }
-    }
-    if !parked.isEmpty {
-      parkedSweep = schedule(after: Self.parkedSweepInterval) { [self] in sweepParked() }
-    }
   }
 
   private func dispatchTimerFired() {

@@ -191,19 +191,16 @@ struct EventLoopTests {
     #expect(eventually { handler.stopped.load(ordering: .relaxed) })
   }
 
-  /// Reads its input slowly (or leaves it unread), then stops reading; records whether it
-  /// heard of the hang-up after.
+  /// Reads its input slowly, then stops reading; records whether it heard of the hang-up after.
   private final class SlowReader: EventLoop.Handler, @unchecked Sendable {
     let loop: EventLoop
     let fd: Int32
-    let takesInput: Bool
     let turns = Atomic<Int>(0)
     let stoppedReading = Atomic<Bool>(false)
     let heardHangUp = Atomic<Bool>(false)
-    init(loop: EventLoop, fd: Int32, takesInput: Bool = true) {
+    init(loop: EventLoop, fd: Int32) {
       self.loop = loop
       self.fd = fd
-      self.takesInput = takesInput
     }
     func ready(_ events: UInt32) {
       if events & EventLoop.hangUp != 0 {
@@ -212,12 +209,10 @@ struct EventLoopTests {
         return
       }
       turns.add(1, ordering: .relaxed)
-      if takesInput {
-        // A turn long enough for the readiness to be seen again before the input is taken.
-        usleep(100_000)
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(fd, &bytes, bytes.count) > 0 {}
-      }
+      // A turn long enough for the readiness to be seen again before the input is taken.
+      usleep(100_000)
+      var bytes = [UInt8](repeating: 0, count: 64)
+      while Glibc.read(fd, &bytes, bytes.count) > 0 {}
       try? loop.change(fd, interest: [])
       stoppedReading.store(true, ordering: .releasing)
     }
@@ -251,33 +246,6 @@ struct EventLoopTests {
     #expect(
       eventually(5) { reader.heardHangUp.load(ordering: .acquiring) }, "turns: \(reader.turns.load(ordering: .relaxed))"
     )
-  }
-
-  /// A connection waiting (for a commit, a password check, its client to read) leaves what its
-  /// client sent next unread. Dispatch's read source is suspended then, or it would fire for
-  /// that input again and again; epoll reports the peer's hang-up whatever the interest.
-  @Test(
-    "a descriptor that stops reading with input unread still hears of its peer's hang-up",
-    arguments: IOBackend.allCases)
-  func hangUpWithInputUnread(io: IOBackend) throws {
-    let loop = EventLoop(name: "test.unread", io: io)
-    defer { loop.stop() }
-    var ends: [Int32] = [0, 0]
-    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
-    defer { close(ends[0]) }
-    try Syscall.setNonBlocking(ends[0])
-    let waiting = SlowReader(loop: loop, fd: ends[0], takesInput: false)
-    loop.execute { try? loop.register(waiting.fd, waiting, interest: .read) }
-    var byte: UInt8 = 1
-    #expect(write(ends[1], &byte, 1) == 1)
-    #expect(eventually { waiting.stoppedReading.load(ordering: .acquiring) })
-    // Dispatch fires once more for the unread byte, and its source is suspended then.
-    let settled = Atomic<Bool>(false)
-    loop.execute { settled.store(true, ordering: .relaxed) }
-    #expect(eventually { settled.load(ordering: .relaxed) })
-    close(ends[1])
-    #expect(eventually(5) { waiting.heardHangUp.load(ordering: .acquiring) })
-    #expect(waiting.turns.load(ordering: .relaxed) == 1, "told of the input once, not again and again")
   }
 
   /// A non-blocking pipe: its read end's handler, and its write end.

@@ -20,9 +20,10 @@ final class QuietConnection {
         connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
+    // The throw runs deinit, which closes the socket; closing it here too could close a
+    // descriptor another thread was given in between.
     guard connected == 0 else {
       let error = errno
-      close(fd)
       throw POSIXError(POSIXErrorCode(rawValue: error) ?? .ECONNREFUSED)
     }
   }

@@ -35,8 +35,9 @@ final class LineClient: @unchecked Sendable {
       // Before connect, so the window the server sees is small from the start.
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
+    // From here a throw runs deinit, which closes the socket: closing it here as well closed
+    // whatever descriptor another test's thread had been given that number in between.
     guard Loopback.connect(fd, port: port, address: address) == 0 else {
-      close(fd)
       throw Failure(description: "connect: \(errno)")
     }
     var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
@@ -44,21 +45,16 @@ final class LineClient: @unchecked Sendable {
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     guard let tls else { return }
-    do {
-      let channel = try TLSChannel(context: tls, fd: fd, host: verifyHost ?? address)
-      while true {
-        switch channel.handshake() {
-        case .done: break
-        case .wants: continue
-        case .failed(let error): throw error
-        }
-        break
+    let channel = try TLSChannel(context: tls, fd: fd, host: verifyHost ?? address)
+    while true {
+      switch channel.handshake() {
+      case .done: break
+      case .wants: continue
+      case .failed(let error): throw error
       }
-      self.tls = channel
-    } catch {
-      close(fd)
-      throw error
+      break
     }
+    self.tls = channel
   }
 
   private var closed = false

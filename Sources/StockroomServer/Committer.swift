@@ -84,14 +84,15 @@ final class Committer: @unchecked Sendable {
     }
   }
 
-  /// Commits what is pending, then stops the thread.
+  /// Commits what is pending, then stops the thread. A later call returns as soon as the
+  /// thread has gone: the thread says it once, so each caller passes the word on.
   func stop() {
     pending.withLock {
       $0.stopping = true
       $0.sleeping = false
     }
     wakeUp.signal()
-    _ = done.wait(timeout: .now() + 10)
+    if done.wait(timeout: .now() + 10) == .success { done.signal() }
   }
 
   private func run() {

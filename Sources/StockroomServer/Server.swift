@@ -37,6 +37,10 @@ public final class Server: Sendable {
   private let history = JobPool(name: "history", threads: 2, capacity: 256)
   let throttle = LoginThrottle()
   private let presence = Presence()
+  /// Taken by the first `stop()`; later calls wait for `stopFinished` instead of stopping again.
+  private let stopClaimed = Atomic<Bool>(false)
+  /// Signalled when the first `stop()` is done, and passed on by every call that waited for it.
+  private let stopFinished = DispatchSemaphore(value: 0)
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
@@ -215,9 +219,17 @@ public final class Server: Sendable {
 
   /// Stops in a defined order: stop accepting; stop reading requests; let the committer write
   /// what it holds; write every reply whose commit finished (for at most `shutdownGrace`);
-  /// then stop the loops, closing every connection. Blocks until done; call it once, not on a
-  /// loop's thread.
-  public func stop() {
+  /// then stop the loops, closing every connection. Blocks until done; never call it on a
+  /// loop's thread. Any number of calls, from any threads, stop the server once: a call while
+  /// another is stopping it waits for that one, and returns false.
+  @discardableResult
+  public func stop() -> Bool {
+    guard !stopClaimed.exchange(true, ordering: .acquiringAndReleasing) else {
+      stopFinished.wait()
+      stopFinished.signal()
+      return false
+    }
+    defer { stopFinished.signal() }
     metrics.withLock { metrics in
       metrics?.stop()
       metrics = nil
@@ -243,6 +255,7 @@ public final class Server: Sendable {
     for loop in loops { loop.stop() }
     credentials.shutdown()
     history.shutdown()
+    return true
   }
 
   private var context: ServerContext {

@@ -134,9 +134,9 @@ public enum ServerMain {
     withExtendedLifetime(sources + [hangUp]) { waitForever() }
   }
 
-  /// Set by the first stop signal. Later ones (a second Ctrl-C, a supervisor asking again) only
-  /// say so: a second `stop()` waited out the whole grace period again, on the queue where the
-  /// exit was waiting behind it.
+  /// Set by the first stop signal, on the signal queue, so that later ones (a second Ctrl-C, a
+  /// supervisor asking again) are logged as ignored and schedule no second exit. (`stop()`
+  /// itself stops the server once however often it is called.)
   private static let stopping = Atomic<Bool>(false)
 
   /// Sleeps with the signals still held, for good: the process ends by `exit`.

@@ -112,11 +112,12 @@ final class SharedWriter: @unchecked Sendable {
     wakeUp.signal()
   }
 
-  /// Commits what is queued, then stops both threads.
+  /// Commits what is queued, then stops both threads. A later call returns as soon as they
+  /// have gone: the writer says it once, so each caller passes the word on.
   func stop() {
     queue.withLock { $0.stopping = true }
     wakeUp.signal()
-    _ = stopped.wait(timeout: .now() + 10)
+    if stopped.wait(timeout: .now() + 10) == .success { stopped.signal() }
   }
 
   // MARK: The writer thread

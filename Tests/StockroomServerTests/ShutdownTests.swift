@@ -3,6 +3,7 @@ import StockroomDomain
 import StockroomProtocol
 import StockroomStorage
 import StockroomTestSupport
+import Synchronization
 import Testing
 
 @testable import StockroomServer
@@ -38,6 +39,44 @@ struct ShutdownTests {
     #expect(answered >= 100)
     #expect(answered < 8 * 1000, "the stop came too late to show anything")
     #expect(recorded == answered, "\(recorded) orders on disk, \(answered) answered")
+  }
+
+  /// An embedding program (or a test's cleanup) may stop a server more than once, from several
+  /// threads. Each call after the first waited ten seconds for the committer thread's goodbye,
+  /// which it says once; and every call ran the whole shutdown again.
+  @Test("stop() from several threads at once stops the server once, and a later stop() returns at once")
+  func stopIsIdempotent() throws {
+    let data = try DataDirectory()
+    var configuration = ServerConfiguration()
+    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
+    configuration.port = 0
+    configuration.logging = false
+    configuration.dataDirectory = data.path
+    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: 100)
+    let server = try Server.open(
+      configuration: configuration, catalog: catalog, catalogText: "{}", logger: Logger(isEnabled: false))
+    let port = try server.start()
+    let client = try LineClient.greeted(port)
+    #expect(try client.request("ORDER banana_juice").isOK)
+    let stopped = Mutex<[Bool]>([])
+    let finished = DispatchGroup()
+    for _ in 0..<3 {
+      finished.enter()
+      Thread {
+        let didStop = server.stop()
+        stopped.withLock { $0.append(didStop) }
+        finished.leave()
+      }.start()
+    }
+    #expect(finished.wait(timeout: .now() + 8) == .success, "a stop() still waits")
+    #expect(stopped.withLock { ($0.count, $0.count { $0 }) } == (3, 1), "one call stopped the server")
+    _ = try client.readsToEnd()  // throws after its 30 s receive timeout if the connection is open
+    let later = DispatchSemaphore(value: 0)
+    Thread {
+      #expect(server.stop() == false)
+      later.signal()
+    }.start()
+    #expect(later.wait(timeout: .now() + 8) == .success, "a stop() after the server stopped still waits")
   }
 
   /// A client that does not read keeps the first stop in its grace period; the second signal

@@ -152,6 +152,7 @@ extension CommandHandler {
       out.field("node", writer.node)
       out.field("store_link", writer.connected.load(ordering: .relaxed) ? "up" : "down")
       out.field("store_change", writer.sequence.load(ordering: .relaxed))
+      out.field("changes_waiting", writer.waiting)
       out.field("replayed_changes", writer.replayedChanges.load(ordering: .relaxed))
       out.field("commit_retries", writer.retries.load(ordering: .relaxed))
       out.field("store_reloads", writer.reloads.load(ordering: .relaxed))

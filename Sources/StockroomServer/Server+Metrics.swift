@@ -86,6 +86,10 @@ extension Server {
       out.gauge(
         "stockroom_store_link_up", "1 while this node reaches the shared PostgreSQL store, else 0.",
         writer.connected.load(ordering: .relaxed) ? 1 : 0)
+      out.gauge(
+        "stockroom_changes_waiting",
+        "Changes this node holds for its next transaction on the shared store; at \(SharedWriter.queueCapacity) more are refused.",
+        Double(writer.waiting))
       out.counter(
         "stockroom_replayed_changes_total", "Changes other nodes committed, replayed into this node's shop.",
         writer.replayedChanges.load(ordering: .relaxed))

@@ -124,11 +124,10 @@ final class SharedWriter: @unchecked Sendable {
 
   private func runWriter() {
     while true {
-      let (tickets, announced, lost, stopping) = queue.withLock { queue in
-        let taken = Array(queue.tickets.prefix(Self.batchLimit))
-        queue.tickets.removeFirst(taken.count)
+      let tickets = takeQueued(upTo: Self.batchLimit)
+      let (announced, lost, stopping) = queue.withLock { queue in
         defer { queue.lost = nil }
-        return (taken, queue.announced, queue.lost, queue.stopping)
+        return (queue.announced, queue.lost, queue.stopping)
       }
       // The feed's connection is the first to notice a database going away; the writer's own
       // connection decides whether it really has.
@@ -153,8 +152,9 @@ final class SharedWriter: @unchecked Sendable {
     stopped.signal()
   }
 
-  private func commit(_ tickets: [ChangeTicket]) {
+  private func commit(_ first: [ChangeTicket]) {
     guard let store else { return }
+    var tickets = first
     var results: [ChangeTicket.Result] = []
     var events: [StockEvent] = []
     var newestOrder: Int?
@@ -163,6 +163,9 @@ final class SharedWriter: @unchecked Sendable {
       do {
         let head = try database.commitChange(after: known, node: node) { missed in
           try replay(missed)
+          // The writers' lock may have taken a while to get (other nodes' commits go first):
+          // what arrived meanwhile joins this transaction rather than wait for the next turn.
+          tickets += takeQueued(upTo: Self.batchLimit - tickets.count)
           let own = store.applyShared(tickets.map(\.mutation))
           results = own.results
           events = own.events
@@ -197,6 +200,20 @@ final class SharedWriter: @unchecked Sendable {
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
       }
+    }
+  }
+
+  /// Changes this node has taken and not yet sent to the database: near `queueCapacity`, the
+  /// database is not keeping up.
+  var waiting: Int { queue.withLock { $0.tickets.count } }
+
+  /// Up to `count` of the changes waiting, oldest first, taken off the queue.
+  private func takeQueued(upTo count: Int) -> [ChangeTicket] {
+    guard count > 0 else { return [] }
+    return queue.withLock { queue in
+      let taken = Array(queue.tickets.prefix(count))
+      queue.tickets.removeFirst(taken.count)
+      return taken
     }
   }
 

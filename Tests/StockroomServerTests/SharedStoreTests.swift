@@ -129,6 +129,43 @@ struct SharedStoreTests {
     #expect(info?["store_link"] == "up")
   }
 
+  /// A node waits for the writers' lock while other nodes commit; it took its changes before
+  /// it waited, so those that arrived meanwhile waited a whole turn more, and with three nodes
+  /// each transaction held half the orders it could have.
+  @Test("changes that arrive while a node waits its turn for the writers' lock go into that turn's transaction")
+  func changesJoinTheTurn() throws {
+    let url = try PostgresShop.withAccounts(in: PostgresCluster.shared.get())
+    let (daemon, port) = try PostgresShop.node(url)
+    defer { daemon.process.terminate() }
+    let info = try PostgresShop.client(port, as: "alice")
+    #expect(try info.request("ADD banana 100").isOK)
+    let before = try #require(try info.request("INFO store").rows.first)
+    // The test holds the lock, as another node's commit would.
+    let otherNode = try PostgresConnection(PostgresURL(url))
+    try otherNode.execute("BEGIN")
+    _ = try otherNode.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE")
+    let first = try PostgresShop.client(port)
+    try first.send("ORDER banana_juice\n")
+    try waitUntil {
+      let waiting = try otherNode.query(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+      ).values.first?[0]
+      return waiting == "1"
+    }
+    let later = try (0..<5).map { _ in try PostgresShop.client(port) }
+    for client in later { try client.send("ORDER banana_juice\n") }
+    try waitUntil { try info.request("INFO store").rows.first?["changes_waiting"] == "5" }
+    try otherNode.execute("COMMIT")
+    for client in [first] + later {
+      let reply = try client.readReply()
+      #expect(reply.isOK, "\(reply.lines)")
+    }
+    let after = try #require(try info.request("INFO store").rows.first)
+    #expect(after["changes_waiting"] == "0")
+    #expect(Int(after["commits"] ?? "")! - Int(before["commits"] ?? "")! == 1, "\(after.encoded)")
+    #expect(after["largest_commit"] == "6", "\(after.encoded)")
+  }
+
   @Test(
     "kill -9 of a node mid-rush: the others serve on, nothing acknowledged is lost, a keyed retry elsewhere takes nothing twice"
   )

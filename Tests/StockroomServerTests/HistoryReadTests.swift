@@ -94,15 +94,9 @@ struct HistoryReadTests {
   @Test("pipelined STOCKTAKE, PING, LIST and LIST orders: replies in request order, each counted once by its result")
   func pipelinedRepliesKeepTheirOrder() throws {
     let data = try DataDirectory().addAccount()
-    var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
-    configuration.port = 0
-    configuration.logging = false
-    configuration.loops = 1
-    configuration.dataDirectory = data.path
-    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: nil)
-    let server = try Server.open(
-      configuration: configuration, catalog: catalog, catalogText: "{}", logger: Logger(isEnabled: false))
+    let server = try data.openServer(initialStock: nil) {
+      $0.loops = 1
+    }
     let port = try server.start()
     defer { server.stop() }
     let bob = try LineClient.greeted(port, user: "bob")

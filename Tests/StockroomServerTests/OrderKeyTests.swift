@@ -48,14 +48,7 @@ struct OrderKeyTests {
   @Test("with a database, receipts leave memory once on disk; only a small index of keys stays")
   func receiptsLeaveMemory() throws {
     let data = try DataDirectory().addAccount()
-    var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
-    configuration.port = 0
-    configuration.logging = false
-    configuration.dataDirectory = data.path
-    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: 100_000)
-    let server = try Server.open(
-      configuration: configuration, catalog: catalog, catalogText: "{}", logger: Logger(isEnabled: false))
+    let server = try data.openServer(initialStock: 100_000)
     let port = try server.start()
     defer { server.stop() }
     let client = try LineClient.greeted(port, user: "alice")

@@ -13,15 +13,9 @@ struct ShutdownTests {
   @Test("stop answers every order it took, after its commit, before closing; an order never answered was never taken")
   func ordersTakenDuringShutdownAreAnswered() throws {
     let data = try DataDirectory()
-    var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
-    configuration.port = 0
-    configuration.logging = false
-    configuration.dataDirectory = data.path
-    configuration.fsync = .always
-    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: 100_000)
-    let server = try Server.open(
-      configuration: configuration, catalog: catalog, catalogText: "{}", logger: Logger(isEnabled: false))
+    let server = try data.openServer(initialStock: 100_000) {
+      $0.fsync = .always
+    }
     let port = try server.start()
     // Eight scripts each pipeline 1,000 orders; the server stops while they are arriving.
     let clients = try (0..<8).map { _ in try LineClient.greeted(port) }
@@ -47,14 +41,7 @@ struct ShutdownTests {
   @Test("stop() from several threads at once stops the server once, and a later stop() returns at once")
   func stopIsIdempotent() throws {
     let data = try DataDirectory()
-    var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
-    configuration.port = 0
-    configuration.logging = false
-    configuration.dataDirectory = data.path
-    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: 100)
-    let server = try Server.open(
-      configuration: configuration, catalog: catalog, catalogText: "{}", logger: Logger(isEnabled: false))
+    let server = try data.openServer(initialStock: 100)
     let port = try server.start()
     let client = try LineClient.greeted(port)
     #expect(try client.request("ORDER banana_juice").isOK)

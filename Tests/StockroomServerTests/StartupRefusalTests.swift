@@ -48,7 +48,8 @@ struct StartupRefusalTests {
   @Test("an empty (0-byte) database file is refused, named, and left as it is: only a missing file is a new shop")
   func emptyFile() throws {
     let data = try DataDirectory()
-    FileManager.default.createFile(atPath: data.database, contents: Data(), attributes: [.posixPermissions: 0o600])
+    #expect(
+      FileManager.default.createFile(atPath: data.database, contents: Data(), attributes: [.posixPermissions: 0o600]))
     let daemon = try refusal(data.path)
     #expect(daemon.logShows("\(data.database) is empty"), "\(daemon.log)")
     #expect(daemon.logShows("stockroomd backup"))
@@ -57,8 +58,10 @@ struct StartupRefusalTests {
 
     // Removed, but with its log left behind: SQLite would replay that log into a new shop.
     try FileManager.default.removeItem(atPath: data.database)
-    FileManager.default.createFile(
-      atPath: data.database + "-wal", contents: Data(repeating: 7, count: 4096), attributes: [.posixPermissions: 0o600])
+    #expect(
+      FileManager.default.createFile(
+        atPath: data.database + "-wal", contents: Data(repeating: 7, count: 4096),
+        attributes: [.posixPermissions: 0o600]))
     let orphan = try refusal(data.path)
     #expect(orphan.logShows("its log \(data.database)-wal is there"), "\(orphan.log)")
     #expect(!FileManager.default.fileExists(atPath: data.database))

@@ -33,7 +33,7 @@ let package = Package(
     // The shop's SQLite file (schema and migrations, loading and checking, batched writes, backup),
     // and the PostgreSQL connection a shared store is built on.
     .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite", "CLibPQ"]),
-    // epoll and eventfd, which Glibc's Swift module does not offer.
+    // epoll, eventfd, pipe2 and accept4, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
     // Event loops, listener, connections, sessions, the shared store and its committer.
     .target(
@@ -63,7 +63,7 @@ let package = Package(
       name: "StockroomClientTests",
       dependencies: [
         "StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain", "StockroomTestSupport",
-        "StockroomTLS",
+        "StockroomTLS", "CStockroomSystem",
       ]
     ),
     .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain", "StockroomText"]),

@@ -16,3 +16,7 @@ void sr_set_thread_name(const char *name) {
 int sr_pipe_cloexec(int fds[2]) {
   return pipe2(fds, O_CLOEXEC);
 }
+
+int sr_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
+  return accept4(fd, address, length, flags);
+}

@@ -1,3 +1,5 @@
+import CStockroomSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -31,6 +33,8 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
   private var closed = false
 
   static let pauseWhenStarved: Duration = .milliseconds(100)
+  /// An accepted connection is non-blocking for its event loop and closed on exec, from the start.
+  private static let acceptFlags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 
   /// Binds and listens; `address.port` 0 lets the kernel choose, and `address` then has the real one.
   init(
@@ -96,7 +100,7 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
       var peer = sockaddr_storage()
       var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
       let client = withUnsafeMutablePointer(to: &peer) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(fd, $0, &peerLength) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sr_accept4(fd, $0, &peerLength, Self.acceptFlags) }
       }
       if client < 0 {
         let error = Errno.current
@@ -111,12 +115,6 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
       if let turnedAway = starved {
         starved = nil
         logger.info("accepting connections again; \(turnedAway) turned away while out of file descriptors")
-      }
-      // accept4 is hidden behind _GNU_SOURCE in Glibc's module map; set the flags by hand.
-      _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-      guard (try? Syscall.setNonBlocking(client)) != nil else {
-        Glibc.close(client)
-        continue
       }
       accept(client, SocketAddress(storage: peer))
     }
@@ -135,7 +133,7 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
     if spare >= 0 {
       Glibc.close(spare)
       spare = -1
-      let client = Glibc.accept(fd, nil, nil)
+      let client = sr_accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
       if client >= 0 {
         Syscall.turnAway(client, with: refusal)
         starved? += 1

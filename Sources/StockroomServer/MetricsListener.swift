@@ -58,11 +58,8 @@ final class MetricsListener: @unchecked Sendable {
         try Syscall.retrying { bind(fd, pointer, length) }
       }
       try Syscall.retrying { listen(fd, 64) }
-      _ = try Syscall.retrying { pipe(&pipes) }
-      for end in pipes {
-        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        try Syscall.setNonBlocking(end)
-      }
+      _ = try Syscall.retrying { sr_pipe_cloexec(&pipes) }
+      for end in pipes { try Syscall.setNonBlocking(end) }
     } catch {
       close(fd)
       throw error
@@ -132,13 +129,8 @@ final class MetricsListener: @unchecked Sendable {
 
   private func accept(into peers: inout [Peer]) {
     while peers.count < Self.maxConnections {
-      let client = Glibc.accept(fd, nil, nil)
+      let client = sr_accept4(fd, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
       guard client >= 0 else { return }
-      _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-      guard (try? Syscall.setNonBlocking(client)) != nil else {
-        close(client)
-        continue
-      }
       peers.append(Peer(fd: client, deadline: .now + Self.requestTimeout))
     }
   }

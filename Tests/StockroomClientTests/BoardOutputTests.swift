@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 import StockroomClient
 import Testing
@@ -9,12 +10,12 @@ struct BoardOutputTests {
   @Test("a terminal that never reads again: leaving gives up in time instead of hanging the exit")
   func stuckTerminal() throws {
     var ends: [Int32] = [-1, -1]
-    #expect(pipe(&ends) == 0)
+    #expect(sr_pipe_cloexec(&ends) == 0)
     defer {
       close(ends[0])
       close(ends[1])
     }
-    let keyboard = open("/dev/null", O_RDONLY)
+    let keyboard = open("/dev/null", O_RDONLY | O_CLOEXEC)
     defer { close(keyboard) }
     let flagsBefore = fcntl(ends[1], F_GETFL)
     let terminal = BoardTerminal(input: keyboard, output: ends[1])
@@ -32,12 +33,12 @@ struct BoardOutputTests {
     "a frame larger than the terminal takes is left pending, later frames wait for it, and restore puts the flags back")
   func slowTerminal() throws {
     var ends: [Int32] = [-1, -1]
-    #expect(pipe(&ends) == 0)
+    #expect(sr_pipe_cloexec(&ends) == 0)
     defer {
       close(ends[0])
       close(ends[1])
     }
-    let keyboard = open("/dev/null", O_RDONLY)
+    let keyboard = open("/dev/null", O_RDONLY | O_CLOEXEC)
     defer { close(keyboard) }
     let flagsBefore = fcntl(ends[1], F_GETFL)
     let terminal = BoardTerminal(input: keyboard, output: ends[1])

@@ -1,3 +1,4 @@
+import CStockroomSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -22,7 +23,9 @@ final class ClosingListener {
       let left = max(0, Int32(deadline.timeIntervalSinceNow * 1000))
       var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&pending, 1, left) == 1 else { break }
-      let connection = accept(fd, nil, nil)
+      // Close-on-exec from the start: a child another test starts meanwhile would keep the
+      // connection open past the close, and the client would not see it refused.
+      let connection = sr_accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
       guard connection >= 0 else { continue }
       times.append(Date())
       close(connection)

@@ -38,7 +38,7 @@ final class DataDirectory: @unchecked Sendable {
     let name = "shop_\(UUID().uuidString.prefix(8).lowercased())"
     try PostgresConnection(PostgresURL(cluster.url)).execute("CREATE DATABASE \(name)")
     let url = "postgresql://stockroom@127.0.0.1:\(cluster.port)/\(name)"
-    let shop = try FileManager.default.fileExists(atPath: database) ? ["import", "--data", path] : ["migrate"]
+    let shop = FileManager.default.fileExists(atPath: database) ? ["import", "--data", path] : ["migrate"]
     let status = try Subprocess.run(DaemonProcess.binary.path, shop + ["--store", url], environment: [:])
     guard status == 0 else { throw LineClient.Failure(description: "stockroomd \(shop[0]) exited \(status)") }
     storeURL = url

@@ -1,10 +1,11 @@
 // Linux interfaces that Glibc's Swift module leaves out: epoll and eventfd, for the server's
-// event loops.
+// event loops, and the calls glibc declares only under _GNU_SOURCE.
 #ifndef STOCKROOM_SYSTEM_H
 #define STOCKROOM_SYSTEM_H
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 
 // The event masks as plain numbers: Swift imports glibc's EPOLL_EVENTS enum inconsistently.
 static const unsigned int sr_epoll_in = EPOLLIN;
@@ -19,5 +20,9 @@ void sr_set_thread_name(const char *name);
 // pipe2(fds, O_CLOEXEC), hidden the same way: a pipe whose ends a child another thread starts
 // meanwhile cannot inherit (one that did would keep its reader from ever seeing the end).
 int sr_pipe_cloexec(int fds[2]);
+
+// accept4, hidden the same way: the accepted socket gets `flags` (SOCK_CLOEXEC, SOCK_NONBLOCK)
+// in the same call, so no child started meanwhile inherits it, and no fcntl calls follow.
+int sr_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
 #endif

@@ -10,7 +10,8 @@ import Synchronization
 /// here, in commit order: this node's changes, applied to the shop as the database holds it
 /// while the store's writers' lock is held (`commitChange`), and the other nodes' changes,
 /// replayed from the change log when a notification (or, as a fallback, a poll) says there are
-/// some. Changes that arrive together share one transaction, as the SQLite committer's do.
+/// some. Changes that arrive together, and those that arrive while it waits for the writers'
+/// lock, share one transaction, as the SQLite committer's do.
 /// Watchers hear of every change from here, after its commit, so in commit order per item
 /// whichever node made it.
 ///

@@ -48,6 +48,13 @@ struct TLSChannelTests {
   func noSIGPIPE() throws {
     let pair = try connectedPair()
     defer { close(pair.clientFD) }
+    // The peer goes by shutting its socket down, not only by closing this descriptor: a child
+    // another test is spawning holds a copy of every descriptor until its exec, close-on-exec
+    // or not, and a close alone then leaves the socket open (the write succeeded in CI). The
+    // copy made here stands for that child.
+    let childCopy = dup(pair.serverFD)
+    defer { close(childCopy) }
+    shutdown(pair.serverFD, Int32(SHUT_RDWR))
     close(pair.serverFD)
     // SIGPIPE is blocked on this thread only while the write runs, so a raised one stays pending
     // where the test can see and take it, instead of ending the test process.

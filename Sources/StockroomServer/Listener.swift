@@ -33,8 +33,9 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
   private var closed = false
 
   static let pauseWhenStarved: Duration = .milliseconds(100)
-  /// An accepted connection is non-blocking for its event loop and closed on exec, from the start.
-  private static let acceptFlags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+  /// For `sr_accept4` (the metrics listener's too): an accepted connection is non-blocking for
+  /// its event loop and closed on exec, from the start.
+  static let acceptedSocketFlags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 
   /// Binds and listens; `address.port` 0 lets the kernel choose, and `address` then has the real one.
   init(
@@ -100,7 +101,9 @@ final class Listener: EventLoop.Handler, @unchecked Sendable {
       var peer = sockaddr_storage()
       var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
       let client = withUnsafeMutablePointer(to: &peer) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sr_accept4(fd, $0, &peerLength, Self.acceptFlags) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          sr_accept4(fd, $0, &peerLength, Self.acceptedSocketFlags)
+        }
       }
       if client < 0 {
         let error = Errno.current

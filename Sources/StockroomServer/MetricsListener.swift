@@ -129,7 +129,7 @@ final class MetricsListener: @unchecked Sendable {
 
   private func accept(into peers: inout [Peer]) {
     while peers.count < Self.maxConnections {
-      let client = sr_accept4(fd, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+      let client = sr_accept4(fd, nil, nil, Listener.acceptedSocketFlags)
       guard client >= 0 else { return }
       peers.append(Peer(fd: client, deadline: .now + Self.requestTimeout))
     }

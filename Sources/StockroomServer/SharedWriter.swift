@@ -27,6 +27,14 @@ final class SharedWriter: @unchecked Sendable {
     /// Why the feed lost the database, when it did.
     var lost: String?
     var stopping = false
+
+    /// Up to `count` of the changes waiting, oldest first, taken off the queue.
+    mutating func take(upTo count: Int) -> [ChangeTicket] {
+      guard count > 0 else { return [] }
+      let taken = Array(tickets.prefix(count))
+      tickets.removeFirst(taken.count)
+      return taken
+    }
   }
 
   /// More changes than this waiting means the database is not keeping up: refuse, don't queue.
@@ -125,10 +133,11 @@ final class SharedWriter: @unchecked Sendable {
 
   private func runWriter() {
     while true {
-      let tickets = takeQueued(upTo: Self.batchLimit)
-      let (announced, lost, stopping) = queue.withLock { queue in
+      // The changes and `stopping` are read together: a change queued between the two reads
+      // would be left behind when the writer stops.
+      let (tickets, announced, lost, stopping) = queue.withLock { queue in
         defer { queue.lost = nil }
-        return (queue.announced, queue.lost, queue.stopping)
+        return (queue.take(upTo: Self.batchLimit), queue.announced, queue.lost, queue.stopping)
       }
       // The feed's connection is the first to notice a database going away; the writer's own
       // connection decides whether it really has.
@@ -166,7 +175,7 @@ final class SharedWriter: @unchecked Sendable {
           try replay(missed)
           // The writers' lock may have taken a while to get (other nodes' commits go first):
           // what arrived meanwhile joins this transaction rather than wait for the next turn.
-          tickets += takeQueued(upTo: Self.batchLimit - tickets.count)
+          tickets += queue.withLock { $0.take(upTo: Self.batchLimit - tickets.count) }
           let own = store.applyShared(tickets.map(\.mutation))
           results = own.results
           events = own.events
@@ -207,16 +216,6 @@ final class SharedWriter: @unchecked Sendable {
   /// Changes this node has taken and not yet sent to the database: near `queueCapacity`, the
   /// database is not keeping up.
   var waiting: Int { queue.withLock { $0.tickets.count } }
-
-  /// Up to `count` of the changes waiting, oldest first, taken off the queue.
-  private func takeQueued(upTo count: Int) -> [ChangeTicket] {
-    guard count > 0 else { return [] }
-    return queue.withLock { queue in
-      let taken = Array(queue.tickets.prefix(count))
-      queue.tickets.removeFirst(taken.count)
-      return taken
-    }
-  }
 
   /// A keyed retry whose first answer is only in the store (`.reordered`) answered as a retry
   /// whose receipt is at hand (`.ordered(receipt, repeated: true)`): the receipt is read here,

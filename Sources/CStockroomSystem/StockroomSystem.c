@@ -2,6 +2,7 @@
 #include "StockroomSystem.h"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <string.h>
@@ -17,6 +18,6 @@ int sr_pipe_cloexec(int fds[2]) {
   return pipe2(fds, O_CLOEXEC);
 }
 
-int sr_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
-  return accept4(fd, address, length, flags);
+int sr_accept4(int fd, void *address, unsigned int *length, int flags) {
+  return accept4(fd, (struct sockaddr *)address, (socklen_t *)length, flags);
 }

@@ -3,9 +3,13 @@
 #ifndef STOCKROOM_SYSTEM_H
 #define STOCKROOM_SYSTEM_H
 
+// Only headers that Glibc's Swift module does not cover. glibc's headers are not modular, so a
+// declaration belongs to whichever Clang module includes its header first: had this file included
+// <sys/socket.h>, MSG_DONTWAIT and SHUT_WR would have become CStockroomSystem's in the release
+// build, and a file that imported only Glibc could no longer see them (the debug build happened
+// to compile). So the wrappers below take plain C types.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 
 // The event masks as plain numbers: Swift imports glibc's EPOLL_EVENTS enum inconsistently.
 static const unsigned int sr_epoll_in = EPOLLIN;
@@ -23,6 +27,6 @@ int sr_pipe_cloexec(int fds[2]);
 
 // accept4, hidden the same way: the accepted socket gets `flags` (SOCK_CLOEXEC, SOCK_NONBLOCK)
 // in the same call, so no child started meanwhile inherits it, and no fcntl calls follow.
-int sr_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+int sr_accept4(int fd, void *address, unsigned int *length, int flags);
 
 #endif

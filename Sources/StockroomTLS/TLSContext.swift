@@ -6,8 +6,9 @@ import COpenSSL
   import Musl
 #endif
 
-/// What every connection of one side shares: TLS 1.2 or 1.3 with OpenSSL's secure defaults, the
-/// certificate and key presented, and what the peer's certificate is checked against.
+/// What every connection of one side shares: TLS 1.2 or 1.3 with OpenSSL's secure defaults (a
+/// server's TLS 1.2 limited to forward-secret AEAD suites), the certificate and key presented, and
+/// what the peer's certificate is checked against.
 ///
 /// OpenSSL lets threads make connections from one `SSL_CTX` once it is set up, and this one is
 /// never changed after it is made: that is what makes the unchecked `Sendable` sound.
@@ -51,7 +52,10 @@ public final class TLSContext: @unchecked Sendable {
       method: TLS_server_method(), isServer: true, verifiesPeer: clientCA != nil, blocking: false)
     let context = tls.context
     sr_ssl_ctx_set_server_options(context)
-    sr_ssl_ctx_no_session_cache(context)
+    guard sr_ssl_ctx_set_sessions(context) == 1 else { throw TLSError.fromQueue(.setup, "cannot set up TLS sessions") }
+    guard sr_ssl_ctx_set_tls12_ciphers(context) == 1 else {
+      throw TLSError.fromQueue(.setup, "cannot choose the TLS 1.2 cipher suites")
+    }
     // Whole records are read in one system call where the kernel has them.
     sr_ssl_ctx_set_read_ahead(context, 1)
     try readable(certificate, what: "certificate")

@@ -160,7 +160,7 @@ public final class TLSChannel {
         _ = TLSError.drainQueue()
         return .closed(clean: false)
       }
-      return .failed(TLSError.fromQueue(.protocolFailure, "TLS failed"))
+      return .failed(TLSError.fromQueue(.protocolFailure, "protocol error"))
     }
   }
 

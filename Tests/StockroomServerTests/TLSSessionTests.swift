@@ -75,3 +75,26 @@ struct TLSSessionTests {
     }
   }
 }
+
+@Suite("A failed TLS connection is logged in plain words")
+struct TLSFailureLogTests {
+  @Test("a handshake of nonsense records is logged once as failed, the reason not said twice")
+  func failureSaidOnce() throws {
+    let log = try LogCapture()
+    let settings = try TestTransport.serverSettings()
+    let server = try TestServer(logger: log.logger) { $0.tls = settings }
+    defer { withExtendedLifetime(server) {} }
+    let port = try #require(server.server.tlsPort)
+    let client = try LineClient(port: port, receiveTimeout: 10)
+    // A handshake record whose body is no ClientHello: a TLS protocol error, not plain text.
+    try client.send([0x16, 0x03, 0x01, 0x00, 0x04, 0x01, 0x00, 0x00, 0x00])
+    #expect(log.waitFor("disconnect id="), "\(log.text)")
+    let lines = log.text.split(separator: "\n").filter {
+      $0.contains("TLS failed") || $0.contains("tls handshake failed")
+    }
+    #expect(!lines.isEmpty, "\(log.text)")
+    for line in lines {
+      #expect(!line.contains("TLS failed: TLS failed"), "\(line)")
+    }
+  }
+}

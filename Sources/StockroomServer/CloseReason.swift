@@ -17,8 +17,9 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   case cannotWatchSocket(Errno)
   /// A watcher's undelivered events passed the mailbox's capacity.
   case watcherBehind(events: Int)
-  /// Unsent output passed the hard limit: the client is not reading.
-  case outputOverflow(bytes: Int)
+  /// Unsent output passed the hard limit: the client is not reading. `events` of it were events
+  /// the client never began to receive, which count as dropped.
+  case outputOverflow(bytes: Int, events: Int)
   case idle(seconds: Int)
   case lineTimeout(seconds: Int)
   /// The closing connection's owed output was not taken in time.
@@ -45,7 +46,8 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case .writeFailed(let error): "write failed: \(error)"
     case .cannotWatchSocket(let error): "cannot watch the socket: \(error)"
     case .watcherBehind(let events): "watcher fell \(events) events behind"
-    case .outputOverflow(let bytes): "unsent output passed \(bytes) bytes; client is not reading"
+    case .outputOverflow(let bytes, let events):
+      "unsent output passed \(bytes) bytes; client is not reading; \(events) events never sent"
     case .idle(let seconds): "idle for \(seconds) s"
     case .lineTimeout(let seconds): "request line not finished within \(seconds) s"
     case .closingTimedOut(let seconds): "owed output not taken within \(seconds) s of closing"

@@ -299,8 +299,31 @@ struct ConnectionCore {
     guard phase == .open else { return }
     writeEvents(events, host: host)
     if pendingOutputCount + heldBytes > limits.outputHardLimit {
-      close(.outputOverflow(bytes: limits.outputHardLimit), host: host)
+      close(.outputOverflow(bytes: limits.outputHardLimit, events: unsentEventCount), host: host)
     }
+  }
+
+  /// Events written for the client whose line it has not begun to receive: what closing now
+  /// loses. A line sent in part is not counted (its start may be gone from the buffer).
+  private var unsentEventCount: Int {
+    var count = output.bytes.withUnsafeBytes { Self.eventLines(in: $0, from: outputStart) }
+    for reply in held { count += reply.after.withUnsafeBytes { Self.eventLines(in: $0, from: 0) } }
+    return count
+  }
+
+  /// How many lines of `bytes` that begin at or after `start` are events (`! `).
+  private static func eventLines(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    var count = 0
+    var index = start
+    while index + 1 < bytes.count {
+      if bytes[index] == UInt8(ascii: "!") && bytes[index + 1] == UInt8(ascii: " ")
+        && (index == 0 || bytes[index - 1] == UInt8(ascii: "\n"))
+      {
+        count += 1
+      }
+      index += 1
+    }
+    return count
   }
 
   private mutating func writeEvents(_ events: [WatchEvent], host: some ConnectionHost) {

@@ -334,7 +334,10 @@ public final class Server: Sendable {
     switch connection.admission {
     case .client:
       switch reason {
-      case .outputOverflow, .watcherBehind: stats.slowConsumerDisconnects.add(1, ordering: .relaxed)
+      case .outputOverflow(_, let events):
+        stats.slowConsumerDisconnects.add(1, ordering: .relaxed)
+        stats.eventsDropped.add(events, ordering: .relaxed)
+      case .watcherBehind: stats.slowConsumerDisconnects.add(1, ordering: .relaxed)
       default: break
       }
       let remaining = stats.connectedClients.subtract(1, ordering: .relaxed).newValue

@@ -1,0 +1,94 @@
+import Foundation
+import StockroomDomain
+import StockroomProtocol
+import Testing
+
+@testable import StockroomServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A watcher that stops reading is cut off at the output's hard limit; what it never received is
+/// counted, so that `events_dropped` says how much a slow watcher lost.
+@Suite("A watcher cut off for not reading: the events it lost are counted")
+struct WatcherOverflowTests {
+  /// Events of one length (order ids 100 to 999), so that "ten and a half sent" is exact.
+  private func event(_ number: Int) -> WatchEvent {
+    .stock(
+      StockEvent(item: "banana", name: "Banana", level: 5, change: -1, cause: .order(id: 100 + number, user: "ann")))
+  }
+
+  @Test("closing at the hard limit counts the events not yet begun, none of those sent")
+  func lostEventsCounted() {
+    let host = FakeConnectionHost()
+    let limits = ConnectionLimits(
+      maxLine: 64, outputHighWater: 1 << 20, outputHardLimit: 4096, idleTimeout: 600, lineTimeout: 30)
+    var core = ConnectionCore(limits: limits, now: 0)
+    core.start(rejection: nil, now: 0)
+    _ = core.takeOutput(now: 0, host: host)
+    core.received(Array("WATCH\n".utf8), now: 0, host: host)
+    #expect(String(decoding: core.takeOutput(now: 0, host: host), as: UTF8.self) == "OK watching\n")
+
+    // Ten events go out whole, and half of the eleventh: the client has those (or part of one).
+    var made = 0
+    for _ in 0..<11 {
+      made += 1
+      core.eventsArrived([event(made)], host: host)
+    }
+    let lineLength = core.withPendingOutput { $0.count } / 11
+    let sent = lineLength * 10 + lineLength / 2
+    core.outputSent(sent, now: 0)
+    core.outputBlocked()
+    // Then it stops reading, and events pile up until the limit.
+    while core.phase != .closed {
+      made += 1
+      core.eventsArrived([event(made)], host: host)
+    }
+    guard case .outputOverflow(let bytes, let events) = core.closeReason else {
+      Issue.record("closed for another reason: \(core.closeReason)")
+      return
+    }
+    #expect(bytes == 4096)
+    #expect(events == made - 11, "made \(made), of which 10 sent whole and one in part")
+    #expect(events > 40)
+    #expect(core.closeReason.description.hasSuffix("; \(made - 11) events never sent"))
+  }
+}
+
+/// The same over real TCP: a watcher with a tiny receive buffer that never reads, while another
+/// client orders, until the server cuts it off; INFO's `events_dropped` then counts what it lost.
+@Suite("A silent watcher's lost events reach INFO")
+struct WatcherOverflowServerTests {
+  @Test("events_dropped and slow_consumer_disconnects move when a silent watcher is cut off")
+  func countedInInfo() throws {
+    let server = try TestServer(initialStock: 1_000_000) { $0.outputHardLimit = 64 * 1024 }
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var small: Int32 = 4096
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    try #require(Loopback.connect(fd, port: server.port) == 0)
+    let watch = Array("WATCH banana\n".utf8)
+    try #require(watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == watch.count)
+
+    let client = try server.client()
+    let batch = String(repeating: "ORDER banana\n", count: 500)
+    var orders = 0
+    var stats: Row?
+    // The kernel's buffers take a few MB before the server's own output grows; bounded, so a
+    // server that never cuts the watcher off fails here instead of running on.
+    while orders < 400_000 {
+      try client.send(batch)
+      for _ in 0..<500 { #expect(try client.readReply().isOK) }
+      orders += 500
+      stats = try client.request("INFO stats").rows.first
+      if stats?["slow_consumer_disconnects"] != "0" { break }
+    }
+    #expect(stats?["slow_consumer_disconnects"] == "1", "after \(orders) orders: \(String(describing: stats))")
+    let dropped = Int(stats?["events_dropped"] ?? "") ?? 0
+    // At least what the 64 KiB of unsent output held, a line of some 80 bytes each.
+    #expect(dropped > 64 * 1024 / 100, "events_dropped=\(dropped)")
+    #expect(dropped < orders)
+  }
+}

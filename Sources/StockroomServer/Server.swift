@@ -26,6 +26,7 @@ public final class Server: Sendable {
   private let tlsContext = Mutex<TLSContext?>(nil)
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
+  private let rejections: Mutex<RejectionLog>
   /// One event loop per core, each a thread of its own that serves its share of the connections.
   private let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
@@ -111,6 +112,7 @@ public final class Server: Sendable {
     let files = FileLimit.adjust(forClients: configuration.maxClients)
     if let warning = files.warning { logger.warning(warning) }
     self.maxClients = files.maxClients
+    self.rejections = Mutex(RejectionLog(interval: configuration.rejectionLogInterval))
   }
 
   /// Starts listening and returns the plaintext port, which is the kernel's choice when
@@ -303,10 +305,27 @@ public final class Server: Sendable {
     return false
   }
 
+  /// The first rejection of an interval in full; the others as one count when it ends. Runs on
+  /// the listeners' loop, which also runs the timer.
+  private func logRejection(id: Int, peer: SocketAddress) {
+    guard rejections.withLock({ $0.rejected() }) else { return }
+    let interval = rejections.withLock { $0.interval }
+    logger.warning(
+      "reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients)); more in the next \(interval.components.seconds) s are counted, not logged one by one"
+    )
+    _ = loops[0].schedule(after: interval) { [self] in
+      let unsaid = rejections.withLock { $0.intervalEnded() }
+      guard unsaid > 0 else { return }
+      logger.warning(
+        "reject count=\(unsaid) reason=max_clients(\(maxClients)): turned away in the last \(interval.components.seconds) s"
+      )
+    }
+  }
+
   /// Turns a connection past `maxClients` away with `ERR LIMIT`.
   private func reject(_ fd: Int32, id: Int, peer: SocketAddress, tls: TLSChannel?) {
     stats.rejectedConnections.add(1, ordering: .relaxed)
-    logger.warning("reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients))")
+    logRejection(id: id, peer: peer)
     let rejection = ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later")
     // A rejected client gets its ERR line and a moment to read it; past 64 of them still
     // closing, a flood gets the line and is closed at once, so it cannot hold descriptors.

@@ -12,11 +12,19 @@ import Foundation
 ///
 /// Nothing here runs on an event loop, so a slow scraper, or someone holding sockets open on
 /// this port, cannot delay a shop request. What anyone can make it hold is bounded: at most
-/// `maxConnections` at once (the rest wait in the kernel's backlog), `HTTPRequestHead.maxBytes`
-/// of request each, `requestTimeout` to send it, and `lingerTimeout` to go after the answer.
-/// All sockets are non-blocking and waited on with poll(2), so one slow peer never stalls another.
+/// `maxConnections` at once, `HTTPRequestHead.maxBytes` of request each, `requestTimeout` to
+/// send it, and `lingerTimeout` to go after the answer. One source (an IPv4 address, an IPv6 /64)
+/// holds at most `maxPerSource` of the places; when it connects again, or when every place is
+/// taken and anyone connects, the peer that has waited longest for its request, of that source
+/// or else of the source holding most, is closed to make room (as OpenSSH's MaxStartups drops
+/// unauthenticated connections). So sockets held open and silent from elsewhere cannot keep a
+/// scraper waiting in the backlog: 16 of them did, for their whole request timeout. All sockets
+/// are non-blocking and waited on with poll(2), so one slow peer never stalls another.
 final class MetricsListener: @unchecked Sendable {
-  static let maxConnections = 16
+  /// Places for peers at once: room for many scrapers and a crowd of idle sockets besides, each
+  /// holding at most `HTTPRequestHead.maxBytes` of request (2 MiB in all).
+  static let maxConnections = 256
+  static let maxPerSource = 8
   static let requestTimeout = Duration.seconds(5)
   /// After the answer, how long the peer may take to close (its unread bytes are drained so the
   /// answer is not lost to a reset).
@@ -39,6 +47,7 @@ final class MetricsListener: @unchecked Sendable {
     }
 
     var fd: Int32
+    let source: PeerSource
     var phase = Phase.reading
     var input: [UInt8] = []
     var output: [UInt8] = []
@@ -102,7 +111,8 @@ final class MetricsListener: @unchecked Sendable {
     }
     while true {
       var polled = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-      polled.append(pollfd(fd: fd, events: peers.count < Self.maxConnections ? Int16(POLLIN) : 0, revents: 0))
+      let room = peers.count < Self.maxConnections || peers.contains { $0.phase == .reading }
+      polled.append(pollfd(fd: fd, events: room ? Int16(POLLIN) : 0, revents: 0))
       for peer in peers {
         polled.append(pollfd(fd: peer.fd, events: Int16(peer.phase == .writing ? POLLOUT : POLLIN), revents: 0))
       }
@@ -127,12 +137,49 @@ final class MetricsListener: @unchecked Sendable {
     }
   }
 
+  /// Accepts what the backlog holds, up to one turn's worth, each new peer in the place of an
+  /// older one when its source, or the whole responder, has no place left.
   private func accept(into peers: inout [Peer]) {
-    while peers.count < Self.maxConnections {
-      let client = sr_accept4(fd, nil, nil, Listener.acceptedSocketFlags)
+    for _ in 0..<Self.maxConnections * 4 {
+      guard peers.count < Self.maxConnections || peers.contains(where: { $0.phase == .reading }) else { return }
+      var address = sockaddr_storage()
+      var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+      let client = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          sr_accept4(fd, $0, &length, Listener.acceptedSocketFlags)
+        }
+      }
       guard client >= 0 else { return }
-      peers.append(Peer(fd: client, deadline: .now + Self.requestTimeout))
+      let peer = Peer(
+        fd: client, source: PeerSource(SocketAddress(storage: address)), deadline: .now + Self.requestTimeout)
+      if let victim = placeToFree(for: peer.source, among: peers) {
+        finish(&peers[victim])
+        peers.remove(at: victim)
+      }
+      if peers.count < Self.maxConnections && peers.filter({ $0.source == peer.source }).count < Self.maxPerSource {
+        peers.append(peer)
+      } else {
+        close(client)
+      }
     }
+  }
+
+  /// Which peer to close so that one from `source` can have a place, if one must go: the oldest
+  /// still sending its request, of `source` when it holds its share, else of the source holding
+  /// the most places.
+  private func placeToFree(for source: PeerSource, among peers: [Peer]) -> Int? {
+    let held = Dictionary(grouping: peers.indices) { peers[$0].source }
+    let own = held[source]?.count ?? 0
+    let candidates: [Int]
+    if own >= Self.maxPerSource {
+      candidates = held[source] ?? []
+    } else if peers.count >= Self.maxConnections {
+      let most = held.values.map(\.count).max() ?? 0
+      candidates = held.values.filter { $0.count == most }.flatMap { $0 }
+    } else {
+      return nil
+    }
+    return candidates.filter { peers[$0].phase == .reading }.min { peers[$0].deadline < peers[$1].deadline }
   }
 
   private func serve(_ peer: inout Peer, events: Int16) {

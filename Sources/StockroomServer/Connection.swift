@@ -30,6 +30,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
 
   let id: Int
   let peer: String
+  /// Its address as `--max-clients-per-address` counts it.
+  let source: PeerSource
   let loop: EventLoop
   let admission: Admission
   private let fd: Int32
@@ -64,12 +66,13 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
   private var bufferedReadQueued = false
 
   init(
-    id: Int, fd: Int32, peer: String, server: ServerContext, loop: EventLoop, admission: Admission = .client,
+    id: Int, fd: Int32, peer: SocketAddress, server: ServerContext, loop: EventLoop, admission: Admission = .client,
     transport: TransportSecurity = .plaintextLocal, tls: TLSChannel? = nil
   ) {
     self.id = id
     self.fd = fd
-    self.peer = peer
+    self.peer = peer.description
+    self.source = PeerSource(peer)
     self.server = server
     self.loop = loop
     self.admission = admission

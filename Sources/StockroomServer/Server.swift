@@ -27,6 +27,8 @@ public final class Server: Sendable {
   private let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
   private let rejections: Mutex<RejectionLog>
+  /// The places each source address holds: see `admit`.
+  private let sources = Mutex(SourceCounts())
   /// One event loop per core, each a thread of its own that serves its share of the connections.
   private let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
@@ -281,8 +283,8 @@ public final class Server: Sendable {
       Glibc.close(fd)
       return
     }
-    guard admit() else {
-      reject(fd, id: id, peer: peer, tls: channel)
+    if let refusal = admit(PeerSource(peer)) {
+      reject(fd, id: id, peer: peer, tls: channel, refusal: refusal)
       return
     }
     let connection = makeConnection(fd, id: id, peer: peer, admission: .client, tls: channel)
@@ -292,9 +294,21 @@ public final class Server: Sendable {
     connection.start()
   }
 
+  /// Takes a place for a connection from `source`, or says why there is none: its address holds
+  /// `--max-clients-per-address` already, or the server `maxClients`.
+  private func admit(_ source: PeerSource) -> AdmissionRefusal? {
+    let perAddress = configuration.maxClientsPerAddress
+    guard sources.withLock({ $0.take(source, limit: perAddress) }) else { return .addressFull(perAddress: perAddress) }
+    guard takePlace() else {
+      sources.withLock { $0.release(source) }
+      return .serverFull(maxClients: maxClients)
+    }
+    return nil
+  }
+
   /// Takes a place among `maxClients`, or says there is none. Checking the count and taking a
   /// place are one step, so connections accepted at once can never overshoot it.
-  private func admit() -> Bool {
+  private func takePlace() -> Bool {
     var current = stats.connectedClients.load(ordering: .relaxed)
     while current < maxClients {
       let (exchanged, found) = stats.connectedClients.compareExchange(
@@ -307,26 +321,26 @@ public final class Server: Sendable {
 
   /// The first rejection of an interval in full; the others as one count when it ends. Runs on
   /// the listeners' loop, which also runs the timer.
-  private func logRejection(id: Int, peer: SocketAddress) {
+  private func logRejection(id: Int, peer: SocketAddress, refusal: AdmissionRefusal) {
     guard rejections.withLock({ $0.rejected() }) else { return }
     let interval = rejections.withLock { $0.interval }
     logger.warning(
-      "reject id=\(id) peer=\(peer) reason=max_clients(\(maxClients)); more in the next \(interval.components.seconds) s are counted, not logged one by one"
+      "reject id=\(id) peer=\(peer) reason=\(refusal.logReason); more in the next \(interval.components.seconds) s are counted, not logged one by one"
     )
     _ = loops[0].schedule(after: interval) { [self] in
       let unsaid = rejections.withLock { $0.intervalEnded() }
       guard unsaid > 0 else { return }
       logger.warning(
-        "reject count=\(unsaid) reason=max_clients(\(maxClients)): turned away in the last \(interval.components.seconds) s"
+        "reject count=\(unsaid): turned away in the last \(interval.components.seconds) s (server or address full)"
       )
     }
   }
 
-  /// Turns a connection past `maxClients` away with `ERR LIMIT`.
-  private func reject(_ fd: Int32, id: Int, peer: SocketAddress, tls: TLSChannel?) {
+  /// Turns a connection that `admit` refused away with `ERR LIMIT`.
+  private func reject(_ fd: Int32, id: Int, peer: SocketAddress, tls: TLSChannel?, refusal: AdmissionRefusal) {
     stats.rejectedConnections.add(1, ordering: .relaxed)
-    logRejection(id: id, peer: peer)
-    let rejection = ProtocolError(.limit, "server full: \(maxClients) clients connected; try again later")
+    logRejection(id: id, peer: peer, refusal: refusal)
+    let rejection = refusal.error
     // A rejected client gets its ERR line and a moment to read it; past 64 of them still
     // closing, a flood gets the line and is closed at once, so it cannot hold descriptors.
     guard lingeringRejections.add(1, ordering: .relaxed).newValue <= 64 else {
@@ -345,13 +359,14 @@ public final class Server: Sendable {
   ) -> Connection {
     let transport: TransportSecurity = tls != nil ? .tls : peer.isLoopback ? .plaintextLocal : .plaintextNetwork
     return Connection(
-      id: id, fd: fd, peer: peer.description, server: context, loop: loops[id % loops.count], admission: admission,
+      id: id, fd: fd, peer: peer, server: context, loop: loops[id % loops.count], admission: admission,
       transport: transport, tls: tls)
   }
 
   private func closed(_ connection: Connection, reason: CloseReason) {
     switch connection.admission {
     case .client:
+      sources.withLock { $0.release(connection.source) }
       switch reason {
       case .outputOverflow(_, let events):
         stats.slowConsumerDisconnects.add(1, ordering: .relaxed)

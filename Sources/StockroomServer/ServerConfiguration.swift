@@ -11,6 +11,8 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var catalogPath: String? = nil
   public var maxLine = ProtocolVersion.defaultMaxLine
   public var maxClients = 1024
+  /// Connections one address (an IPv6 /64) may hold at once; 0 for no limit.
+  public var maxClientsPerAddress = 256
   /// How long after a rejection is logged the next ones are only counted (see `RejectionLog`).
   public var rejectionLogInterval: Duration = .seconds(10)
   /// Unsent output past which a connection stops reading requests until its client catches up.

@@ -39,6 +39,15 @@ public enum ServerOptions {
         settings.configuration.maxClients = try OptionSettings.integer(text, 1...1_000_000)
       }, help: "connections served at once; more get ERR LIMIT (default 1024)"),
     ServerOption(
+      "max-clients-per-address",
+      .value(placeholder: "N") { settings, text throws(OptionProblem) in
+        settings.configuration.maxClientsPerAddress = try OptionSettings.integer(text, 0...1_000_000)
+      },
+      help: """
+        connections one address (an IPv6 /64) may hold at once, watchers included;
+        more get ERR LIMIT (default 256; 0 for no limit)
+        """),
+    ServerOption(
       "data",
       .value(placeholder: "DIR") { settings, text in
         settings.configuration.dataDirectory = text

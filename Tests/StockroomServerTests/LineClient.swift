@@ -24,13 +24,16 @@ final class LineClient: @unchecked Sendable {
   private var tls: TLSChannel?
 
   /// With `tls`, the handshake is done before this returns (or throws its `TLSError`); the
-  /// server's certificate is checked against `verifyHost`, by default the address dialled.
+  /// server's certificate is checked against `verifyHost`, by default the address dialled. With
+  /// `source`, the connection comes from that local address.
   init(
     port: UInt16, receiveTimeout: Int = 30, receiveBuffer: Int32? = nil, tls: TLSContext? = nil,
-    address: String = "127.0.0.1", verifyHost: String? = nil
+    address: String = "127.0.0.1", verifyHost: String? = nil, from source: String? = nil
   ) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+    // Another loopback address (127.0.0.2 and up) stands for another host.
+    if let source, Loopback.bind(fd, to: source) != 0 { throw Failure(description: "bind \(source): \(errno)") }
     if var size = receiveBuffer {
       // Before connect, so the window the server sees is small from the start.
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -6,6 +6,18 @@
 enum Loopback {
   /// `connect(2)` to 127.0.0.1:`port`: 0, or -1 with `errno` set (EINPROGRESS on a
   /// non-blocking socket still connecting).
+  /// Binds `fd` to `host` with a port the kernel picks, so that a connection comes from there.
+  static func bind(_ fd: Int32, to host: String) -> Int32 {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr(host)
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+  }
+
   static func connect(_ fd: Int32, port: UInt16, address host: String = "127.0.0.1") -> Int32 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -16,13 +16,7 @@ struct MetricsFloodTests {
     try (0..<count).map { index in
       let fd = socket(
         AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-      var local = sockaddr_in()
-      local.sin_family = sa_family_t(AF_INET)
-      local.sin_addr.s_addr = inet_addr("127.0.0.\(2 + index % hosts)")
-      let bound = withUnsafePointer(to: &local) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-      }
-      try #require(bound == 0, "bind 127.0.0.\(2 + index % hosts): errno \(errno)")
+      try #require(Loopback.bind(fd, to: "127.0.0.\(2 + index % hosts)") == 0, "bind: errno \(errno)")
       _ = Loopback.connect(fd, port: port)
       return fd
     }

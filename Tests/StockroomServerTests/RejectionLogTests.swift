@@ -44,7 +44,7 @@ struct RejectionLogTests {
       let lines = log.text.split(separator: "\n").filter { $0.contains(" WARN reject ") }
       full = lines.filter { $0.contains(" reject id=") }.count
       counted = lines.compactMap { line in
-        line.firstMatch(of: #/reject count=(\d+) /#).flatMap { Int($0.1) }
+        line.firstMatch(of: #/reject count=(\d+):/#).flatMap { Int($0.1) }
       }.reduce(0, +)
       if full + counted == 40 { break }
       usleep(50_000)

@@ -12,7 +12,9 @@ let package = Package(
   ],
   targets: [
     // What the shop's rules and the wire share: how a client's word is quoted back, and roles.
-    .target(name: "StockroomText"),
+    .target(name: "StockroomText", dependencies: ["CICU"]),
+    // System ICU, from Debian's libicu-dev: Unicode UTS #39's confusable names and script rules.
+    .systemLibrary(name: "CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
     // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
     .target(name: "StockroomDomain", dependencies: ["StockroomText"]),
     // The wire: tokenizer, quoting, command table, reply encoding. Shared by server and clients.

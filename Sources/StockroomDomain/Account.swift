@@ -31,4 +31,23 @@ public struct Account: Sendable, Hashable, Codable, CustomStringConvertible {
     }
     return name
   }
+
+  /// The name `raw` stands for as a new account's name: as `name(_:)`, and also keeping to one
+  /// script as UTS #39's highly restrictive level means it, so that a new name cannot pass for
+  /// another by mixing look-alike letters of two scripts. Existing accounts keep the names they
+  /// have: this is asked only when one is made. (Looking like another account's name as a whole
+  /// is the account book's to refuse: see `LookalikeKey`.)
+  public static func newName(_ raw: String) throws(ShopError) -> String {
+    let name = try name(raw)
+    guard let single = LookalikeKey.keepsToOneScript(name) else {
+      throw ShopError(.invalid, "the scripts of this user name cannot be checked; choose another")
+    }
+    guard single else {
+      throw ShopError(
+        .invalid,
+        "a user name may not mix scripts (Latin with Cyrillic or Greek, say): one script, or Latin with Han, kana or Hangul (Unicode UTS #39, highly restrictive)"
+      )
+    }
+    return name
+  }
 }

@@ -9,13 +9,34 @@ import StockroomText
 public struct AccountBook: Sendable {
   private let limits: ShopLimits
   public private(set) var accounts: [String: Account] = [:]
+  /// Which account each look (`LookalikeKey`) belongs to, so that a new name that looks like one
+  /// is refused.
+  private var lookalikes: [LookalikeKey: String] = [:]
 
   init(limits: ShopLimits) {
     self.limits = limits
   }
 
   mutating func restore(_ saved: [Account]) {
-    for account in saved { accounts[account.name] = account }
+    for account in saved {
+      accounts[account.name] = account
+      if let key = LookalikeKey(account.name), lookalikes[key] == nil { lookalikes[key] = account.name }
+    }
+  }
+
+  /// The existing account whose name looks like `name` (another name: the same one is taken,
+  /// not alike), if any.
+  public func lookalike(of name: String) -> String? {
+    guard let key = LookalikeKey(name), let other = lookalikes[key], other != name else { return nil }
+    return other
+  }
+
+  /// REGISTER or USER ADD of a name that looks like `existing`'s.
+  public static func looksTaken(_ name: String, like existing: String) -> ShopError {
+    ShopError(
+      .exists,
+      "the name \(Echo.quoted(name)) looks like the existing account \(Echo.quoted(existing)) (Unicode UTS #39 confusables, case folded); choose another"
+    )
   }
 
   public var adminCount: Int { accounts.values.count { $0.role == .admin } }
@@ -24,6 +45,7 @@ public struct AccountBook: Sendable {
   /// earlier owner, which a self-registration may not take over.
   mutating func create(_ account: Account, selfRegistered: Bool, unclaimedData: Bool) throws(ShopError) {
     guard accounts[account.name] == nil else { throw ShopError.nameTaken(account.name) }
+    if let existing = lookalike(of: account.name) { throw Self.looksTaken(account.name, like: existing) }
     guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
     if selfRegistered && unclaimedData {
       throw ShopError(
@@ -35,6 +57,7 @@ public struct AccountBook: Sendable {
       throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")
     }
     accounts[account.name] = account
+    if let key = LookalikeKey(account.name) { lookalikes[key] = account.name }
   }
 
   private func account(_ name: String) throws(ShopError) -> Account {
@@ -52,6 +75,10 @@ public struct AccountBook: Sendable {
     _ = try account(name)
     try keepsAnAdmin(without: name)
     accounts[name] = nil
+    if let key = LookalikeKey(name), lookalikes[key] == name {
+      // Another account may share the look (made before the rule): it takes the key over.
+      lookalikes[key] = accounts.keys.sorted().first { LookalikeKey($0) == key }
+    }
   }
 
   mutating func setRole(_ name: String, _ role: Role, at: Date) throws(ShopError) -> Account {

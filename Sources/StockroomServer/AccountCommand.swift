@@ -152,13 +152,18 @@ public struct AccountCommand: Sendable, Equatable {
       let accounts = try ShopDatabase.withAccounts(directory: dataDirectory) { try ShopDatabase.accounts(in: $0) }
       return accounts.map { "\($0.name) \($0.role.rawValue) \($0.created.formatted(.iso8601))" }
     case .add(let raw, let role):
-      let name = try Account.name(raw)
+      let name = try Account.newName(raw)
       try ShopDatabase.withAccounts(directory: dataDirectory) { database in
         // Asked before the password, so no one types a password twice only to be told no.
         guard try ShopDatabase.account(named: name, in: database) == nil else {
           throw AccountCommandError(
             "an account named \(Echo.quoted(name)) already exists; change its password with "
               + "`stockroomd user passwd \(name)`")
+        }
+        if let key = LookalikeKey(name),
+          let existing = try ShopDatabase.accounts(in: database).first(where: { LookalikeKey($0.name) == key })
+        {
+          throw AccountCommandError(AccountBook.looksTaken(name, like: existing.name).message)
         }
         let hash = try Self.newHash(for: name)
         let now = Date()

@@ -36,6 +36,7 @@ extension CommandHandler {
   private func refuseTaken(_ name: String) throws(ShopError) {
     try store.read { state throws(ShopError) in
       if state.accounts[name] != nil { throw ShopError.nameTaken(name) }
+      if let existing = state.accountBook.lookalike(of: name) { throw AccountBook.looksTaken(name, like: existing) }
     }
   }
 
@@ -53,7 +54,7 @@ extension CommandHandler {
     guard configuration.registration == .open else {
       throw ProtocolError(.denied, "self-registration is closed on this server; ask an admin for an account")
     }
-    let name = try Account.name(request.arguments[0].text)
+    let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     try refuseTaken(name)
     return CredentialTicket(.register(name: name), .hash(password))
@@ -71,7 +72,7 @@ extension CommandHandler {
   }
 
   func userAdd(_ request: Request) throws -> CredentialTicket {
-    let name = try Account.name(request.arguments[0].text)
+    let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
     try refuseTaken(name)

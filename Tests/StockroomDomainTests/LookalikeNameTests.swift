@@ -1,0 +1,47 @@
+import StockroomDomain
+import StockroomText
+import Testing
+
+/// New account names cannot pass for others (Unicode UTS #39, through ICU's spoof checker).
+@Suite("Look-alike and mixed-script user names")
+struct LookalikeNameTests {
+  @Test(
+    "names that look like realuser share its key; different names do not",
+    arguments: ["realuser", "reаluser", "RealUser", "REALUSER", "𝐫𝐞𝐚𝐥𝐮𝐬𝐞𝐫", "ｒｅａｌｕｓｅｒ"])
+  func sameLook(name: String) throws {
+    #expect(try #require(LookalikeKey(name)) == LookalikeKey("realuser"))
+  }
+
+  @Test("names that differ to a reader have different keys")
+  func differentLook() {
+    for (one, other) in [("alice", "bob"), ("민지", "민주"), ("realuser", "realusers"), ("kim", "kin")] {
+      #expect(LookalikeKey(one) != LookalikeKey(other), "\(one) \(other)")
+    }
+  }
+
+  @Test(
+    "a new name that mixes scripts is refused, naming the rule",
+    arguments: ["аdmin", "aadmіn", "paypaӏ", "reаluser", "ωmega"])
+  func mixedScripts(name: String) {
+    #expect {
+      _ = try Account.newName(name)
+    } throws: { error in
+      let error = error as? ShopError
+      return error?.kind == .invalid && error?.message.contains("may not mix scripts") == true
+    }
+  }
+
+  @Test(
+    "names of one script, or Latin with Hangul, Han or kana, are accepted",
+    arguments: [
+      "realuser", "𝐫𝐞𝐚𝐥𝐮𝐬𝐞𝐫", "ㅋㅋ", "민지", "kim민지", "bob_smith", "kim-min", "Ελένη", "иван", "山田太郎", "やまだ", "alice.b",
+    ])
+  func accepted(name: String) throws {
+    #expect(try Account.newName(name) == name)
+  }
+
+  @Test("existing accounts keep their names: loading does not apply the new-name rules")
+  func existingKept() throws {
+    #expect(try Account.name("аdmin") == "аdmin")
+  }
+}

@@ -157,7 +157,8 @@ public final class InteractiveSession {
   private func perform(_ command: LocalCommand) -> Bool {
     switch command {
     case .help(let words):
-      show(HelpText.render(words, palette: renderer.palette))
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
+      show(HelpText.render(words, palette: renderer.palette, width: width))
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
     case .history:

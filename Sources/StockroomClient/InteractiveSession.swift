@@ -479,6 +479,7 @@ public final class InteractiveSession {
         fresh.update(diary: try request("LIST diary size=100", on: connection))
       }
       names = fresh
+      renderer.names = fresh
       namesFetched = now
       namesStale = false
     } catch {

@@ -9,10 +9,14 @@ enum TableView {
       && (row["stock"] != nil || row["can_make"] != nil)
   }
 
-  static func columns(for kind: RowKind?, levelOnly: Bool, rows: [Row], dates: DateStyle) -> [HumanColumn] {
+  static func columns(
+    for kind: RowKind?, levelOnly: Bool, rows: [Row], dates: DateStyle, names: CatalogNames = CatalogNames()
+  ) -> [HumanColumn] {
     if levelOnly {
+      // STOCK's rows carry ids only; the names come from NAMES, when the session has them.
+      let name = HumanColumn("name", dropRank: 2) { row in row.id.flatMap { names.displayName(of: $0) } }
       return [
-        .id(), .field("kind"), .stock, .stockBar(dropRank: 1), .field("change", alignment: .right),
+        .id(), name, .field("kind"), .stock, .stockBar(dropRank: 1), .field("change", alignment: .right),
         .field("can_make", alignment: .right),
       ]
     }

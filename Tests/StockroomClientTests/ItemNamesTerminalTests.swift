@@ -27,7 +27,7 @@ struct ItemNamesTerminalTests {
     try terminal.send("Enter")
     let stock = try terminal.waitForPrompt(after: "OK 2 items")
     let rows = TerminalSession.lines(stock)
-    #expect(rows.contains { $0.hasPrefix("kiwi ") && $0.contains(" Kiwi ") }, "\(stock)")
-    #expect(rows.contains { $0.hasPrefix("galbi_jjim ") && $0.contains(" 소갈비찜 ") }, "\(stock)")
+    #expect(rows.contains { $0.hasPrefix("kiwi ") && $0.hasSuffix(" Kiwi") }, "\(stock)")
+    #expect(rows.contains { $0.hasPrefix("galbi_jjim ") && $0.hasSuffix(" 소갈비찜") }, "\(stock)")
   }
 }

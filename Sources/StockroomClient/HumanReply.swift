@@ -27,7 +27,9 @@ struct HumanReply {
     } else {
       out += tables(rows)
     }
-    out.append(status())
+    // The status line too is broken at spaces within the width: an ERR line holds the
+    // user's own words, which the terminal would otherwise cut anywhere.
+    out += TextWrap.lines(status(), width: limit ?? 0, hanging: 2)
     return out
   }
 

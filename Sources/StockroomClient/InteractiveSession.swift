@@ -45,6 +45,7 @@ public final class InteractiveSession {
   /// `:pager`; replies are paged only when stdout is a terminal as well.
   private var paging: Bool
   private let pagerCommand: String?
+  private var pagerWarned = false
   private let outputIsTerminal: Bool
   private let textEditor: ExternalEditor
 
@@ -176,8 +177,10 @@ public final class InteractiveSession {
       timing = on ?? !timing
       say("timing \(timing ? "on" : "off")\n")
     case .pager(let on):
-      paging = on ?? !paging
-      say("pager \(paging ? "on" : "off")\n")
+      // Alone it says how things stand, as :pager on|off would leave them; it changes nothing.
+      if let on { paging = on }
+      let which = paging ? pagerCommand.map { " (\($0))" } ?? "" : ""
+      say("pager \(paging ? "on" : "off")\(which)" + (on == nil ? "; :pager on|off changes it" : "") + "\n")
     case .top:
       if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
         say(renderer.palette.error(refusal) + "\n")
@@ -230,6 +233,13 @@ public final class InteractiveSession {
       return
     }
     say(text)
+    if paging, outputIsTerminal, let pagerCommand, !pagerWarned,
+      Pager.isTaller(text, rows: Int(sr_terminal_rows(1)), columns: Int(sr_terminal_columns(1)))
+    {
+      // The pager could not be started: said once, so a broken $PAGER is not a silent mystery.
+      pagerWarned = true
+      say(renderer.palette.dim("the pager '\(pagerCommand)' could not be started; :pager off stops trying") + "\n")
+    }
   }
 
   /// `DIARY NEW "title"` without a body, or `DIARY EDIT 3` without anything to change: the

@@ -84,6 +84,8 @@ public final class InteractiveSession {
   public func run() -> Int32 {
     do {
       try connect()
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
+      say(TextWrap.lines(banner(), width: width).map { renderer.palette.dim($0) + "\n" }.joined())
     } catch {
       say(renderer.palette.error("could not connect: \(error.message)") + "\n")
     }
@@ -104,6 +106,17 @@ public final class InteractiveSession {
       guard let edited = withTextEdited(line), let complete = withPasswordsAsked(edited) else { continue }
       execute(complete)
     }
+  }
+
+  /// One line on arrival, as psql and redis-cli give: who answered, and where to start.
+  private func banner() -> String {
+    var server = connection?.greeting ?? ""
+    if server.hasPrefix("OK ") { server.removeFirst(3) }
+    if let end = server.firstIndex(of: ";") { server = String(server[..<end]) }
+    if server.hasSuffix(" ready") { server.removeLast(" ready".count) }
+    let answered = server.isEmpty ? "" : " (\(server))"
+    return "Connected to \(options.host):\(options.port)\(answered). HELP lists the commands, Tab completes,"
+      + " Ctrl-D leaves."
   }
 
   /// `LOGIN alice` with the password left off: ask for it with echo off rather than send the

@@ -147,6 +147,12 @@ public final class InteractiveSession {
       let setsPassword = !spec.flags.contains(.connection) && argument.name != "old"
       do {
         let password = try PasswordPrompt.read(prompt: label)
+        // The server's rule, checked before asking again: typing a refused password twice
+        // only to be told it is too short wastes the second go.
+        if setsPassword, let problem = Self.passwordProblem(password.reveal) {
+          say(renderer.palette.error("\(problem); nothing sent") + "\n")
+          return nil
+        }
         if setsPassword, try PasswordPrompt.read(prompt: "Again: ") != password {
           say(renderer.palette.error("the two passwords differ; nothing sent") + "\n")
           return nil
@@ -163,6 +169,15 @@ public final class InteractiveSession {
     let head = line.split(separator: " ").prefix(words.count - given.count).joined(separator: " ")
     let body = positional.map { Quoting.quote($0) } + asked + options
     return ([head] + body).joined(separator: " ")
+  }
+
+  /// Protocol.md's rule for a password being set (8 to 1,024 bytes, any text), in the
+  /// server's words; nil when it passes.
+  static func passwordProblem(_ password: String) -> String? {
+    let bytes = password.utf8.count
+    if bytes < 8 { return "a password needs at least 8 bytes" }
+    if bytes > 1024 { return "a password may have at most 1,024 bytes" }
+    return nil
   }
 
   // MARK: - Local commands

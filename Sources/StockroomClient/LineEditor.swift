@@ -326,9 +326,13 @@ public final class LineEditor {
     _ = el_cursor(editLine, Int32(after))
     hintHidden = true
     printAbove("")
+    // libedit believes the cursor is still on the line's last row, and its redisplay first
+    // goes up that many rows to clear them; as many extra newlines keep it off the old line.
+    let columns = max(Int(sr_el_columns(editLine)), 1)
+    let rows = (DisplayWidth.of(prompt) + DisplayWidth.of(lineBeforeCursor())) / columns
     el_deletestr(editLine, Int32(all))
     hintHidden = false
-    TerminalOutput.write("^C\n")
+    TerminalOutput.write("^C\n" + String(repeating: "\n", count: rows))
     return UInt8(CC_REDISPLAY)
   }
 }

@@ -417,8 +417,12 @@ public final class InteractiveSession {
       return
     }
     lossAnnounced = true
-    let text = "\(error.message); " + (closedForIdleness ? "will reconnect on the next command" : "reconnecting")
-    editor.printAbove(renderer.palette.error(text) + "\n", prompt: prompt)
+    // The server's idle notice has said it all already; a second line would say it again.
+    guard !closedForIdleness else {
+      editor.printAbove("", prompt: prompt)
+      return
+    }
+    editor.printAbove(renderer.palette.error("\(error.message); reconnecting") + "\n", prompt: prompt)
   }
 
   /// The end of an outage: said once, and the editor watches the new socket.

@@ -59,7 +59,7 @@ public struct Renderer: Sendable {
     let kind = row.id ?? "event"
     if kind == "closing", row["reason"] == "idle" {
       let after = row["idle_seconds"].map { " after \($0) s" } ?? ""
-      return palette.event("! the server closed this idle connection\(after); the next command reconnects")
+      return palette.event("! the server closed this idle connection\(after); will reconnect on the next command")
     }
     if kind == "store", let state = row["state"] {
       switch state {

@@ -39,6 +39,35 @@ struct BoardFitTerminalTests {
     #expect(screen.contains("1 connected (1 guest, 0 logged in)"), "\(screen)")
   }
 
+  @Test("at 60 columns the retry line is broken onto a second line, not cut")
+  func retryLineAtSixty() throws {
+    var server: ShopServer? = try ShopServer()
+    let port = try #require(server?.port)
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(port)", "top"], width: 60, rows: 24)
+    try terminal.waitFor(text: "RECENT ORDERS")
+    server?.server.stop()
+    server = nil
+    let down = try terminal.waitFor(text: "server went away")
+    #expect(down.contains("closed by the server)") || down.contains("lost:"), "\(down)")
+    try terminal.waitFor(text: "reconnecting in")
+  }
+
+  @Test("the connected count says connections throughout: one account on two is '2 logged in, 1 account'")
+  func connectionsCounted() throws {
+    let server = try ShopServer(accounts: ["carol": .customer])
+    let environment = ["STOCKROOM_PASSWORD": ShopServer.password]
+    let first = try TerminalSession()
+    defer { first.stop() }
+    try first.start(["-p", "\(server.port)", "-u", "carol", "top"], environment: environment)
+    try first.waitFor(text: "1 connected (0 guests, 1 logged in)")
+    let second = try TerminalSession()
+    defer { second.stop() }
+    try second.start(["-p", "\(server.port)", "-u", "carol", "top"], environment: environment)
+    try first.waitFor(text: "2 connected (0 guests, 2 logged in, 1 account)")
+  }
+
   @Test("an item restocked before the board opened is drawn full, as STOCK draws it")
   func barsAsStockDrawsThem() throws {
     let server = try ShopServer(accounts: ["alice": .staff])

@@ -74,10 +74,12 @@ public final class LineEditor {
       LineEditor.from(el)?.accept() ?? UInt8(CC_ERROR)
     }
     // With -isig Ctrl-Z is a key too; raising SIGTSTP lets libedit's signal handling
-    // restore the terminal before stopping and redraw after `fg`.
+    // restore the terminal before stopping and put it back in raw mode after `fg`. Its own
+    // redraw on SIGCONT does nothing (ed_redisplay only asks for one), so the line is drawn
+    // again here, once raise returns with the program running again.
     _ = sr_el_add_function(editLine, "stockroom-suspend", "Suspend") { _, _ in
       raise(SIGTSTP)
-      return UInt8(CC_NORM)
+      return UInt8(CC_REDISPLAY)
     }
     _ = sr_el_bind(editLine, "^Z", "stockroom-suspend")
     _ = sr_el_bind(editLine, "^I", "stockroom-complete")

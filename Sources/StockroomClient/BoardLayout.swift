@@ -14,7 +14,10 @@ public struct BoardLayout {
 
   /// Narrower than this, the two lists are stacked.
   static let sideBySide = 96
-  static let barCells = 20
+  /// As wide as STOCK's bars, so both draw an item alike.
+  static let barCells = StockBar.width
+  /// The recent orders the stacked layout keeps room for, stock rows giving way.
+  static let ordersKept = 5
 
   public init(columns: Int, rows: Int, palette: Palette, clock: String, ordersPerSecond: Double) {
     self.columns = columns
@@ -28,7 +31,8 @@ public struct BoardLayout {
     guard columns >= 20, rows >= 5 else {
       return Array([fit("window too small for the board"), fit("q quits")].prefix(max(rows, 0)))
     }
-    var lines = [title(state), summary(state), palette.error(fit(status(state) ?? "")), ""]
+    var lines = [title(state)] + summary(state)
+    lines += (wrapped(status(state) ?? "", lines: 2) ?? [""]).map { palette.error($0) } + [""]
     let body = rows - lines.count
     if columns >= Self.sideBySide {
       // The stock takes what its widest line needs, the orders the rest.
@@ -45,8 +49,9 @@ public struct BoardLayout {
         lines.append(a.styled + String(repeating: " ", count: left - DisplayWidth.of(a.plain) + 4) + b.styled)
       }
     } else {
-      // Stock first, as much as fits while leaving the orders a heading and three rows.
-      let ordersWanted = min(4, 1 + max(1, state.orders.count))
+      // The orders keep a heading and five rows (80x24 shows them all), stock rows giving
+      // way, down to half the room in a window too small for both.
+      let ordersWanted = min(1 + Self.ordersKept, max(3, body / 2))
       let stockHeight = max(2, min(1 + max(state.items.count, 1), body - ordersWanted - 1))
       let stock = stockLines(state, width: columns, height: stockHeight)
       lines += stock.map(\.styled)
@@ -64,15 +69,16 @@ public struct BoardLayout {
   private func title(_ state: BoardState) -> String {
     let who = state.identity.map { "\($0.name) (\($0.role.rawValue))" } ?? "guest"
     let left = " stockroom top · \(state.server) · \(who)"
-    let right = "\(clock)  q quits "
+    // The key hint is never cut: the clock goes first, then the title gives way to it.
+    let hint = "q quits "
+    let right = columns - DisplayWidth.of(left) > DisplayWidth.of(clock + "  " + hint) ? "\(clock)  \(hint)" : hint
     let room = columns - DisplayWidth.of(right)
-    let text =
-      room > DisplayWidth.of(left)
-      ? DisplayWidth.padRight(left, to: room) + right : DisplayWidth.padRight(fit(left), to: columns)
+    let text = DisplayWidth.padRight(fit(left, max(0, room)), to: max(0, room)) + right
     return palette.isEnabled ? "\u{1B}[7m" + text + "\u{1B}[0m" : text
   }
 
-  private func summary(_ state: BoardState) -> String {
+  /// The summary on one line, or on two broken between its parts when one is too narrow.
+  private func summary(_ state: BoardState) -> [String] {
     var parts = [
       String(format: "%.1f orders/s", ordersPerSecond),
       state.ordersSeen == 1 ? "1 order seen" : "\(state.ordersSeen) orders seen",
@@ -80,7 +86,11 @@ public struct BoardLayout {
     if let presence = state.presence {
       var who = "\(presence.clients) connected"
       if presence.named.isEmpty {
-        who += " (\(Self.guests(presence.guests)), \(presence.users) logged in)"
+        // Connections throughout: users counts accounts, and one may be on several.
+        let loggedIn = max(0, presence.clients - presence.guests)
+        let accounts =
+          presence.users == loggedIn ? "" : presence.users == 1 ? ", 1 account" : ", \(presence.users) accounts"
+        who += " (\(Self.guests(presence.guests)), \(loggedIn) logged in\(accounts))"
       } else {
         let names = presence.named.map { user in
           user.name + (user.connections > 1 ? " ×\(user.connections)" : "")
@@ -91,7 +101,19 @@ public struct BoardLayout {
       parts.append(who)
       parts.append("\(presence.watchers) watching")
     }
-    return fit(" " + parts.joined(separator: " · "))
+    let one = " " + parts.joined(separator: " · ")
+    if DisplayWidth.of(one) <= columns { return [one] }
+    let half = (parts.count + 1) / 2
+    return [" " + parts.prefix(half).joined(separator: " · "), " " + parts.dropFirst(half).joined(separator: " · ")]
+      .map { fit($0) }
+  }
+
+  /// `text` broken at spaces into at most `lines` lines of the window's width, the last cut
+  /// if it must be; nil for no text.
+  private func wrapped(_ text: String, lines: Int) -> [String]? {
+    guard !text.isEmpty else { return nil }
+    let broken = TextWrap.lines(text, width: columns - 1).map { " " + $0.trimmingSpaces() }
+    return Array(broken.prefix(lines)).map { fit($0) }
   }
 
   private static func guests(_ count: Int) -> String {
@@ -132,9 +154,8 @@ public struct BoardLayout {
     for item in items.prefix(shown) {
       let name = DisplayWidth.padRight(DisplayWidth.truncate(item.name, to: nameCells), to: nameCells)
       let level = DisplayWidth.padLeft(String(item.level), to: levelCells)
-      let fraction = Double(item.level) / Double(max(1, item.scale))
-      let filled = bar == 0 ? 0 : min(bar, Int((fraction * Double(bar)).rounded(.up)))
-      let cells = String(repeating: "█", count: filled) + String(repeating: "░", count: bar - filled)
+      let fraction = item.bar.fraction
+      let cells = item.bar.text(width: bar)
       let plain = name + " " + level + (bar > 0 ? "  " + cells : "")
       let styled = name + " " + level + (bar > 0 ? "  " + palette.bar(cells, fraction: fraction) : "")
       out.append(DisplayWidth.of(plain) <= width ? (plain, styled) : (fit(plain, width), fit(plain, width)))

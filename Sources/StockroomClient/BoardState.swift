@@ -36,6 +36,7 @@ public struct BoardState: Sendable {
       guard let id = row.id, let level = row["stock"].flatMap({ Int($0) }) else { return nil }
       var item = old[id] ?? BoardItem(id: id, name: names[id] ?? id, level: level)
       item.move(to: level)
+      item.initial = row["initial"].flatMap { Int($0) } ?? item.initial
       return item
     }
   }
@@ -75,7 +76,8 @@ public struct BoardState: Sendable {
         items[index].move(to: level)
         items[index].name = name
       } else {
-        items.append(BoardItem(id: id, name: name, level: level))
+        // A product just listed starts at the level it was listed with, as STOCK will say.
+        items.append(BoardItem(id: id, name: name, level: level, initial: row["cause"] == "listed" ? level : nil))
       }
     }
     guard row["cause"] == "order", let order = row["order"] else { return }

@@ -104,7 +104,9 @@ public final class BoardTerminal {
       // cell, and clearing to the end of the line from there would erase that cell.
       frame += "\u{1B}[\(index + 1);1H\u{1B}[2K" + line + "\u{1B}[0m"
     }
-    frame += "\u{1B}[\(lines.count + 1);1H\u{1B}[J"
+    // Below a frame that fills the window there is no row to clear: the cursor would stop
+    // on the last row and the clear would erase the frame's own last line.
+    if lines.count < size.rows { frame += "\u{1B}[\(lines.count + 1);1H\u{1B}[J" }
     pending = Array(frame.utf8)
     pendingStart = 0
     flush()

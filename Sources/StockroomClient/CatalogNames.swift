@@ -47,6 +47,11 @@ public struct CatalogNames: Sendable, Equatable {
     diaryIDs = reply.rows.compactMap(\.id)
   }
 
+  /// The display name NAMES gave this id, if any.
+  public func displayName(of id: String) -> String? {
+    entries.first { $0.id == id }?.name
+  }
+
   /// Ids, aliases and display names of the entries whose kind passes `filter`. A display name
   /// that would need quotes (`Strawberry Juice`) is left out: completion works on bare words.
   public func names(where filter: (String) -> Bool) -> [String] {

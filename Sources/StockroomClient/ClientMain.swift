@@ -76,6 +76,13 @@ public enum ClientMain {
     }
     if !options.command.isEmpty {
       let line = ClientOptions.requestLine(options.command)
+      // HELP for a person is the REPL's, from the same table the server answers from; a
+      // script (raw, JSON, CSV) still gets the server's reply to parse.
+      if mode == .human, case .help(let words)? = LocalCommand.parse(line) {
+        let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
+        TerminalOutput.write(HelpText.render(words, palette: renderer.palette, width: width))
+        exit(HelpText.isKnown(words) ? 0 : 1)
+      }
       exit(BatchSession(options: options, credentials: credentials, renderer: renderer).runOnce(line))
     }
     if !inputIsTerminal {

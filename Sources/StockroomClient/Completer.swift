@@ -32,12 +32,27 @@ public struct Completer: Sendable {
       return Completion(partial: "", candidates: [])
     }
     let pool = candidatePool(before: Array(words.dropLast()), partial: partial)
+    return Completion(partial: partial, candidates: Self.matches(pool, partial: partial))
+  }
+
+  /// The words of `pool` that start with `partial`, ignoring case, one per spelling: an id
+  /// and a display name differing only in case (`kiwi`, `Kiwi`) are one thing, so offering
+  /// both would keep Tab from ever extending the word. The one kept is in the case typed.
+  static func matches(_ pool: [String], partial: String) -> [String] {
     let lowered = partial.lowercased()
-    var seen: Set<String> = []
-    let matches = pool.filter { candidate in
-      candidate.lowercased().hasPrefix(lowered) && seen.insert(candidate).inserted
+    var order: [String] = []
+    var chosen: [String: String] = [:]
+    for candidate in pool {
+      let key = candidate.lowercased()
+      guard key.hasPrefix(lowered) else { continue }
+      guard let kept = chosen[key] else {
+        chosen[key] = candidate
+        order.append(key)
+        continue
+      }
+      if !kept.hasPrefix(partial), candidate.hasPrefix(partial) { chosen[key] = candidate }
     }
-    return Completion(partial: partial, candidates: matches)
+    return order.compactMap { chosen[$0] }
   }
 
   private func candidatePool(before: [String], partial: String) -> [String] {
@@ -64,26 +79,20 @@ public struct Completer: Sendable {
       // An option's value: `role=st` completes to `role=staff`.
       return values(for: option.kind).map { partial[...equals] + $0 }
     }
-    let positional = rest.filter { !isOption($0) }.count
+    let position = ArgumentPosition(spec: spec, words: rest.filter { !isOption($0) })
     var pool: [String] = []
-    let expected = argument(of: spec, at: positional)
+    let expected = position.candidates
     // Nothing is offered for a password: no candidate could be right, and a list of options
     // would invite typing one where the password goes.
-    if expected?.kind == .password { return [] }
-    if let expected { pool += values(for: expected.kind) }
+    if expected.first?.kind == .password { return [] }
+    for argument in expected { pool += values(for: argument.kind) }
     // While a required argument is missing, options would only crowd its candidates.
-    let needsArgument = expected.map { !$0.isOptional && positional < spec.arguments.count } ?? false
+    let needsArgument = position.needsArgument
     if !partial.contains("="), !needsArgument {
       let given = Set(rest.compactMap { optionKey($0) })
       pool += spec.options.filter { !given.contains($0.key) }.map { $0.key + "=" }
     }
     return pool
-  }
-
-  private func argument(of spec: CommandSpec, at index: Int) -> Argument? {
-    guard !spec.arguments.isEmpty else { return nil }
-    if index < spec.arguments.count { return spec.arguments[index] }
-    return spec.repeats ? spec.arguments[index % spec.arguments.count] : nil
   }
 
   private func values(for kind: ArgumentKind) -> [String] {
@@ -126,7 +135,7 @@ public struct Completer: Sendable {
       spec = sub
       rest = rest.dropFirst()
     }
-    let positional = rest.filter { !isOption($0) }.count
+    let positional = ArgumentPosition(spec: spec, words: rest.filter { !isOption($0) }).index
     let given = Set(rest.compactMap { optionKey($0) })
     var parts: [String] = []
     func show(_ argument: Argument) -> String {
@@ -148,11 +157,12 @@ public struct Completer: Sendable {
     return parts.isEmpty ? nil : parts.joined(separator: " ")
   }
 
-  /// The longest start all candidates share, by characters.
+  /// The longest start all candidates share, by characters and ignoring case (the server
+  /// takes names in any case), spelled as the first candidate spells it.
   public static func commonPrefix(_ candidates: [String]) -> String {
     guard var prefix = candidates.first else { return "" }
     for candidate in candidates.dropFirst() {
-      while !candidate.hasPrefix(prefix) { prefix.removeLast() }
+      while !candidate.lowercased().hasPrefix(prefix.lowercased()) { prefix.removeLast() }
     }
     return prefix
   }

@@ -3,7 +3,50 @@ import StockroomText
 
 /// HELP answered locally from the command table, with examples.
 public enum HelpText {
-  public static func render(_ words: [String], palette: Palette) -> String {
+  /// `width` is the terminal's (80 for a file): each line wraps at spaces within it, its
+  /// continuation indented under the text it continues. Nil (`--wide`) wraps nothing.
+  public static func render(_ words: [String], palette: Palette, width: Int? = nil) -> String {
+    let text = unwrapped(words, palette: palette)
+    guard let width else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
+      wrap(String(line), width: width).map { $0 + "\n" }.joined()
+    }.joined()
+  }
+
+  /// One line of HELP within `width`: its indent and first column kept as they are, the text
+  /// after them wrapped at spaces and continued under where it started (`  ORDER   Orders...`).
+  private static func wrap(_ line: String, width: Int) -> [String] {
+    guard DisplayWidth.of(line) > width else { return [line] }
+    let indent = line.prefix { $0 == " " }.count
+    var head = String(repeating: " ", count: indent)
+    var body = String(line.dropFirst(indent))
+    if let gap = body.range(of: "  ") {
+      let start = body[gap.lowerBound...].firstIndex { $0 != " " } ?? body.endIndex
+      let column = head + body[..<start]
+      // A first column so wide that little room is left goes on a line of its own.
+      if width - DisplayWidth.of(column) >= 20 {
+        head = column
+        body = String(body[start...])
+      }
+    }
+    let hanging = DisplayWidth.of(head) + (head.count == indent ? 2 : 0)
+    let first = TextWrap.lines(body, width: width - DisplayWidth.of(head))
+    guard let opening = first.first else { return [line] }
+    let rest = TextWrap.lines(first.dropFirst().joined(separator: " "), width: width - hanging)
+    let pad = String(repeating: " ", count: hanging)
+    return [head + opening] + (first.count > 1 ? rest.map { pad + $0 } : [])
+  }
+
+  /// Whether HELP with these words answers OK: no words, a known command or a known group.
+  public static func isKnown(_ words: [String]) -> Bool {
+    guard let first = words.first else { return true }
+    if first.hasPrefix("@") {
+      return first.dropFirst().lowercased() == clientGroup || (try? CommandGroup.named(first)) != nil
+    }
+    return CommandTable.command(named: first) != nil
+  }
+
+  private static func unwrapped(_ words: [String], palette: Palette) -> String {
     guard let first = words.first else { return overview(palette: palette) }
     if first.hasPrefix("@") { return group(String(first.dropFirst()), palette: palette) }
     guard var spec = CommandTable.command(named: first) else {

@@ -8,13 +8,14 @@ struct HumanReply {
   var palette: Palette
   var dates: DateStyle
   var limit: Int?
+  var names = CatalogNames()
 
   func lines() -> [String] {
     let rows = reply.rows
     var out: [String] = []
     if rows.isEmpty {
     } else if Receipt.matches(reply) {
-      out += Receipt(reply: reply, palette: palette, limit: limit).lines()
+      out += Receipt(reply: reply, palette: palette, limit: limit, names: names).lines()
     } else if rows[0]["balances"] != nil {
       out += stocktake(rows[0])
       if rows.count > 1 { out += tables(Array(rows.dropFirst())) }
@@ -26,7 +27,9 @@ struct HumanReply {
     } else {
       out += tables(rows)
     }
-    out.append(status())
+    // The status line too is broken at spaces within the width: an ERR line holds the
+    // user's own words, which the terminal would otherwise cut anywhere.
+    out += TextWrap.lines(status(), width: limit ?? 0, hanging: 2)
     return out
   }
 
@@ -78,7 +81,7 @@ struct HumanReply {
     var out: [String] = []
     for group in groups {
       let columns = TableView.columns(
-        for: group.key.kind, levelOnly: group.key.levelOnly, rows: group.rows, dates: dates)
+        for: group.key.kind, levelOnly: group.key.levelOnly, rows: group.rows, dates: dates, names: names)
       if !out.isEmpty { out.append("") }
       out += HumanTable(columns: columns, rows: group.rows, headings: group.headings)
         .lines(limit: limit, palette: palette)

@@ -21,10 +21,13 @@ struct HumanTable {
       }
       let candidates = kept.indices.filter { kept[$0].dropRank != nil }
       guard let victim = candidates.min(by: { kept[$0].dropRank! < kept[$1].dropRank! }) else {
-        // Nothing left to give up: wrapped columns as narrow as their longest word, and past
-        // that the terminal wraps the line.
-        let widths = layout.widths(fitting: limit) ?? layout.minimumWidths
-        return draw(layout, kept, widths: widths, palette: palette) + note(leftOut, limit: limit, palette: palette)
+        // Nothing left to give up: every text column may wrap at spaces now, and past that a
+        // word too long for its column is broken, but the terminal never breaks a line.
+        var squeezed = layout
+        squeezed.wraps = kept.indices.map { layout.wraps[$0] || (kept[$0].alignment == .left && kept[$0].bar == nil) }
+        let widths = squeezed.widths(fitting: limit) ?? squeezed.squeezedWidths(fitting: limit)
+        return draw(squeezed, kept, widths: widths, palette: palette)
+          + note(leftOut, limit: limit, palette: palette)
       }
       leftOut.append(kept[victim].leftOutName ?? kept[victim].header)
       kept.remove(at: victim)

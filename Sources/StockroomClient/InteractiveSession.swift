@@ -45,6 +45,7 @@ public final class InteractiveSession {
   /// `:pager`; replies are paged only when stdout is a terminal as well.
   private var paging: Bool
   private let pagerCommand: String?
+  private var pagerWarned = false
   private let outputIsTerminal: Bool
   private let textEditor: ExternalEditor
 
@@ -83,6 +84,8 @@ public final class InteractiveSession {
   public func run() -> Int32 {
     do {
       try connect()
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
+      say(TextWrap.lines(banner(), width: width).map { renderer.palette.dim($0) + "\n" }.joined())
     } catch {
       say(renderer.palette.error("could not connect: \(error.message)") + "\n")
     }
@@ -103,6 +106,17 @@ public final class InteractiveSession {
       guard let edited = withTextEdited(line), let complete = withPasswordsAsked(edited) else { continue }
       execute(complete)
     }
+  }
+
+  /// One line on arrival, as psql and redis-cli give: who answered, and where to start.
+  private func banner() -> String {
+    var server = connection?.greeting ?? ""
+    if server.hasPrefix("OK ") { server.removeFirst(3) }
+    if let end = server.firstIndex(of: ";") { server = String(server[..<end]) }
+    if server.hasSuffix(" ready") { server.removeLast(" ready".count) }
+    let answered = server.isEmpty ? "" : " (\(server))"
+    return "Connected to \(options.host):\(options.port)\(answered). HELP lists the commands, Tab completes,"
+      + " Ctrl-D leaves."
   }
 
   /// `LOGIN alice` with the password left off: ask for it with echo off rather than send the
@@ -133,6 +147,12 @@ public final class InteractiveSession {
       let setsPassword = !spec.flags.contains(.connection) && argument.name != "old"
       do {
         let password = try PasswordPrompt.read(prompt: label)
+        // The server's rule, checked before asking again: typing a refused password twice
+        // only to be told it is too short wastes the second go.
+        if setsPassword, let problem = Self.passwordProblem(password.reveal) {
+          say(renderer.palette.error("\(problem); nothing sent") + "\n")
+          return nil
+        }
         if setsPassword, try PasswordPrompt.read(prompt: "Again: ") != password {
           say(renderer.palette.error("the two passwords differ; nothing sent") + "\n")
           return nil
@@ -151,13 +171,23 @@ public final class InteractiveSession {
     return ([head] + body).joined(separator: " ")
   }
 
+  /// Protocol.md's rule for a password being set (8 to 1,024 bytes, any text), in the
+  /// server's words; nil when it passes.
+  static func passwordProblem(_ password: String) -> String? {
+    let bytes = password.utf8.count
+    if bytes < 8 { return "a password needs at least 8 bytes" }
+    if bytes > 1024 { return "a password may have at most 1,024 bytes" }
+    return nil
+  }
+
   // MARK: - Local commands
 
   /// True when the session should end.
   private func perform(_ command: LocalCommand) -> Bool {
     switch command {
     case .help(let words):
-      show(HelpText.render(words, palette: renderer.palette))
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
+      show(HelpText.render(words, palette: renderer.palette, width: width))
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
     case .history:
@@ -175,8 +205,10 @@ public final class InteractiveSession {
       timing = on ?? !timing
       say("timing \(timing ? "on" : "off")\n")
     case .pager(let on):
-      paging = on ?? !paging
-      say("pager \(paging ? "on" : "off")\n")
+      // Alone it says how things stand, as :pager on|off would leave them; it changes nothing.
+      if let on { paging = on }
+      let which = paging ? pagerCommand.map { " (\($0))" } ?? "" : ""
+      say("pager \(paging ? "on" : "off")\(which)" + (on == nil ? "; :pager on|off changes it" : "") + "\n")
     case .top:
       if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
         say(renderer.palette.error(refusal) + "\n")
@@ -229,6 +261,13 @@ public final class InteractiveSession {
       return
     }
     say(text)
+    if paging, outputIsTerminal, let pagerCommand, !pagerWarned,
+      Pager.isTaller(text, rows: Int(sr_terminal_rows(1)), columns: Int(sr_terminal_columns(1)))
+    {
+      // The pager could not be started: said once, so a broken $PAGER is not a silent mystery.
+      pagerWarned = true
+      say(renderer.palette.dim("the pager '\(pagerCommand)' could not be started; :pager off stops trying") + "\n")
+    }
   }
 
   /// `DIARY NEW "title"` without a body, or `DIARY EDIT 3` without anything to change: the
@@ -378,8 +417,12 @@ public final class InteractiveSession {
       return
     }
     lossAnnounced = true
-    let text = "\(error.message); " + (closedForIdleness ? "will reconnect on the next command" : "reconnecting")
-    editor.printAbove(renderer.palette.error(text) + "\n", prompt: prompt)
+    // The server's idle notice has said it all already; a second line would say it again.
+    guard !closedForIdleness else {
+      editor.printAbove("", prompt: prompt)
+      return
+    }
+    editor.printAbove(renderer.palette.error("\(error.message); reconnecting") + "\n", prompt: prompt)
   }
 
   /// The end of an outage: said once, and the editor watches the new socket.
@@ -478,6 +521,7 @@ public final class InteractiveSession {
         fresh.update(diary: try request("LIST diary size=100", on: connection))
       }
       names = fresh
+      renderer.names = fresh
       namesFetched = now
       namesStale = false
     } catch {

@@ -41,6 +41,8 @@ public final class LineEditor {
   private var accepted = false
   private var promptBuffer: UnsafeMutablePointer<CChar>? = nil
   private var hintBuffer: UnsafeMutablePointer<CChar>? = nil
+  /// Bytes read ahead after an ESC that turned out not to be a cursor key.
+  private var pending: [UInt8] = []
 
   private static let escape: CChar = 1
 
@@ -72,10 +74,12 @@ public final class LineEditor {
       LineEditor.from(el)?.accept() ?? UInt8(CC_ERROR)
     }
     // With -isig Ctrl-Z is a key too; raising SIGTSTP lets libedit's signal handling
-    // restore the terminal before stopping and redraw after `fg`.
+    // restore the terminal before stopping and put it back in raw mode after `fg`. Its own
+    // redraw on SIGCONT does nothing (ed_redisplay only asks for one), so the line is drawn
+    // again here, once raise returns with the program running again.
     _ = sr_el_add_function(editLine, "stockroom-suspend", "Suspend") { _, _ in
       raise(SIGTSTP)
-      return UInt8(CC_NORM)
+      return UInt8(CC_REDISPLAY)
     }
     _ = sr_el_bind(editLine, "^Z", "stockroom-suspend")
     _ = sr_el_bind(editLine, "^I", "stockroom-complete")
@@ -202,6 +206,7 @@ public final class LineEditor {
   /// Waits for a key on stdin while serving the watched socket; decodes UTF-8 into the wide
   /// character libedit expects. 1 for a character, 0 at end of input, -1 on error.
   private func readCharacter(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+    if !pending.isEmpty { return decodeCharacter(into: out) }
     while true {
       var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
       if let watched { fds.append(pollfd(fd: watched, events: Int16(POLLIN), revents: 0)) }
@@ -218,15 +223,47 @@ public final class LineEditor {
         onReadable()
       }
       guard fds[0].revents != 0 else { continue }
-      guard let lead = readByte() else { return 0 }
-      let length =
-        lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-      var bytes = [lead]
-      while bytes.count < length, let next = readByte() { bytes.append(next) }
-      let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
-      out?.pointee = wchar_t(bitPattern: scalar.value)
-      return 1
+      return decodeCharacter(into: out)
     }
+  }
+
+  /// Reads one UTF-8 character, from what was read ahead first; a cursor key's escape
+  /// sequence comes out as its control key (see `CursorKey`).
+  private func decodeCharacter(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+    guard var lead = nextByte() else { return 0 }
+    if lead == 0x1B, pending.isEmpty { lead = readCursorKey() ?? lead }
+    let length =
+      lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    var bytes = [lead]
+    while bytes.count < length, let next = nextByte() { bytes.append(next) }
+    let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+    out?.pointee = wchar_t(bitPattern: scalar.value)
+    return 1
+  }
+
+  /// After an ESC, the two bytes a terminal sends with it for a cursor key, read only if
+  /// they follow at once; anything else read is kept for the next characters.
+  private func readCursorKey() -> UInt8? {
+    var sequence: [UInt8] = []
+    // `[C` is two bytes; Home and End (`[1~`, `[4~`) are three.
+    while sequence.count < (sequence.count == 2 && Self.isDigit(sequence[1]) ? 3 : 2) {
+      var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+      guard poll(&fds, 1, 50) == 1, let byte = readByte() else { break }
+      sequence.append(byte)
+      // Alt and a letter is ESC and that letter; no second byte is coming.
+      if sequence.count == 1, byte != UInt8(ascii: "["), byte != UInt8(ascii: "O") { break }
+    }
+    if let control = CursorKey.control(for: sequence) { return control }
+    pending += sequence
+    return nil
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private func nextByte() -> UInt8? {
+    pending.isEmpty ? readByte() : pending.removeFirst()
   }
 
   private func readByte() -> UInt8? {
@@ -291,9 +328,13 @@ public final class LineEditor {
     _ = el_cursor(editLine, Int32(after))
     hintHidden = true
     printAbove("")
+    // libedit believes the cursor is still on the line's last row, and its redisplay first
+    // goes up that many rows to clear them; as many extra newlines keep it off the old line.
+    let columns = max(Int(sr_el_columns(editLine)), 1)
+    let rows = (DisplayWidth.of(prompt) + DisplayWidth.of(lineBeforeCursor())) / columns
     el_deletestr(editLine, Int32(all))
     hintHidden = false
-    TerminalOutput.write("^C\n")
+    TerminalOutput.write("^C\n" + String(repeating: "\n", count: rows))
     return UInt8(CC_REDISPLAY)
   }
 }

@@ -6,6 +6,7 @@ struct Receipt {
   var reply: Reply
   var palette: Palette
   var limit: Int?
+  var names = CatalogNames()
 
   /// An ORDER reply: order lines (`quantity=`) and the stock they took (`kind=taken`).
   static func matches(_ reply: Reply) -> Bool {
@@ -24,7 +25,7 @@ struct Receipt {
       let unit = row["unit_price"].map { "at " + (MoneyText.format($0, currency: currency) ?? $0) } ?? ""
       let line = row["subtotal"].map { MoneyText.format($0, currency: currency) ?? $0 } ?? ""
       let quantity = DisplayWidth.padLeft(row["quantity"] ?? "1", to: quantityWidth)
-      return ["\(quantity) × \(row.id ?? "")", unit, line]
+      return ["\(quantity) × \(ItemLabel.of(row.id ?? "", names: names))", unit, line]
     }
     let layout = TableLayout(headers: ["", "", ""], rows: cells, alignments: [.left, .right, .right])
     var widths = layout.columnWidths
@@ -38,7 +39,8 @@ struct Receipt {
       out.append("  " + palette.header("Total") + DisplayWidth.padLeft(total, to: width - "Total".count))
     }
     if !taken.isEmpty {
-      let levels = taken.map { "\($0.id ?? "") \($0["stock"] ?? "?")" }.joined(separator: ", ")
+      let levels = taken.map { "\(ItemLabel.of($0.id ?? "", names: names)) \($0["stock"] ?? "?")" }
+        .joined(separator: ", ")
       let text = "Stock left: " + levels
       let wrapped = limit.map { TextWrap.lines(text, width: max(20, $0 - 2)) } ?? [text]
       out += wrapped.enumerated().map { index, line in (index == 0 ? "" : "  ") + line }

@@ -9,6 +9,9 @@ public struct Renderer: Sendable {
   /// replies that fit it: the terminal's, 80 for a file, nil for no limit (`--wide`).
   public var terminalWidth: @Sendable () -> Int? = { Renderer.defaultWidth }
   public static let defaultWidth = 80
+  /// What NAMES said, so receipts and STOCK show the shop's names beside the ids its
+  /// replies carry; empty where nothing fetched it (then ids alone, as before).
+  public var names = CatalogNames()
 
   public init(mode: OutputMode, palette: Palette, dates: DateStyle = .english) {
     self.mode = mode
@@ -37,13 +40,13 @@ public struct Renderer: Sendable {
 
   /// The status line alone, as a person reads it.
   public func status(_ reply: Reply) -> String {
-    HumanReply(reply: reply, palette: palette, dates: dates, limit: nil).status()
+    HumanReply(reply: reply, palette: palette, dates: dates, limit: nil, names: names).status()
   }
 
   private func human(_ reply: Reply) -> String {
     // A terminal that cannot say how wide it is gets the width of a file; only --wide has none.
     let width = terminalWidth().map { $0 > 0 ? $0 : Self.defaultWidth }
-    let lines = HumanReply(reply: reply, palette: palette, dates: dates, limit: width).lines()
+    let lines = HumanReply(reply: reply, palette: palette, dates: dates, limit: width, names: names).lines()
     return lines.map { $0 + "\n" }.joined()
   }
 
@@ -56,7 +59,7 @@ public struct Renderer: Sendable {
     let kind = row.id ?? "event"
     if kind == "closing", row["reason"] == "idle" {
       let after = row["idle_seconds"].map { " after \($0) s" } ?? ""
-      return palette.event("! the server closed this idle connection\(after); the next command reconnects")
+      return palette.event("! the server closed this idle connection\(after); will reconnect on the next command")
     }
     if kind == "store", let state = row["state"] {
       switch state {

@@ -15,9 +15,12 @@ struct StockBar {
     return min(1, Double(level) / Double(reference))
   }
 
-  var text: String {
-    let filled = level <= 0 ? 0 : max(1, Int((fraction * Double(Self.width)).rounded(.down)))
-    return String(repeating: "█", count: filled) + String(repeating: "░", count: Self.width - filled)
+  var text: String { text(width: Self.width) }
+
+  /// The bar in `width` cells (the board's may have fewer), filled as STOCK fills its ten.
+  func text(width: Int) -> String {
+    let filled = level <= 0 ? 0 : max(1, Int((fraction * Double(width)).rounded(.down)))
+    return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
   }
 }
 

@@ -70,6 +70,25 @@ public struct TableLayout: Sendable {
     return widths
   }
 
+  /// Widths for a table that does not fit even with its wrapping columns down to their
+  /// longest word: those columns narrowed further, widest first, to no less than their
+  /// heading (and four cells), so their words break rather than the line.
+  public func squeezedWidths(fitting limit: Int?) -> [Int] {
+    var widths = minimumWidths
+    guard let limit else { return columnWidths }
+    let floor = headers.map { max(4, DisplayWidth.of($0)) }
+    var excess = totalWidth(widths) - limit
+    while excess > 0 {
+      guard
+        let column = widths.indices.filter({ wraps[$0] && widths[$0] > floor[$0] })
+          .max(by: { widths[$0] < widths[$1] })
+      else { break }
+      widths[column] -= 1
+      excess -= 1
+    }
+    return widths
+  }
+
   /// The header line and one line per row, without trailing spaces; `style` colours a cell
   /// after it has been padded, so escape codes never count toward a width.
   public func lines(

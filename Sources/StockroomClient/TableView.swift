@@ -9,11 +9,16 @@ enum TableView {
       && (row["stock"] != nil || row["can_make"] != nil)
   }
 
-  static func columns(for kind: RowKind?, levelOnly: Bool, rows: [Row], dates: DateStyle) -> [HumanColumn] {
+  static func columns(
+    for kind: RowKind?, levelOnly: Bool, rows: [Row], dates: DateStyle, names: CatalogNames = CatalogNames()
+  ) -> [HumanColumn] {
     if levelOnly {
+      // STOCK's rows carry ids only; the names come from NAMES, when the session has them.
+      // Last, so the level stays next to the id it is read with.
+      let name = HumanColumn("name", dropRank: 2) { row in row.id.flatMap { names.displayName(of: $0) } }
       return [
         .id(), .field("kind"), .stock, .stockBar(dropRank: 1), .field("change", alignment: .right),
-        .field("can_make", alignment: .right),
+        .field("can_make", alignment: .right), name,
       ]
     }
     switch kind {

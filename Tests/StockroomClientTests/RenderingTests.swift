@@ -390,7 +390,7 @@ struct RenderingTests {
     let idle = "! closing reason=idle idle_seconds=600"
     #expect(
       human.render(event: try Row(parsing: String(idle.dropFirst(2))), line: idle)
-        == "! the server closed this idle connection after 600 s; the next command reconnects\n")
+        == "! the server closed this idle connection after 600 s; will reconnect on the next command\n")
     let down = #"! store state=down reason="connection refused""#
     #expect(
       human.render(event: try Row(parsing: String(down.dropFirst(2))), line: down)

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Ctrl-R history search in a real terminal (tmux), left the way readline leaves it.
+@Suite("Ctrl-R search ends at an arrow key, which then moves")
+struct SearchTerminalTests {
+  private func found(_ terminal: TerminalSession, _ line: String) throws {
+    try terminal.waitFor("the search to find '\(line)'") { screen in
+      let lines = TerminalSession.lines(screen)
+      return lines.last?.hasPrefix("bck:") == true && lines.dropLast().last?.hasSuffix("> " + line) == true
+    }
+  }
+
+  private func left(_ terminal: TerminalSession, reading line: String) throws {
+    try terminal.waitFor("the search to end with '\(line)' on the line") { screen in
+      let lines = TerminalSession.lines(screen)
+      return lines.last?.hasSuffix("> " + line) == true && !lines.contains { $0.hasPrefix("bck:") }
+    }
+  }
+
+  @Test("Right and Left after Ctrl-R move the cursor instead of writing [C or [D into the line")
+  func arrowsLeaveTheSearch() throws {
+    let server = try ShopServer()
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(server.port)"])
+    try terminal.waitFor(text: ">")
+    try terminal.type("ORDER 김치찌개 2")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK order=1")
+    try terminal.send("C-r")
+    try terminal.type("김치")
+    try found(terminal, "ORDER 김치찌개 2")
+    try terminal.send("C-r")
+    try terminal.send("Right")
+    try left(terminal, reading: "ORDER 김치찌개 2")
+    // The search is over, so End and Enter are keys of the line again.
+    try terminal.send("End")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK order=2")
+    try terminal.send("C-r")
+    try terminal.type("김치")
+    try found(terminal, "ORDER 김치찌개 2")
+    try terminal.send("Left")
+    try left(terminal, reading: "ORDER 김치찌개 2")
+    try terminal.send("Enter")
+    let screen = try terminal.waitForPrompt(after: "OK order=3")
+    #expect(!screen.contains("[C") && !screen.contains("[D") && !screen.contains("NOTFOUND"), "\(screen)")
+  }
+}

@@ -49,7 +49,7 @@ struct SharedStoreTests {
       } else if reply.errorCode == .shortage {
         exhausted.insert(choice)
       } else {
-        throw LineClient.Failure(description: "ORDER \(orders[choice]): \(reply.lines)")
+        throw LineClient.Failure(description: "ORDER \(orders[choice]): \(reply.lines)", isReply: true)
       }
     }
     return (ids, taken)
@@ -182,10 +182,14 @@ struct SharedStoreTests {
 
     let acknowledged = Mutex<[Int]>([])
     let started = Atomic<Int>(0)
+    let killing = Atomic<Bool>(false)
+    let killed = Mutex<Int32?>(nil)
     let doomed = nodes[2].0
     let killer = Thread {
       while started.load(ordering: .relaxed) < 30 { usleep(1_000) }
-      _ = try? doomed.kill9()
+      killing.store(true, ordering: .sequentiallyConsistent)
+      let status = try? doomed.kill9()
+      killed.withLock { $0 = status }
     }
     killer.start()
     together(30) { index in
@@ -194,11 +198,16 @@ struct SharedStoreTests {
       do {
         let result = try Self.orderUntilEmpty(client, start: index)
         acknowledged.withLock { $0 += result.ids }
-      } catch  where index % 3 == 2 {
-        // The killed node's clients lose their connection; what they were told before counts.
+      } catch let error as LineClient.Failure
+        where index % 3 == 2 && killing.load(ordering: .sequentiallyConsistent) && !error.isReply
+      {
+        // The killed node's clients lose their connection once it is killed; what they were
+        // told before counts. Any other failure, or one before the kill, is the test's.
         acknowledged.withLock { $0 += client.transcript.compactMap(Self.orderID) }
       }
     }
+    try waitUntil { killer.isFinished }
+    #expect(killed.withLock { $0 } == SIGKILL, "the node was not killed mid-rush")
     let stored = Set(
       try PostgresConnection(PostgresURL(url)).query("SELECT id FROM orders").values.map { Int($0[0]!)! })
     let ids = acknowledged.withLock { $0 }

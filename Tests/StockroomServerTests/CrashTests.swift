@@ -34,11 +34,18 @@ struct CrashTests {
     let killing = Atomic<Bool>(false)
     /// A connection failed for a reason that is not the kill: the round cannot be checked.
     let failed = Atomic<Bool>(false)
+    /// What went wrong on the connections' threads, for the test to record as its own issues.
+    let failures = Mutex<[String]>([])
 
     init(round: Int, port: UInt16, tls: TLSContext?) {
       self.round = round
       self.port = port
       self.tls = tls
+    }
+
+    func fail(_ message: String) {
+      failures.withLock { $0.append(message) }
+      failed.store(true, ordering: .relaxed)
     }
   }
 
@@ -118,6 +125,7 @@ struct CrashTests {
       rush.killing.store(true, ordering: .sequentiallyConsistent)
       #expect(try daemon.kill9() == SIGKILL)
       #expect(finished.wait(timeout: .now() + 60) == .success, "clients did not notice the kill")
+      for failure in rush.failures.withLock({ $0 }) { Issue.record(Comment(rawValue: failure)) }
       let failed = rush.failed.load(ordering: .relaxed)
       try #require(!failed, "round \(round) failed before the kill")
 
@@ -147,8 +155,7 @@ struct CrashTests {
     do {
       client = try LineClient.greeted(rush.port, user: tally.user, tls: rush.tls)
     } catch {
-      Issue.record("connection \(connection) could not connect and log in before the kill: \(error)")
-      rush.failed.store(true, ordering: .relaxed)
+      rush.fail("connection \(connection) could not connect and log in before the kill: \(error)")
       started.leave()
       return tally
     }
@@ -160,15 +167,13 @@ struct CrashTests {
       do {
         try step(client, counter: counter, connection: connection, of: rush, into: &tally, using: &random)
       } catch let error as UnexpectedReply {
-        Issue.record("the server refused a request it should take: \(error.lines)")
-        rush.failed.store(true, ordering: .relaxed)
+        rush.fail("the server refused a request it should take: \(error.lines)")
         return tally
       } catch {
         // Killed under this request: its fate is for the check to find out. Before the kill,
         // a lost connection is a failure of its own.
         if !rush.killing.load(ordering: .sequentiallyConsistent) {
-          Issue.record("connection \(connection) failed before the kill: \(error)")
-          rush.failed.store(true, ordering: .relaxed)
+          rush.fail("connection \(connection) failed before the kill: \(error)")
         }
         return tally
       }

@@ -70,6 +70,12 @@ final class JobPool: Sendable {
     state.withLock { $0.counters }
   }
 
+  /// Whether `shutdown` has begun: from then on `submit` refuses. Lets a test see the shutdown
+  /// under way before it lets a running job go.
+  var isShuttingDown: Bool {
+    state.withLock { $0.stopping }
+  }
+
   /// Refuses new jobs, lets the queued ones run, and returns when every thread has ended.
   /// Must not be called from one of the pool's own jobs, which would wait for itself.
   func shutdown() {

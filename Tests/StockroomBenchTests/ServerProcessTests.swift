@@ -23,7 +23,15 @@ struct ServerProcessTests {
   @Test("this process's own figures read back")
   func ownProcess() throws {
     let me = ServerProcess(pid: getpid())
-    #expect(try me.cpuTicks() >= 0)
+    // Work until times(2) counts at least one tick of CPU (a count, not a time), then the figure
+    // read from /proc must fall between what times(2) says before and after reading it.
+    var usage = tms()
+    repeat { _ = times(&usage) } while usage.tms_utime + usage.tms_stime < 1
+    let before = Int(usage.tms_utime + usage.tms_stime)
+    let read = try me.cpuTicks()
+    times(&usage)
+    let after = Int(usage.tms_utime + usage.tms_stime)
+    #expect(before >= 1 && before <= read && read <= after, "times(2) \(before) then \(after), /proc \(read)")
     #expect(try me.residentKiB() > 0)
   }
 

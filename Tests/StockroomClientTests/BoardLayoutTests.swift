@@ -151,7 +151,7 @@ struct BoardLayoutTests {
       return
     }
     #expect(options.showsBoard && options.command.isEmpty && options.user == "alice" && options.port == 7000)
-    guard case .run(let request) = try ClientOptions.parse(["TOP"]) else { return }
+    let request = try #require(try ClientOptions.parse(["TOP"]).runOptions, "TOP did not parse as a run")
     #expect(!request.showsBoard && request.command == ["TOP"])
     #expect(LocalCommand.parse(":top") == .top)
     #expect(LocalCommand.words.contains(":top"))

@@ -1,12 +1,24 @@
 import CStockroomSystem
 import Foundation
 import StockroomClient
+import Synchronization
 import Testing
 
 /// The board's output against a terminal that stops reading, stood in for by a pipe nobody
 /// reads: drawing must return at once, and no second frame may start behind the first.
 @Suite("The live board never waits on a slow terminal")
 struct BoardOutputTests {
+  /// Whether `body` returns, run on a thread of its own: a call that blocks on a pipe nobody
+  /// reads never would. The minute is only how long a hung call is waited for before failing.
+  private func returns(_ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      body()
+      done.signal()
+    }
+    return done.wait(timeout: .now() + 60) == .success
+  }
+
   @Test("a terminal that never reads again: leaving gives up in time instead of hanging the exit")
   func stuckTerminal() throws {
     var ends: [Int32] = [-1, -1]
@@ -22,10 +34,8 @@ struct BoardOutputTests {
     terminal.start()
     #expect(terminal.draw(Array(repeating: String(repeating: "x", count: 1000), count: 200)))
     #expect(terminal.isBusy)
-    let started = Date()
-    terminal.restore()
-    let took = Date().timeIntervalSince(started)
-    #expect(took < 10, "leaving waited \(took) s for a terminal that does not read")
+    let board = UncheckedBoard(terminal)
+    #expect(returns { board.terminal.restore() }, "leaving waits for ever for a terminal that does not read")
     #expect(fcntl(ends[1], F_GETFL) == flagsBefore, "the output's flags were not put back")
   }
 
@@ -45,19 +55,21 @@ struct BoardOutputTests {
     terminal.start()
     // A pipe holds 64 KiB; this frame is about 400 KiB.
     let frame = Array(repeating: String(repeating: "█", count: 1000), count: 130)
-    let started = Date()
-    #expect(terminal.draw(frame))
-    // Not a speed check: a draw that waited for this pipe would wait for ever, since nothing
-    // reads it; ten seconds only keeps a loaded machine from passing for a blocked one.
-    #expect(Date().timeIntervalSince(started) < 10, "drawing waited for the terminal")
+    // A draw that waited for this pipe would wait for ever, since nothing reads it.
+    let board = UncheckedBoard(terminal)
+    let drew = Mutex(false)
+    #expect(returns { drew.withLock { $0 = board.terminal.draw(frame) } }, "drawing waited for the terminal")
+    #expect(drew.withLock { $0 })
     #expect(terminal.isBusy, "the whole frame went out at once; the test proves nothing")
     #expect(!terminal.draw(["a newer state"]), "a second frame started behind the first")
 
-    // The terminal reads again: the rest of the frame goes out as it makes room.
+    // The terminal reads again: the rest of the frame goes out as it makes room, a pipeful a
+    // read, so a few hundred reads are far more than 400 KiB needs.
     var drained = 0
     var buffer = [UInt8](repeating: 0, count: 65536)
-    let deadline = Date().addingTimeInterval(10)
-    while terminal.isBusy && Date() < deadline {
+    var reads = 0
+    while terminal.isBusy && reads < 500 {
+      reads += 1
       drained += buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
       terminal.flush()
     }
@@ -74,4 +86,11 @@ struct BoardOutputTests {
     #expect(fcntl(ends[1], F_GETFL) == flagsBefore, "the output's flags were not put back")
     #expect(drained > 300_000)
   }
+}
+
+/// The terminal handed to the thread that calls it while the test waits; only one side uses
+/// it at a time (the test touches it again only after the call returned).
+private struct UncheckedBoard: @unchecked Sendable {
+  let terminal: BoardTerminal
+  init(_ terminal: BoardTerminal) { self.terminal = terminal }
 }

@@ -63,10 +63,10 @@ struct ClientConfigTests {
     config.user = "file-user"
     config.color = false
     config.pager = .off
-    guard
-      case .run(let options) = try ClientOptions.parse(
-        ["-p", "3333"], environment: ["STOCKROOM_PORT": "2222", "STOCKROOM_USER": "env-user"], config: config)
-    else { return }
+    let options = try #require(
+      try ClientOptions.parse(
+        ["-p", "3333"], environment: ["STOCKROOM_PORT": "2222", "STOCKROOM_USER": "env-user"], config: config
+      ).runOptions)
     #expect(options.host == "from-file")
     #expect(options.port == 3333)
     #expect(options.user == "env-user")

@@ -41,16 +41,16 @@ struct ConnectionURLTests {
     #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["--insecure", "PING"]) }
     // The config file: tls = on turns it on, cacert is a default that turns nothing on.
     let file = try ClientConfig.parse("tls = on\ncacert = /etc/shop-ca.pem\n", path: "config")
-    guard case .run(let configured) = try ClientOptions.parse(["PING"], config: file) else { return }
+    let configured = try #require(try ClientOptions.parse(["PING"], config: file).runOptions)
     #expect(configured.tls?.caFile == "/etc/shop-ca.pem")
     #expect(configured.port == ProtocolVersion.defaultTLSPort)
-    guard case .run(let plainURL) = try ClientOptions.parse(["stockroom://h", "PING"], config: file) else { return }
+    let plainURL = try #require(try ClientOptions.parse(["stockroom://h", "PING"], config: file).runOptions)
     #expect(plainURL.tls == nil, "a stockroom:// URL is plain whatever the file says")
     let caOnly = try ClientConfig.parse("cacert = /etc/shop-ca.pem\n", path: "config")
-    guard case .run(let plain) = try ClientOptions.parse(["PING"], config: caOnly) else { return }
+    let plain = try #require(try ClientOptions.parse(["PING"], config: caOnly).runOptions)
     #expect(plain.tls == nil)
-    guard case .run(let url) = try ClientOptions.parse(["stockrooms://h", "PING"], config: caOnly) else { return }
-    #expect(url.tls?.caFile == "/etc/shop-ca.pem")
+    let secure = try #require(try ClientOptions.parse(["stockrooms://h", "PING"], config: caOnly).runOptions)
+    #expect(secure.tls?.caFile == "/etc/shop-ca.pem")
     #expect(throws: ClientOptions.UsageError.self) { try ClientOptions.parse(["--tls", "--key", "k.pem", "PING"]) }
   }
 
@@ -88,7 +88,7 @@ struct ConnectionURLTests {
     #expect(options.port == 7001)
     #expect(options.user == "alice")
     #expect(options.command == ["PING"])
-    guard case .run(let later) = try ClientOptions.parse(["PING", "stockroom://x"]) else { return }
+    let later = try #require(try ClientOptions.parse(["PING", "stockroom://x"]).runOptions)
     #expect(later.command == ["PING", "stockroom://x"], "a URL after the command is the command's word")
   }
 }

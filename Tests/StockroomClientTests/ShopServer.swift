@@ -25,7 +25,7 @@ final class ShopServer: Sendable {
     port requested: UInt16 = 0, idleTimeout: Int = 600, accounts: [String: Role] = [:], tls: TLSSettings? = nil
   ) throws {
     var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
+    configuration.io = requestedIOBackend(as: IOBackend.self)
     configuration.tls = tls
     configuration.port = requested
     configuration.idleTimeout = idleTimeout

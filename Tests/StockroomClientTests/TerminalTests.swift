@@ -19,7 +19,12 @@ struct TerminalTests {
     try terminal.type("딸바")
     try terminal.send("Tab")
     let screen = try terminal.waitFor(text: "> ORDER 딸바쥬스 ")
-    #expect(screen.contains("ORDER 딸바쥬스"))
+    // The typed prefix became the one dish's whole name: what stands on the input line, before
+    // the usage hint shown to its right, is just that, with no list of candidates below it.
+    let prompt = "stockroom 127.0.0.1:\(server.port)> "
+    let line = try #require(TerminalSession.lines(screen).last)
+    let typed = line.hasPrefix(prompt) ? line.dropFirst(prompt.count).components(separatedBy: "  ").first : nil
+    #expect(typed == "ORDER 딸바쥬스", "\(screen)")
     try terminal.send("Enter")
     try terminal.waitForPrompt(after: "OK order=1")
     // Several matches: the list is shown and the line is kept.

@@ -19,8 +19,14 @@ final class DaemonProcess: @unchecked Sendable {
   private let collected = LockedText()
   private let printed = LockedText()
 
-  /// `prefix` runs the server under another program, such as `prlimit --fsize=...`.
-  init(_ arguments: [String], prefix: [String] = []) throws {
+  /// Where stderr goes instead of the pipe, when the test asks for a file.
+  private let errorFile: URL?
+
+  /// `prefix` runs the server under another program, such as `prlimit --fsize=...`. With
+  /// `errorToFile` stderr goes to a file instead of a pipe, for a test that must know, once the
+  /// process has exited, that a line is not there: a file holds every write it made, where a
+  /// pipe's reader may not have had the last of them yet.
+  init(_ arguments: [String], prefix: [String] = [], errorToFile: Bool = false) throws {
     if let program = prefix.first {
       process.executableURL = URL(fileURLWithPath: program)
       process.arguments = Array(prefix.dropFirst()) + [Self.binary.path] + arguments
@@ -28,12 +34,22 @@ final class DaemonProcess: @unchecked Sendable {
       process.executableURL = Self.binary
       process.arguments = arguments
     }
-    process.standardError = errorPipe
-    process.standardOutput = output
-    let collected = self.collected
-    errorPipe.fileHandleForReading.readabilityHandler = { handle in
-      collected.append(String(decoding: handle.availableData, as: UTF8.self))
+    if errorToFile {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+      guard FileManager.default.createFile(atPath: file.path, contents: nil),
+        let handle = FileHandle(forWritingAtPath: file.path)
+      else { throw LineClient.Failure(description: "cannot make \(file.path)") }
+      errorFile = file
+      process.standardError = handle
+    } else {
+      errorFile = nil
+      process.standardError = errorPipe
+      let collected = self.collected
+      errorPipe.fileHandleForReading.readabilityHandler = { handle in
+        collected.append(String(decoding: handle.availableData, as: UTF8.self))
+      }
     }
+    process.standardOutput = output
     let printed = self.printed
     output.fileHandleForReading.readabilityHandler = { handle in
       printed.append(String(decoding: handle.availableData, as: UTF8.self))
@@ -41,7 +57,21 @@ final class DaemonProcess: @unchecked Sendable {
     try process.run()
   }
 
-  var log: String { collected.text }
+  var log: String {
+    guard let errorFile else { return collected.text }
+    return String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
+  }
+
+  /// Stops the server with SIGTERM and returns its log up to the line it writes on taking the
+  /// signal, which comes after everything it did for requests already answered. A check that a
+  /// line is absent reads this: before that marker, a line still in the pipe would pass it.
+  func logThroughStop() throws -> String {
+    process.terminate()
+    guard logShows("stop signal=SIGTERM") else {
+      throw LineClient.Failure(description: "no stop line in the log:\n\(log)")
+    }
+    return log
+  }
 
   /// Waits for the log line that names the port the kernel chose.
   func port() throws -> UInt16 {
@@ -106,6 +136,7 @@ final class DaemonProcess: @unchecked Sendable {
     }
     errorPipe.fileHandleForReading.readabilityHandler = nil
     output.fileHandleForReading.readabilityHandler = nil
+    if let errorFile { try? FileManager.default.removeItem(at: errorFile) }
   }
 }
 

@@ -8,7 +8,7 @@ extension DataDirectory {
     initialStock: Int?, _ configure: (inout ServerConfiguration) -> Void = { _ in }
   ) throws -> Server {
     var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
+    configuration.io = requestedIOBackend(as: IOBackend.self)
     configuration.port = 0
     configuration.logging = false
     configuration.dataDirectory = path

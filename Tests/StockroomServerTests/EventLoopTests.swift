@@ -44,25 +44,29 @@ struct EventLoopTests {
     #expect(offLoop.load(ordering: .relaxed) == 0)
   }
 
-  @Test("a timer fires after its delay, and a cancelled one never does", arguments: IOBackend.allCases)
+  @Test(
+    "a timer fires once the loop's clock reaches its deadline, timers in deadline order, and a cancelled one never",
+    arguments: IOBackend.allCases)
   func timers(io: IOBackend) {
     let loop = EventLoop(name: "test.timers", io: io)
     defer { loop.stop() }
-    let fired = Mutex<[String]>([])
-    let started = Date()
-    let elapsed = Mutex<TimeInterval>(0)
+    // What fired, each with the loop's own monotonic clock against its deadline: a timer may fire
+    // late on a busy machine, never early, so this holds however loaded the machine is.
+    let fired = Mutex<[(name: String, early: Bool)]>([])
     loop.execute {
-      let cancelled = loop.schedule(after: .milliseconds(50)) { fired.withLock { $0.append("cancelled") } }
-      _ = loop.schedule(after: .milliseconds(100)) {
-        elapsed.withLock { $0 = Date().timeIntervalSince(started) }
-        fired.withLock { $0.append("kept") }
+      let now = EventLoop.clock()
+      for (name, delay) in [("later", Duration.milliseconds(100)), ("sooner", .milliseconds(60))] {
+        let deadline = now + EventLoop.nanoseconds(delay)
+        _ = loop.schedule(at: deadline) { fired.withLock { $0.append((name, EventLoop.clock() < deadline)) } }
       }
+      let cancelled = loop.schedule(after: .milliseconds(50)) { fired.withLock { $0.append(("cancelled", false)) } }
       loop.cancel(cancelled)
     }
-    #expect(eventually { fired.withLock { $0 } == ["kept"] })
-    #expect(elapsed.withLock { $0 } >= 0.1)
-    // The cancelled timer was due first; had it survived, it would have fired before "kept".
-    #expect(fired.withLock { $0 } == ["kept"])
+    #expect(eventually { fired.withLock { $0.count } >= 2 })
+    // The cancelled timer was due first; had it survived, it would have fired before the others.
+    let seen = fired.withLock { $0 }
+    #expect(seen.map(\.name) == ["sooner", "later"])
+    #expect(!seen.contains { $0.early }, "a timer fired before its deadline: \(seen)")
   }
 
   private final class PipeEnd: EventLoop.Handler, @unchecked Sendable {
@@ -196,6 +200,8 @@ struct EventLoopTests {
     let loop: EventLoop
     let fd: Int32
     let turns = Atomic<Int>(0)
+    /// Signalled by the test once more input is written while the first turn is in progress.
+    let moreWritten = DispatchSemaphore(value: 0)
     let stoppedReading = Atomic<Bool>(false)
     let heardHangUp = Atomic<Bool>(false)
     init(loop: EventLoop, fd: Int32) {
@@ -209,8 +215,9 @@ struct EventLoopTests {
         return
       }
       turns.add(1, ordering: .relaxed)
-      // A turn long enough for the readiness to be seen again before the input is taken.
-      usleep(100_000)
+      // The turn lasts until more input has arrived, so the readiness is raised again before
+      // this turn takes the input; the bound only keeps a broken test from hanging the loop.
+      _ = moreWritten.wait(timeout: .now() + 20)
       var bytes = [UInt8](repeating: 0, count: 64)
       while Glibc.read(fd, &bytes, bytes.count) > 0 {}
       try? loop.change(fd, interest: [])
@@ -233,10 +240,11 @@ struct EventLoopTests {
     loop.execute { try? loop.register(reader.fd, reader, interest: .read) }
     var byte: UInt8 = 1
     #expect(write(ends[1], &byte, 1) == 1)
-    // More input while the turn sleeps: Dispatch gathers a second read event for it, delivered
+    // More input while the turn waits: Dispatch gathers a second read event for it, delivered
     // after the turn has taken that input too and stopped reading.
     #expect(eventually { reader.turns.load(ordering: .relaxed) == 1 })
     #expect(write(ends[1], &byte, 1) == 1)
+    reader.moreWritten.signal()
     #expect(eventually { reader.stoppedReading.load(ordering: .acquiring) })
     // Whatever Dispatch had gathered for the slow turn is delivered by now.
     let settled = Atomic<Bool>(false)

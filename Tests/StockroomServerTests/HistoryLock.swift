@@ -1,5 +1,6 @@
 import Foundation
 import StockroomStorage
+import StockroomTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -51,18 +52,50 @@ final class HistoryLock {
     }
   }
 
-  /// Whether a reader is now waiting for the lock (PostgreSQL shows it in `pg_locks`); SQLite's
-  /// readers retry without a trace, so there this is true at once and the test's own checks
-  /// (no reply yet) show the wait.
-  func readerWaits(within seconds: TimeInterval = 10) throws -> Bool {
-    guard case .postgres(let connection) = held else { return true }
+  /// Whether a read of the server `pid` is now waiting for the lock, as the server itself
+  /// shows it. PostgreSQL lists the waiting lock in `pg_locks`. SQLite's readers leave no such
+  /// trace: they retry, so strace, attached to every thread of the server, must see one of them
+  /// refused (EAGAIN) a lock on a read-mark byte this process holds.
+  func readerWaits(in pid: Int32, within seconds: TimeInterval = 10) throws -> Bool {
+    switch held {
+    case .postgres(let connection):
+      let deadline = Date().addingTimeInterval(seconds)
+      while Date() < deadline {
+        let waiting =
+          try connection.query(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'ledger'::regclass"
+          ).values.first?[0] ?? nil
+        if let waiting, let count = Int(waiting), count > 0 { return true }
+        usleep(10_000)
+      }
+      return false
+    case .sqlite:
+      return try Self.refusedReadMark(in: pid, within: seconds)
+    case .released:
+      return false
+    }
+  }
+
+  /// Whether strace sees a thread of `pid` refused a lock on one of the read-mark bytes
+  /// (123 to 127) within `seconds`.
+  private static func refusedReadMark(in pid: Int32, within seconds: TimeInterval) throws -> Bool {
+    let trace = FileManager.default.temporaryDirectory.appendingPathComponent("strace-\(UUID().uuidString)").path
+    defer { unlink(trace) }
+    // With -p and -f, strace attaches to every thread of the process.
+    let tracer = try Subprocess.start(
+      "/usr/bin/strace", ["-f", "-e", "trace=fcntl", "-o", trace, "-p", String(pid)], environment: [:])
+    defer {
+      kill(tracer, SIGKILL)
+      var status: Int32 = 0
+      waitpid(tracer, &status, 0)
+    }
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-      let waiting =
-        try connection.query(
-          "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'ledger'::regclass"
-        ).values.first?[0] ?? nil
-      if let waiting, let count = Int(waiting), count > 0 { return true }
+      let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+      let refused = text.split(separator: "\n").contains {
+        $0.contains("EAGAIN") && $0.contains(/l_start=12[3-7],/)
+      }
+      if refused { return true }
       usleep(10_000)
     }
     return false

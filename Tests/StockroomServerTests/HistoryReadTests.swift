@@ -50,7 +50,8 @@ struct HistoryReadTests {
     let lock = try HistoryLock(data)
     defer { lock.release() }
     try alice.send("STOCKTAKE banana\n")
-    #expect(try lock.readerWaits(), "the server's read of the ledger waits for the lock")
+    #expect(
+      try lock.readerWaits(in: daemon.process.processIdentifier), "the server's read of the ledger waits for the lock")
     let pong = try bob.request("PING")
     #expect(pong.isOK && pong.message == "PONG", "\(pong.lines)")
     let stock = try bob.request("STOCK banana")
@@ -76,7 +77,8 @@ struct HistoryReadTests {
     let lock = try HistoryLock(data)
     defer { lock.release() }
     try alice.send("STOCKTAKE banana\n")
-    #expect(try lock.readerWaits(), "the server's read of the ledger waits for the lock")
+    #expect(
+      try lock.readerWaits(in: daemon.process.processIdentifier), "the server's read of the ledger waits for the lock")
     alice.resetNow()
     // Before SQLite gives up on the read marks (about ten seconds, SQLITE_PROTOCOL), after which
     // the read would fail and the connection close anyway; the lock is held until this test

@@ -64,7 +64,7 @@ import Testing
 
   /// Shutting down waits for a job already running (a history read held up by the database)
   /// to return, refuses what comes after, and a second shutdown returns at once.
-  @Test func shutdownWaitsForARunningJobAndRefusesAfter() {
+  @Test func shutdownWaitsForARunningJobAndRefusesAfter() throws {
     let pool = JobPool(name: "test-history", threads: 1, capacity: 1)
     let started = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
@@ -77,15 +77,18 @@ import Testing
       })
     #expect(started.wait(timeout: .now() + 10) == .success)
     let stopped = DispatchSemaphore(value: 0)
+    // Whether the job had returned when shutdown() did: it must have, whenever shutdown returns.
+    let jobDoneAtStop = Mutex<Bool?>(nil)
     Thread.detachNewThread {
       pool.shutdown()
+      jobDoneAtStop.withLock { $0 = returned.withLock { $0 } }
       stopped.signal()
     }
-    // Not stopped while the job runs: the first wait times out, as it must.
-    #expect(stopped.wait(timeout: .now() + 0.2) == .timedOut)
+    // The shutdown is under way while the job still runs; only then is the job let go.
+    try waitUntil { pool.isShuttingDown }
     gate.signal()
     #expect(stopped.wait(timeout: .now() + 10) == .success)
-    #expect(returned.withLock { $0 })
+    #expect(jobDoneAtStop.withLock { $0 } == true, "shutdown returned before the running job did")
     #expect(!pool.submit {})
     pool.shutdown()
     #expect(pool.counters == JobPool.Counters(queued: 0, running: 0, completed: 1, refused: 1))

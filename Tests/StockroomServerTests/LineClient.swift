@@ -11,6 +11,8 @@ import StockroomTLS
 final class LineClient: @unchecked Sendable {
   struct Failure: Error, CustomStringConvertible {
     var description: String
+    /// The server answered, but not as asked: unlike a lost connection, never the kill's doing.
+    var isReply = false
   }
 
   let fd: Int32

@@ -36,6 +36,25 @@ final class LogCapture: @unchecked Sendable {
 
   var text: String { collected.text }
 
+  /// Returns once everything the server logged before this call has been read: a connection
+  /// made to `port` now and closed is logged as it goes, and the log is one ordered stream, so
+  /// its disconnect line comes after every earlier line. A check that a line is absent waits
+  /// for this first; otherwise a line still in the pipe would pass it.
+  func caughtUp(port: UInt16) throws {
+    let marker = try LineClient(port: port)
+    _ = try marker.readReply()
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(marker.fd, $0, &length) }
+    }
+    marker.closeNow()
+    let peer = "peer=127.0.0.1:\(UInt16(bigEndian: address.sin_port)) reason="
+    guard waitFor(peer, within: 20) else {
+      throw LineClient.Failure(description: "no disconnect line for the marker connection (\(peer)):\n\(text)")
+    }
+  }
+
   /// Whether `text` is logged within `seconds`.
   func waitFor(_ text: String, within seconds: TimeInterval = 10) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)

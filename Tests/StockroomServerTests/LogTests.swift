@@ -64,15 +64,17 @@ struct LogTests {
   @Test("--log-format json --log-file: every line one JSON object with time, level, message and fields")
   func jsonLines() throws {
     let logs = try LogDirectory()
-    let daemon = try DaemonProcess([
-      "--port", "0", "--memory", "--log-format", "json", "--log-file", "\(logs.path)/d.log",
-    ])
+    let daemon = try DaemonProcess(
+      ["--port", "0", "--memory", "--log-format", "json", "--log-file", "\(logs.path)/d.log"], errorToFile: true)
     let started = try waitForLog(logs, "d.log", containing: "\"message\":\"listening on 127.0.0.1:")
     let port = try #require(started.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/).flatMap { UInt16($0.1) })
     let client = try LineClient(port: port)
     _ = try client.readReply()
     client.closeNow()
     let text = try waitForLog(logs, "d.log", containing: "\"message\":\"disconnect\"")
+    // Stopped and gone, the server has written all it will to stderr, which is a file here.
+    daemon.process.terminate()
+    #expect(try daemon.waitForExit() == 0)
     #expect(daemon.log.isEmpty, "the log went to stderr too: \(daemon.log)")
     let lines = text.split(separator: "\n")
     #expect(lines.count >= 5)

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -35,5 +37,37 @@ enum Loopback {
   static func resetOnClose(_ fd: Int32) {
     var linger = linger(l_onoff: 1, l_linger: 0)
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+  }
+
+  /// Whether everything sent on the client socket `fd` has been read by the server on `port`:
+  /// none of it waits unacknowledged in the client's send queue, and the server's end of the
+  /// connection (from /proc/net/tcp) holds none unread. A test waits on this where a pause
+  /// would only make it likely that the server took one write before the next.
+  static func serverHasRead(_ fd: Int32, serverPort port: UInt16) -> Bool {
+    var unsent: Int32 = 0
+    guard ioctl(fd, UInt(TIOCOUTQ), &unsent) == 0, unsent == 0 else { return false }
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    // Read to its end: the kernel makes the table a page at a time, and it reports no size.
+    guard named == 0, let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return false }
+    defer { try? file.close() }
+    let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    func hex(_ port: UInt16) -> String {
+      let digits = String(port, radix: 16, uppercase: true)
+      return ":" + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+    let local = hex(port)
+    let remote = hex(UInt16(bigEndian: address.sin_port))
+    // "sl local_address rem_address st tx_queue:rx_queue ...": the server's end is the one whose
+    // local port is the server's and whose remote port is the client's.
+    for line in table.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: " ")
+      guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) else { continue }
+      return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } == 0
+    }
+    return false
   }
 }

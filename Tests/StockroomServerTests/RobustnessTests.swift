@@ -94,7 +94,8 @@ struct RobustnessTests {
     let server = try TestServer { $0.maxLine = 64 }
     let client = try server.client()
     try client.send("PING " + String(repeating: "c", count: 59) + "\r")
-    usleep(50_000)
+    // The server reads the CR on its own before the LF is sent.
+    try waitUntil { Loopback.serverHasRead(client.fd, serverPort: server.port) }
     try client.send("\n")
     #expect(try client.readReply().isOK)
   }
@@ -155,19 +156,14 @@ struct RobustnessTests {
     _ = try client.readReply()
     // About 12 MB of replies asked for and none read: the server stops reading from this client.
     try client.send(String(repeating: "LIST dishes\n", count: 3000))
-    var available: Int32 = 0
-    let deadline = Date().addingTimeInterval(20)
-    while available < 1024 && Date() < deadline {
-      guard ioctl(client.fd, UInt(FIONREAD), &available) == 0 else { break }
-      usleep(1000)
+    try waitUntil {
+      var available: Int32 = 0
+      return ioctl(client.fd, UInt(FIONREAD), &available) == 0 && available >= 1024
     }
-    #expect(available >= 1024)
     #expect(server.server.connectedClients == 1)
     // A reset, not a FIN: the server hears of it as a hang-up on a socket it is not reading.
     client.resetNow()
-    let gone = Date().addingTimeInterval(20)
-    while server.server.connectedClients > 0 && Date() < gone { usleep(1000) }
-    #expect(server.server.connectedClients == 0)
+    try waitUntil { server.server.connectedClients == 0 }
     #expect(try server.client().request("PING still").message == "still")
   }
 

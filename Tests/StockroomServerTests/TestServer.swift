@@ -26,7 +26,7 @@ final class TestServer: Sendable {
     configure: (inout ServerConfiguration) -> Void = { _ in }
   ) throws {
     var configuration = ServerConfiguration()
-    configuration.io = IOBackend(rawValue: requestedIOBackend) ?? .epoll
+    configuration.io = requestedIOBackend(as: IOBackend.self)
     configuration.port = 0
     configuration.logging = false
     if transport == .tls { configuration.tls = try TestTransport.serverSettings() }

@@ -13,7 +13,11 @@ import Dispatch
 /// once. Dispatch has no such source, so while the loop does not want input the read source keeps
 /// running and each event is checked with poll(): a hang-up or error is told as epoll's
 /// `EPOLLERR | EPOLLHUP`; input (or its end) waiting unread suspends the source until input is
-/// wanted again, since it would fire for it again and again.
+/// wanted again, since it would fire for it again and again. A suspended source hears nothing,
+/// so until then poll() looks for a hang-up every `hangUpCheckInterval`: without it a client
+/// that reset with requests still unread (behind a LOGIN waiting out its throttle, say) held its
+/// place among --max-clients until that work was done, seconds later, and a busy server turned
+/// away new clients for dead ones.
 ///
 /// A descriptor closed while Dispatch still watches it is the hazard here: Dispatch stops
 /// watching it later, by number, and by then the number may belong to a new connection. Dispatch's
@@ -41,6 +45,12 @@ final class DispatchDescriptor: @unchecked Sendable {
   private var cancelling = 0
   private var closesWhenCancelled = false
   private var isRetired = false
+  /// A look for a hang-up is queued (`checkForHangUp`), so at most one is.
+  private var hangUpCheckQueued = false
+
+  /// How soon a hang-up behind unread input is noticed: epoll's loop notices at once; a poll()
+  /// per paused descriptor this often costs next to nothing.
+  static let hangUpCheckInterval: DispatchTimeInterval = .milliseconds(100)
 
   init(
     fd: Int32, generation: UInt32, queue: DispatchQueue,
@@ -95,6 +105,24 @@ final class DispatchDescriptor: @unchecked Sendable {
     }
     reader?.suspend()
     readerRunning = false
+    queueHangUpCheck()
+  }
+
+  private func queueHangUpCheck() {
+    guard !hangUpCheckQueued else { return }
+    hangUpCheckQueued = true
+    // Weak: a retired descriptor is let go by the loop, and a late check has nothing to do.
+    queue.asyncAfter(deadline: .now() + Self.hangUpCheckInterval) { [weak self] in self?.checkForHangUp() }
+  }
+
+  /// While input waits unread with its source suspended: a hang-up is told as epoll would tell it.
+  private func checkForHangUp() {
+    hangUpCheckQueued = false
+    // Reading again, the source is running and tells of a hang-up itself.
+    guard !isRetired, !readerRunning, reader != nil else { return }
+    // A handler that stays registered after a hang-up hears of it again, as with epoll.
+    if hungUp() { onEvent(self, EventLoop.hangUp) }
+    queueHangUpCheck()
   }
 
   /// Whether poll() says hang-up or error, as epoll would: a reset or a closed connection, not a

@@ -182,11 +182,15 @@ struct FuzzConnection {
       if replies == index + 1 && closingStatus && ended { return nil }
       return
         "expected \(index + 1) replies ending in \(kind == .quit ? "OK bye" : "ERR TOOLONG") and a close: \(missing())"
-    case .mayClose(let index):
+    case .mayClose(let index, .otherProtocol):
       // Its answer, if any, is an error, and the last: an earlier one after it is out of order.
       if replies == index + 1 && audit.lastStatus.utf8.starts(with: "ERR ".utf8) { return nil }
       if replies == index && ended { return nil }
       return "a line of another protocol at \(index + 1): \(missing())"
+    case .mayClose(let index, .passwordAttempt):
+      // Answered whether it fails or not (ReplyAudit has checked the status line's form).
+      if replies == index + 1 { return nil }
+      return "the fifth LOGIN or PASSWD at \(index + 1): \(missing())"
     }
   }
 

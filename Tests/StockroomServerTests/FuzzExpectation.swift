@@ -4,16 +4,26 @@ import StockroomProtocol
 /// out from the lines alone by the rules of Protocol.md §2: one reply per line, except that the
 /// server stops after `QUIT` and after a line over the limit, and may stop after a line of
 /// another protocol (HTTP, RESP, TLS), with or without a last `ERR`, and after the fifth
-/// `LOGIN` or `PASSWD` (which closes the connection when it is the fifth to fail).
+/// `LOGIN` or `PASSWD` (which closes the connection when it is the fifth to fail, and whether it
+/// fails depends on the accounts other connections make meanwhile).
 struct FuzzExpectation: Sendable, Equatable {
   enum Ending: Sendable, Equatable {
     /// Every line is answered; the last is a `PING` whose echo is `text`.
     case sentinel(text: String)
     /// The line at `index` is the connection's last: `OK bye` or `ERR TOOLONG`, then the server closes.
     case closes(index: Int, kind: ClosingLine)
-    /// The line at `index` is of another protocol: the server answers the lines before it and
-    /// then may close, with or without one `ERR` line, or answer it like any line.
-    case mayClose(index: Int)
+    /// The line at `index` may be the connection's last, for the reason `kind` says.
+    case mayClose(index: Int, kind: MayClose)
+  }
+
+  enum MayClose: Sendable, Equatable {
+    /// A line of another protocol: the server answers the lines before it and then may close,
+    /// with or without one `ERR` line, or answer it like any line.
+    case otherProtocol
+    /// The fifth LOGIN or PASSWD: always answered, `ERR` or `OK`, since an attempt the model
+    /// counts may succeed (on an account another connection registered meanwhile); the server
+    /// closes after it only when it is the fifth failure.
+    case passwordAttempt
   }
 
   enum ClosingLine: String, Sendable, Equatable {
@@ -29,7 +39,7 @@ struct FuzzExpectation: Sendable, Equatable {
     switch ending {
     case .sentinel: lines.count
     case .closes(let index, _): index + 1
-    case .mayClose(let index): index + 1
+    case .mayClose(let index, _): index + 1
     }
   }
 
@@ -42,7 +52,7 @@ struct FuzzExpectation: Sendable, Equatable {
         attempts += 1
         guard attempts == Self.passwordAttemptsBeforeClose else { continue }
         lines = Array(candidates[...index])
-        ending = .mayClose(index: index)
+        ending = .mayClose(index: index, kind: .passwordAttempt)
         return
       case .closes(let kind):
         lines = Array(candidates[...index])
@@ -50,7 +60,7 @@ struct FuzzExpectation: Sendable, Equatable {
         return
       case .mayClose:
         lines = Array(candidates[...index])
-        ending = .mayClose(index: index)
+        ending = .mayClose(index: index, kind: .otherProtocol)
         return
       }
     }

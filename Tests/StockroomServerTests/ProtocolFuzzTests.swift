@@ -34,6 +34,10 @@ struct ProtocolFuzzTests {
       0xa904_e3bb_3a5a_af08, 9, 30,
       "ERR TOOLONG overtook 27 replies still waiting for their commit (not in issue 8; see ReplyOrderTests)"
     ),
+    (
+      0x1c98_0034_bbd1_a377, 24, 17,
+      "the fifth LOGIN logged in to an account another connection had registered, and the model called its OK wrong (issue 19; see FuzzPasswordAttemptTests)"
+    ),
   ]
 
   static let regressionSeconds = 3.0

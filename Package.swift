@@ -12,8 +12,11 @@ let package = Package(
   ],
   targets: [
     // What the shop's rules and the wire share: how a client's word is quoted back, and roles.
-    .target(name: "StockroomText", dependencies: ["CICU"]),
-    // System ICU, from Debian's libicu-dev: Unicode UTS #39's confusable names and script rules.
+    .target(name: "StockroomText", dependencies: ["CStockroomICU"]),
+    // ICU's UTS #39 calls (confusable names, script rules) behind plain C types, so that no ICU
+    // name reaches a Swift module beside Foundation's own copy of ICU.
+    .target(name: "CStockroomICU", dependencies: ["CICU"]),
+    // System ICU, from Debian's libicu-dev: linked, its headers read by CStockroomICU alone.
     .systemLibrary(name: "CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
     // The shop itself: catalogue, stock, recipes, orders, diary, products, exhibits. No I/O.
     .target(name: "StockroomDomain", dependencies: ["StockroomText"]),

@@ -1,4 +1,4 @@
-import CICU
+import CStockroomICU
 
 /// What a user name looks like, for telling names apart the way a reader does (Unicode UTS #39):
 /// two names with the same key are confusable (`realuser`, `reаluser` with a Cyrillic а,

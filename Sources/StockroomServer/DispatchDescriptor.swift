@@ -17,7 +17,8 @@ import Dispatch
 /// so until then poll() looks for a hang-up every `hangUpCheckInterval`: without it a client
 /// that reset with requests still unread (behind a LOGIN waiting out its throttle, say) held its
 /// place among --max-clients until that work was done, seconds later, and a busy server turned
-/// away new clients for dead ones.
+/// away new clients for dead ones. A hang-up that comes while reading is told once by
+/// libdispatch, and is told again here for as long as input is read (see `readerFired`).
 ///
 /// A descriptor closed while Dispatch still watches it is the hazard here: Dispatch stops
 /// watching it later, by number, and by then the number may belong to a new connection. Dispatch's
@@ -96,7 +97,19 @@ final class DispatchDescriptor: @unchecked Sendable {
 
   private func readerFired() {
     if reading {
-      onEvent(self, EventLoop.Interest.read.rawValue)
+      guard hungUp() else {
+        onEvent(self, EventLoop.Interest.read.rawValue)
+        return
+      }
+      onEvent(self, EventLoop.Interest.read.rawValue | EventLoop.hangUp)
+      // libdispatch tells of a hang-up once: input still unread after it (a reset in the middle
+      // of a long line, of which one read took only part) raises no further event, and the
+      // connection would wait for the rest until its line timed out. epoll's loop is level-
+      // triggered and tells it again; so does this, until the input is read to its end.
+      queue.async { [weak self] in
+        guard let self, reading, !isRetired else { return }
+        readerFired()
+      }
       return
     }
     if hungUp() {

@@ -109,6 +109,7 @@ struct FuzzConnection {
     }
     if behaviour == .resetter { socket.reset() } else { socket.closeNow() }
     outcome.bytesSent = sent
+    outcome.linesSent = Self.lineFeeds(in: payload[..<sent])
     outcome.problems += audit.problems.map { "\(script.label) (\(behaviour)): \($0)" }
     guard behaviour.countsReplies else { return outcome }
     if !pending.isEmpty {
@@ -141,6 +142,20 @@ struct FuzzConnection {
         let found = memchr(base + start, 0x0A, buffer.count - start)
       else { return nil }
       return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  /// How many LFs `bytes` holds; memchr, as `lineFeed(in:from:)`.
+  private static func lineFeeds(in bytes: ArraySlice<UInt8>) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard var at = buffer.baseAddress else { return 0 }
+      let end = at + buffer.count
+      var count = 0
+      while at < end, let found = memchr(at, 0x0A, end - at) {
+        count += 1
+        at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) + 1
+      }
+      return count
     }
   }
 

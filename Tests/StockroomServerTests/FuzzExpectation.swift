@@ -43,28 +43,28 @@ struct FuzzExpectation: Sendable, Equatable {
     }
   }
 
-  init(lines candidates: [[UInt8]], maxLine: Int, sentinel: String) {
+  init(lines candidates: [FuzzLine], sentinel: String) {
     var attempts = 0
     for (index, line) in candidates.enumerated() {
-      switch Self.fate(of: line, maxLine: maxLine) {
+      switch line.fate {
       case .answered:
-        guard Self.isPasswordAttempt(line) else { continue }
+        guard line.isPasswordAttempt else { continue }
         attempts += 1
         guard attempts == Self.passwordAttemptsBeforeClose else { continue }
-        lines = Array(candidates[...index])
+        lines = candidates[...index].map(\.bytes)
         ending = .mayClose(index: index, kind: .passwordAttempt)
         return
       case .closes(let kind):
-        lines = Array(candidates[...index])
+        lines = candidates[...index].map(\.bytes)
         ending = .closes(index: index, kind: kind)
         return
       case .mayClose:
-        lines = Array(candidates[...index])
+        lines = candidates[...index].map(\.bytes)
         ending = .mayClose(index: index, kind: .otherProtocol)
         return
       }
     }
-    lines = candidates + [Array("PING \(sentinel)".utf8)]
+    lines = candidates.map(\.bytes) + [Array("PING \(sentinel)".utf8)]
     ending = .sentinel(text: sentinel)
   }
 
@@ -82,7 +82,7 @@ struct FuzzExpectation: Sendable, Equatable {
     return request.spec.id == .login || request.spec.id == .passwd
   }
 
-  enum Fate: Equatable {
+  enum Fate: Sendable, Equatable {
     case answered
     case closes(ClosingLine)
     case mayClose

@@ -11,6 +11,8 @@ struct FuzzOutcome: Sendable {
   /// Connections that ended on QUIT, a line over the limit, or a line of another protocol.
   var closedEarly = 0
   var bytesSent = 0
+  /// Request lines sent whole, by every kind of connection.
+  var linesSent = 0
 
   mutating func add(_ other: FuzzOutcome) {
     problems += other.problems
@@ -21,5 +23,6 @@ struct FuzzOutcome: Sendable {
     rejected += other.rejected
     closedEarly += other.closedEarly
     bytesSent += other.bytesSent
+    linesSent += other.linesSent
   }
 }

@@ -42,6 +42,7 @@ struct ProtocolFuzzer {
     let vocabulary = FuzzVocabulary(names: try checker.request("NAMES"))
     let maxLine = Int(try checker.request("INFO").rows.first?["max_line"] ?? "") ?? 65536
     let generator = RequestGenerator(vocabulary: vocabulary, maxLine: maxLine)
+    let pool = FuzzLinePool(seed: settings.seed, generator: generator)
     var problems: [String] = []
     let total = Mutex(FuzzOutcome())
     let stop = Atomic<Bool>(false)
@@ -56,7 +57,8 @@ struct ProtocolFuzzer {
         var outcome = FuzzOutcome()
         var connection = settings.firstConnection
         while Date() < deadline && !stop.load(ordering: .relaxed) && connection < settings.firstConnection + 100_000 {
-          let script = FuzzScript(seed: settings.seed, worker: worker, connection: connection, generator: generator)
+          let script = FuzzScript(
+            seed: settings.seed, worker: worker, connection: connection, generator: generator, pool: pool)
           outcome.add(FuzzConnection(script: script, port: port).run())
           connection += 1
         }
@@ -111,8 +113,10 @@ struct ProtocolFuzzer {
         "server RSS reached \(largestKiB / 1024) MiB, above the \(Self.residentLimitKiB / 1024) MiB bound")
     }
     let connections = FuzzBehaviour.allCases.map { "\($0) \(outcome.connections[$0] ?? 0)" }.joined(separator: ", ")
+    let seconds = Date().timeIntervalSince(started)
+    let perSecond = Int(Double(outcome.linesSent) / max(seconds, 0.001))
     var summary =
-      "fuzz seed=\(seedText): \(Int(Date().timeIntervalSince(started))) s, \(settings.workers) workers, connections: \(connections); \(outcome.countedLines) lines counted, \(outcome.replies) replies, \(outcome.events) events, \(outcome.rejected) turned away, \(outcome.closedEarly) ended by QUIT/TOOLONG/another protocol, \(outcome.bytesSent / 1024) KiB sent; largest RSS \(largestKiB / 1024) MiB"
+      "fuzz seed=\(seedText): \(Int(seconds)) s, \(settings.workers) workers, \(perSecond) requests/s (\(outcome.linesSent) request lines sent), connections: \(connections); \(outcome.countedLines) lines counted, \(outcome.replies) replies, \(outcome.events) events, \(outcome.rejected) turned away, \(outcome.closedEarly) ended by QUIT/TOOLONG/another protocol, \(outcome.bytesSent / 1024) KiB sent; largest RSS \(largestKiB / 1024) MiB"
     guard daemon.process.isRunning else {
       if !problems.contains(where: { $0.hasPrefix("the server died") }) {
         problems.append(
@@ -141,13 +145,15 @@ struct ProtocolFuzzer {
   ) throws -> String {
     let pong = try checker.request("PING")
     if pong.message != "PONG" { problems.append("PING after the run answered \(pong.lines)") }
-    let deadline = Date().addingTimeInterval(30)
+    let settling = Date()
+    let deadline = settling.addingTimeInterval(30)
     var clients = ""
     repeat {
       clients = try checker.request("INFO").rows.first?["clients"] ?? ""
       if clients == "1" { break }
       usleep(50_000)
     } while Date() < deadline
+    let settled = String(format: "%.1f", Date().timeIntervalSince(settling))
     if clients != "1" {
       problems.append(
         "30 s after every fuzzing connection closed, INFO still says clients=\(clients), not 1 (this check's own)")
@@ -176,7 +182,7 @@ struct ProtocolFuzzer {
     if let difference = before.difference(from: after) {
       problems.append("the restart did not load the same shop: \(difference)")
     }
-    return "; shop: \(before)"
+    return "; clients=1 after \(settled) s; shop: \(before)"
   }
 
   /// `STOCKTAKE` of every stocked item says `balances=yes`. Sent in batches: pipelined, but not

@@ -25,7 +25,8 @@ struct ReplyAudit: Sendable {
   private var rowsInReply = 0
 
   mutating func feed(_ line: ArraySlice<UInt8>) {
-    let index = greeting == nil ? "greeting" : "reply \(replies + 1)"
+    // Said only when there is a problem to say it in: most lines have none.
+    var index: String { greeting == nil ? "greeting" : "reply \(replies + 1)" }
     let facts = LineBytes(line)
     if !facts.isUTF8 {
       problems.append("\(index): not UTF-8: \(FuzzText.describe(line))")

@@ -22,19 +22,20 @@ struct RequestGenerator: Sendable {
     return (weight, entry)
   }
 
-  /// One request line, without its LF.
-  func line(_ random: inout FuzzRandom, keys: inout OrderKeys) -> [UInt8] {
+  /// The commands that take a password, each of which costs the server an Argon2id hash.
+  private static let hashing = weighted.filter { takesPassword($0.1.spec) }
+  private static let notHashing = weighted.filter { !takesPassword($0.1.spec) }
+
+  private static func takesPassword(_ spec: CommandSpec) -> Bool {
+    spec.arguments.contains { $0.kind == .password }
+  }
+
+  /// One request line, without its LF; with `passwords: false` never one of a command that
+  /// takes a password (though a mangled line may still turn into one now and then).
+  func line(_ random: inout FuzzRandom, keys: inout OrderKeys, passwords: Bool = true) -> [UInt8] {
     switch random.weighted([(88, 0), (3, 1), (3, 2), (4, 3), (2, 4)]) {
     case 0:
-      var words = grammatical(&random, keys: &keys)
-      let mutations = random.weighted([(55, 0), (25, 1), (12, 2), (8, 3)])
-      var byteMutations = 0
-      for _ in 0..<mutations {
-        if random.percent(50) { mutateWords(&words, &random) } else { byteMutations += 1 }
-      }
-      var bytes = join(words, &random)
-      for _ in 0..<byteMutations { mutateBytes(&bytes, &random) }
-      return bytes
+      return mangled(grammatical(&random, keys: &keys, from: passwords ? Self.weighted : Self.notHashing), &random)
     case 1: return rawBytes(&random)
     case 2: return longLine(&random)
     case 3:
@@ -47,9 +48,40 @@ struct RequestGenerator: Sendable {
     }
   }
 
+  /// A line of a command that takes a password (LOGIN, REGISTER, PASSWD, USER ADD, USER PASSWD),
+  /// mangled now and then like any other.
+  func passwordLine(_ random: inout FuzzRandom, keys: inout OrderKeys) -> [UInt8] {
+    mangled(grammatical(&random, keys: &keys, from: Self.hashing), &random)
+  }
+
+  /// The line that ends a conversation: one over the length limit, a QUIT, or a line of another
+  /// protocol.
+  func endingLine(_ random: inout FuzzRandom) -> [UInt8] {
+    switch random.below(3) {
+    case 0: return longLine(&random)
+    case 1: return Array(random.pick(["QUIT", "quit", "QUIT now", " QUIT\r"]).utf8)
+    default: return random.pick(FuzzVocabulary.crossProtocol)
+    }
+  }
+
+  /// `words` joined, after none, one or a few mutations of its words and bytes.
+  private func mangled(_ original: [String], _ random: inout FuzzRandom) -> [UInt8] {
+    var words = original
+    let mutations = random.weighted([(55, 0), (25, 1), (12, 2), (8, 3)])
+    var byteMutations = 0
+    for _ in 0..<mutations {
+      if random.percent(50) { mutateWords(&words, &random) } else { byteMutations += 1 }
+    }
+    var bytes = join(words, &random)
+    for _ in 0..<byteMutations { mutateBytes(&bytes, &random) }
+    return bytes
+  }
+
   /// A request the table describes, well-formed in shape (values may still be out of range).
-  func grammatical(_ random: inout FuzzRandom, keys: inout OrderKeys) -> [String] {
-    let (path, spec) = random.weighted(Self.weighted)
+  func grammatical(
+    _ random: inout FuzzRandom, keys: inout OrderKeys, from commands: [(Int, (path: String, spec: CommandSpec))]
+  ) -> [String] {
+    let (path, spec) = random.weighted(commands)
     if !spec.examples.isEmpty && random.percent(25) {
       // An example is a whole line already; split into its words, so that mutations act on words.
       let example = random.pick(spec.examples)

@@ -10,11 +10,13 @@ extension CommandHandler {
   /// Failed attempts on one connection before it is closed.
   static let loginAttemptsPerConnection = 5
 
-  /// The wait before this connection's next attempt on `name`: its own failures' and the name's.
+  /// The wait before this connection's next attempt on `name`: its own failures', and those on
+  /// the name from its address (`LoginThrottle`).
   private func throttled(_ name: String, session: Session) throws(ProtocolError) -> UInt64 {
-    switch throttle.reserve(name, now: EventLoop.clock()) {
+    switch throttle.reserve(name, from: session.source, now: EventLoop.clock()) {
     case .refuse(let seconds):
-      throw ProtocolError(.auth, "too many failed logins for this name; try again in \(seconds) s")
+      throw ProtocolError(
+        .auth, "too many failed logins for this name from your address; try again in \(seconds) s")
     case .go(let wait):
       return max(wait, LoginThrottle.gap(afterFailures: session.failedLogins))
     }
@@ -47,17 +49,31 @@ extension CommandHandler {
     let password = try Self.password(request.arguments[1], checked: false)
     let delay = try throttled(name, session: session)
     let hash = store.read { $0.accounts[name]?.passwordHash }
-    return CredentialTicket(.login(name: name), .verify(hash: hash, password: password), delay: delay)
+    return CredentialTicket(
+      .login(name: name), .verify(hash: hash, password: password), delay: delay, lane: lane(session),
+      wrong: wrong(session))
   }
 
-  func register(_ request: Request) throws -> CredentialTicket {
+  /// Where the connection's password work queues on the credential pool, and how far it yields
+  /// to other addresses' for the failures its address has had.
+  private func lane(_ session: Session) -> JobPool.Lane {
+    JobPool.Lane(source: session.source, penalty: throttle.penalty(of: session.source, now: EventLoop.clock()))
+  }
+
+  /// What a check that finds the password wrong tells the throttle about its address.
+  private func wrong(_ session: Session) -> @Sendable () -> Void {
+    let source = session.source
+    return { [throttle] in throttle.checkFailed(from: source, now: EventLoop.clock()) }
+  }
+
+  func register(_ request: Request, session: Session) throws -> CredentialTicket {
     guard configuration.registration == .open else {
       throw ProtocolError(.denied, "self-registration is closed on this server; ask an admin for an account")
     }
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     try refuseTaken(name)
-    return CredentialTicket(.register(name: name), .hash(password))
+    return CredentialTicket(.register(name: name), .hash(password), lane: lane(session))
   }
 
   func passwd(_ request: Request, session: Session) throws -> CredentialTicket {
@@ -68,24 +84,25 @@ extension CommandHandler {
     let new = try Self.password(request.arguments[1], checked: true)
     let delay = try throttled(name, session: session)
     return CredentialTicket(
-      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay)
+      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay, lane: lane(session),
+      wrong: wrong(session))
   }
 
-  func userAdd(_ request: Request) throws -> CredentialTicket {
+  func userAdd(_ request: Request, session: Session) throws -> CredentialTicket {
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
     try refuseTaken(name)
-    return CredentialTicket(.userAdd(name: name, role: role), .hash(password))
+    return CredentialTicket(.userAdd(name: name, role: role), .hash(password), lane: lane(session))
   }
 
-  func userPasswd(_ request: Request) throws -> CredentialTicket {
+  func userPasswd(_ request: Request, session: Session) throws -> CredentialTicket {
     let name = request.arguments[0].text
     let password = try Self.password(request.arguments[1], checked: true)
     guard store.read({ $0.accounts[name] != nil }) else {
       throw ProtocolError(.notFound, "no account named \(Echo.quoted(name))")
     }
-    return CredentialTicket(.userPasswd(name: name), .hash(password))
+    return CredentialTicket(.userPasswd(name: name), .hash(password), lane: lane(session))
   }
 
   func userDel(_ request: Request, session: Session) -> ChangeRequest {
@@ -148,7 +165,7 @@ extension CommandHandler {
       guard result == .verified, let account = store.read({ $0.accounts[name] }) else {
         try failedAttempt(name, session: &session)
       }
-      throttle.succeeded(name)
+      throttle.succeeded(name, from: session.source)
       session.failedLogins = 0
       logIn(account, session: &session)
       logger.info("login user=\(name) role=\(account.role.rawValue)")
@@ -156,7 +173,7 @@ extension CommandHandler {
       return nil
     case .passwd(let name):
       guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
-      throttle.succeeded(name)
+      throttle.succeeded(name, from: session.source)
       session.failedLogins = 0
       return ChangeRequest(.setPassword(name: name, hash: hash, at: now)) { applied, session, out in
         // Other connections logged in with the old password are guests from their next request.
@@ -202,7 +219,7 @@ extension CommandHandler {
   /// The same answer for a wrong name and a wrong password; the attempt counts against the
   /// connection and the name, and the last allowed one closes the connection.
   private func failedAttempt(_ name: String, session: inout Session) throws -> Never {
-    throttle.failed(name, now: EventLoop.clock())
+    throttle.failed(name, from: session.source, now: EventLoop.clock())
     session.failedLogins += 1
     // The name is not logged: people type their password where their name goes.
     logger.info("login failed attempt=\(session.failedLogins)")

@@ -76,7 +76,8 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
     self.server = server
     self.loop = loop
     self.admission = admission
-    self.core = ConnectionCore(limits: ConnectionLimits(server.configuration), now: 0, transport: transport)
+    self.core = ConnectionCore(
+      limits: ConnectionLimits(server.configuration), now: 0, transport: transport, source: source)
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
     self.tls = tls
     self.handshaking = tls != nil

@@ -45,10 +45,12 @@ struct ConnectionCore {
   /// What the host was last told about this connection's presence; nil while it is a guest.
   private var presentAs: Presence.Entry?
 
-  init(limits: ConnectionLimits, now: UInt64, transport: TransportSecurity = .plaintextLocal) {
+  init(
+    limits: ConnectionLimits, now: UInt64, transport: TransportSecurity = .plaintextLocal, source: PeerSource? = nil
+  ) {
     self.limits = limits
     self.lastActivity = now
-    self.session = Session(transport: transport)
+    self.session = Session(transport: transport, source: source)
   }
 
   /// Greets the client; a turned-away one gets `rejection` instead and is closed once it is out.

@@ -40,12 +40,21 @@ final class CredentialTicket: Sendable {
   private let work: Work
   /// Nanoseconds to wait before starting: the throttle's delay after failed attempts.
   let delay: UInt64
+  /// Whose turn on the credential pool this is (`JobPool.Lane`).
+  let lane: JobPool.Lane
+  /// Told on the pool's thread when a check finds the password wrong (`LoginThrottle.checkFailed`).
+  private let wrong: (@Sendable () -> Void)?
   private let state = Mutex<Result?>(nil)
 
-  init(_ purpose: Purpose, _ work: Work, delay: UInt64 = 0) {
+  init(
+    _ purpose: Purpose, _ work: Work, delay: UInt64 = 0, lane: JobPool.Lane = .shared,
+    wrong: (@Sendable () -> Void)? = nil
+  ) {
     self.purpose = purpose
     self.work = work
     self.delay = delay
+    self.lane = lane
+    self.wrong = wrong
   }
 
   /// nil until the work is done.
@@ -55,10 +64,18 @@ final class CredentialTicket: Sendable {
   /// result is in.
   func run(on loop: EventLoop, pool: JobPool, done: @escaping @Sendable () -> Void) {
     let submit: @Sendable () -> Void = { [self] in
-      let accepted = pool.submit { [self] in
-        finish(perform())
+      let busy: @Sendable () -> Void = { [self] in
+        finish(.busy)
         loop.execute(done)
       }
+      let accepted = pool.submit(
+        lane: lane,
+        { [self] in
+          let result = perform()
+          if result == .wrongPassword { wrong?() }
+          finish(result)
+          loop.execute(done)
+        }, displaced: busy)
       if !accepted {
         finish(.busy)
         loop.execute(done)

@@ -22,14 +22,63 @@ final class JobPool: Sendable {
     var refused = 0
   }
 
+  private struct Job {
+    let lane: Lane
+    let sequence: UInt64
+    let run: @Sendable () -> Void
+    /// Told when a newcomer takes the job's place (`Lane`); nil: the job is never displaced.
+    let displaced: (@Sendable () -> Void)?
+  }
+
   private struct State {
-    var jobs: [@Sendable () -> Void] = []
+    var jobs: [Job] = []
     var counters = Counters()
     var stopping = false
+    var sequence: UInt64 = 0
+    /// Jobs waiting or running, and running, per address.
+    var held: [PeerSource: Int] = [:]
+    var running: [PeerSource: Int] = [:]
+
+    func held(by lane: Lane) -> Int { lane.source.map { held[$0] ?? 0 } ?? 0 }
+    func running(for lane: Lane) -> Int { lane.source.map { running[$0] ?? 0 } ?? 0 }
+
+    /// The job a thread takes next (see `Lane`), with `penalties[i]` job i's penalty now.
+    func next(_ penalties: [Int]) -> Int? {
+      jobs.indices.min { a, b in
+        if penalties[a] != penalties[b] { return penalties[a] < penalties[b] }
+        let (rx, ry) = (running(for: jobs[a].lane), running(for: jobs[b].lane))
+        return rx != ry ? rx < ry : jobs[a].sequence < jobs[b].sequence
+      }
+    }
+
+    /// The waiting job a newcomer of `lane` with penalty `own` may take the place of, if any
+    /// (see `Lane`).
+    func displaceable(by lane: Lane, own: Int, _ penalties: [Int]) -> Int? {
+      let newcomer = held(by: lane)
+      let candidates = jobs.indices.filter { jobs[$0].displaced != nil && jobs[$0].lane.source != lane.source }
+      guard
+        let victim = candidates.max(by: { a, b in
+          if penalties[a] != penalties[b] { return penalties[a] < penalties[b] }
+          let (hx, hy) = (held(by: jobs[a].lane), held(by: jobs[b].lane))
+          return hx != hy ? hx < hy : jobs[a].sequence < jobs[b].sequence
+        })
+      else { return nil }
+      let worse = penalties[victim] > own || (penalties[victim] == own && held(by: jobs[victim].lane) > newcomer + 1)
+      return worse ? victim : nil
+    }
+
+    mutating func count(_ lane: Lane, held change: Int, running runningChange: Int = 0) {
+      guard let source = lane.source else { return }
+      held[source, default: 0] += change
+      if held[source] == 0 { held[source] = nil }
+      running[source, default: 0] += runningChange
+      if running[source] == 0 { running[source] = nil }
+    }
   }
 
   let threads: Int
   let capacity: Int
+  private let livePenalty: (@Sendable (PeerSource) -> Int)?
   private let state = Mutex(State())
   /// One signal per job queued, and one per thread at shutdown: a thread sleeps here until
   /// there is something for it.
@@ -39,10 +88,16 @@ final class JobPool: Sendable {
 
   /// Starts `threads` threads at once, named `name-1`, `name-2`…; `capacity` is how many jobs
   /// may wait for them.
-  init(name: String = "jobs", threads: Int = 2, capacity: Int = 64) {
+  /// With `penalty`, a waiting job's penalty is the larger of its lane's and what `penalty` says
+  /// of its address now (`Lane`).
+  init(
+    name: String = "jobs", threads: Int = 2, capacity: Int = 64,
+    penalty: (@Sendable (PeerSource) -> Int)? = nil
+  ) {
     precondition(threads >= 1 && capacity >= 0, "a job pool needs a thread and a capacity of zero or more")
     self.threads = threads
     self.capacity = capacity
+    self.livePenalty = penalty
     for number in 1...threads {
       let thread = Thread { [self] in work() }
       thread.name = "\(name)-\(number)"
@@ -53,17 +108,63 @@ final class JobPool: Sendable {
   /// Queues `job` for a thread; false, without running it, when `capacity` jobs are already
   /// waiting or the pool has shut down.
   func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-    let accepted = state.withLock { state in
-      guard !state.stopping, state.jobs.count < capacity else {
-        state.counters.refused += 1
-        return false
-      }
-      state.jobs.append(job)
-      state.counters.queued += 1
-      return true
+    submit(lane: .shared, job, displaced: nil)
+  }
+
+  /// Queues `job` in `lane`'s turn (see `Lane`); false, without running it, when the queue is
+  /// full of jobs it may not displace, or the pool has shut down. A job displaced later by
+  /// another lane's is not run, and `displaced` is called instead (on the submitting thread).
+  func submit(
+    lane: Lane, _ job: @escaping @Sendable () -> Void, displaced: (@Sendable () -> Void)?
+  ) -> Bool {
+    enum Outcome {
+      case queued
+      case replaced(@Sendable () -> Void)
+      case refused
     }
-    if accepted { available.signal() }
-    return accepted
+    let outcome: Outcome = state.withLock { state in
+      guard !state.stopping else {
+        state.counters.refused += 1
+        return .refused
+      }
+      state.sequence += 1
+      let entry = Job(lane: lane, sequence: state.sequence, run: job, displaced: displaced)
+      if state.jobs.count < capacity {
+        state.jobs.append(entry)
+        state.count(lane, held: 1)
+        state.counters.queued += 1
+        return .queued
+      }
+      let penalties = state.jobs.map { penalty(of: $0.lane) }
+      guard let victim = state.displaceable(by: lane, own: penalty(of: lane), penalties),
+        let told = state.jobs[victim].displaced
+      else {
+        state.counters.refused += 1
+        return .refused
+      }
+      state.count(state.jobs[victim].lane, held: -1)
+      state.jobs[victim] = entry
+      state.count(lane, held: 1)
+      state.counters.refused += 1
+      return .replaced(told)
+    }
+    switch outcome {
+    case .queued:
+      available.signal()
+      return true
+    case .replaced(let told):
+      // The place, and the signal queued for it, pass to the newcomer.
+      told()
+      return true
+    case .refused:
+      return false
+    }
+  }
+
+  /// A lane's penalty now: its own, or what `livePenalty` says of its address, whichever is larger.
+  private func penalty(of lane: Lane) -> Int {
+    guard let source = lane.source, let livePenalty else { return lane.penalty }
+    return max(lane.penalty, livePenalty(source))
   }
 
   var counters: Counters {
@@ -93,19 +194,22 @@ final class JobPool: Sendable {
   private func work() {
     while true {
       available.wait()
-      let next: (@Sendable () -> Void)? = state.withLock { state in
-        guard !state.jobs.isEmpty else { return nil }
+      let next: Job? = state.withLock { state in
+        guard let index = state.next(state.jobs.map { penalty(of: $0.lane) }) else { return nil }
         state.counters.queued -= 1
         state.counters.running += 1
-        return state.jobs.removeFirst()
+        let job = state.jobs.remove(at: index)
+        state.count(job.lane, held: 0, running: 1)
+        return job
       }
       // Each signal is either a job queued or a thread told to stop, and jobs are always taken
       // first, so finding none means this thread's stop.
       guard let job = next else { break }
-      job()
+      job.run()
       state.withLock { state in
         state.counters.running -= 1
         state.counters.completed += 1
+        state.count(job.lane, held: -1, running: -1)
       }
     }
     exited.signal()

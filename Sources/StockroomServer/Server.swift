@@ -33,12 +33,15 @@ public final class Server: Sendable {
   private let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
   let maxClients: Int
-  /// Two threads hash and check passwords for every connection; a full queue answers busy.
-  private let credentials = JobPool(name: "credentials", threads: 2, capacity: 64)
+  /// Two threads hash and check passwords for every connection, fairly by address (a waiting
+  /// check yields as its address's failures grow, even those found after it was queued); a full
+  /// queue answers busy.
+  private let credentials: JobPool
+
   /// Two threads read history from the database (STOCKTAKE, older orders, receipts) for every
   /// connection, so a slow query never stalls a loop; a full queue answers busy.
   private let history = JobPool(name: "history", threads: 2, capacity: 256)
-  let throttle = LoginThrottle()
+  let throttle: LoginThrottle
   private let presence = Presence()
   /// Taken by the first `stop()`; later calls wait for `stopFinished` instead of stopping again.
   private let stopClaimed = Atomic<Bool>(false)
@@ -105,6 +108,11 @@ public final class Server: Sendable {
   }
 
   init(configuration: ServerConfiguration, store: Store, logger: Logger) {
+    let throttle = LoginThrottle()
+    self.throttle = throttle
+    self.credentials = JobPool(name: "credentials", threads: 2, capacity: 64) { source in
+      throttle.penalty(of: source, now: EventLoop.clock())
+    }
     self.configuration = configuration
     self.store = store
     self.logger = logger

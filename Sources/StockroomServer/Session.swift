@@ -27,9 +27,13 @@ struct Session: Sendable {
   var pendingCommand: CommandID? = nil
   /// Whether a password sent here could be read on the way (protected mode).
   let transport: TransportSecurity
+  /// Where the client connects from, for the login throttle and the credential pool's fairness;
+  /// nil where there is no socket (tests of the core alone).
+  let source: PeerSource?
 
-  init(transport: TransportSecurity = .plaintextLocal) {
+  init(transport: TransportSecurity = .plaintextLocal, source: PeerSource? = nil) {
     self.transport = transport
+    self.source = source
   }
 
   /// The name this connection acts under: its account's, or `guest`.

@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import StockroomServer
+
+/// The credential pool's fairness on its own (`JobPool.Lane`, issue 20, item 1).
+@Suite("Lanes on the job pool")
+struct JobPoolLaneTests {
+  static func lane(_ host: String, penalty: Int = 0) -> JobPool.Lane {
+    JobPool.Lane(source: PeerSource(SocketAddress(host: host, port: 1)!), penalty: penalty)
+  }
+
+  /// A pool of one thread held by a job until `release` is signalled.
+  private func heldPool(capacity: Int) -> (JobPool, DispatchSemaphore) {
+    let pool = JobPool(name: "test.lanes", threads: 1, capacity: capacity)
+    let release = DispatchSemaphore(value: 0)
+    let started = DispatchSemaphore(value: 0)
+    _ = pool.submit {
+      started.signal()
+      release.wait()
+    }
+    started.wait()
+    return (pool, release)
+  }
+
+  @Test(
+    "a waiting job of a host without failures runs before those of failing hosts, then by fewest running, then oldest")
+  func order() {
+    let (pool, release) = heldPool(capacity: 8)
+    defer { pool.shutdown() }
+    let ran = Mutex<[String]>([])
+    let done = DispatchGroup()
+    for (name, lane) in [
+      ("flood-1", Self.lane("127.0.0.1", penalty: 9)), ("flood-2", Self.lane("127.0.0.1", penalty: 9)),
+      ("other", Self.lane("127.0.0.3", penalty: 2)), ("clean", Self.lane("127.0.0.2")),
+    ] {
+      done.enter()
+      let accepted = pool.submit(
+        lane: lane,
+        {
+          ran.withLock { $0.append(name) }
+          done.leave()
+        }, displaced: nil)
+      #expect(accepted)
+    }
+    release.signal()
+    done.wait()
+    #expect(ran.withLock { $0 } == ["clean", "other", "flood-1", "flood-2"])
+  }
+
+  @Test("a full queue takes a clean host's job in place of a failing host's newest; never of the same host's")
+  func displacement() {
+    let (pool, release) = heldPool(capacity: 2)
+    defer { pool.shutdown() }
+    let told = Mutex<[String]>([])
+    let ran = Mutex<[String]>([])
+    let settled = DispatchGroup()
+    func submit(_ name: String, _ lane: JobPool.Lane) -> Bool {
+      settled.enter()
+      let accepted = pool.submit(
+        lane: lane,
+        {
+          ran.withLock { $0.append(name) }
+          settled.leave()
+        },
+        displaced: {
+          told.withLock { $0.append(name) }
+          settled.leave()
+        })
+      if !accepted { settled.leave() }
+      return accepted
+    }
+    #expect(submit("flood-1", Self.lane("127.0.0.1", penalty: 5)))
+    #expect(submit("flood-2", Self.lane("127.0.0.1", penalty: 5)))
+    #expect(!submit("flood-3", Self.lane("127.0.0.1", penalty: 5)), "the same host displaces none of its own")
+    #expect(submit("clean", Self.lane("127.0.0.2")))
+    #expect(told.withLock { $0 } == ["flood-2"])
+    #expect(!submit("worse", Self.lane("127.0.0.4", penalty: 9)), "a host failing more displaces no one")
+    release.signal()
+    settled.wait()
+    #expect(ran.withLock { $0 } == ["clean", "flood-1"])
+  }
+}

@@ -50,14 +50,8 @@ extension CommandHandler {
     let delay = try throttled(name, session: session)
     let hash = store.read { $0.accounts[name]?.passwordHash }
     return CredentialTicket(
-      .login(name: name), .verify(hash: hash, password: password), delay: delay, lane: lane(session),
+      .login(name: name), .verify(hash: hash, password: password), delay: delay, source: session.source,
       wrong: wrong(session))
-  }
-
-  /// Where the connection's password work queues on the credential pool, and how far it yields
-  /// to other addresses' for the failures its address has had.
-  private func lane(_ session: Session) -> JobPool.Lane {
-    JobPool.Lane(source: session.source, penalty: throttle.penalty(of: session.source, now: EventLoop.clock()))
   }
 
   /// What a check that finds the password wrong tells the throttle about its address.
@@ -73,7 +67,7 @@ extension CommandHandler {
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
     try refuseTaken(name)
-    return CredentialTicket(.register(name: name), .hash(password), lane: lane(session))
+    return CredentialTicket(.register(name: name), .hash(password), source: session.source)
   }
 
   func passwd(_ request: Request, session: Session) throws -> CredentialTicket {
@@ -84,7 +78,7 @@ extension CommandHandler {
     let new = try Self.password(request.arguments[1], checked: true)
     let delay = try throttled(name, session: session)
     return CredentialTicket(
-      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay, lane: lane(session),
+      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay, source: session.source,
       wrong: wrong(session))
   }
 
@@ -93,7 +87,7 @@ extension CommandHandler {
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
     try refuseTaken(name)
-    return CredentialTicket(.userAdd(name: name, role: role), .hash(password), lane: lane(session))
+    return CredentialTicket(.userAdd(name: name, role: role), .hash(password), source: session.source)
   }
 
   func userPasswd(_ request: Request, session: Session) throws -> CredentialTicket {
@@ -102,7 +96,7 @@ extension CommandHandler {
     guard store.read({ $0.accounts[name] != nil }) else {
       throw ProtocolError(.notFound, "no account named \(Echo.quoted(name))")
     }
-    return CredentialTicket(.userPasswd(name: name), .hash(password), lane: lane(session))
+    return CredentialTicket(.userPasswd(name: name), .hash(password), source: session.source)
   }
 
   func userDel(_ request: Request, session: Session) -> ChangeRequest {

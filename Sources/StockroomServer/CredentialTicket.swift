@@ -40,20 +40,20 @@ final class CredentialTicket: Sendable {
   private let work: Work
   /// Nanoseconds to wait before starting: the throttle's delay after failed attempts.
   let delay: UInt64
-  /// Whose turn on the credential pool this is (`JobPool.Lane`).
-  let lane: JobPool.Lane
+  /// The address the work is for, whose turn on the credential pool it takes (`JobPool`).
+  let source: PeerSource?
   /// Told on the pool's thread when a check finds the password wrong (`LoginThrottle.checkFailed`).
   private let wrong: (@Sendable () -> Void)?
   private let state = Mutex<Result?>(nil)
 
   init(
-    _ purpose: Purpose, _ work: Work, delay: UInt64 = 0, lane: JobPool.Lane = .shared,
+    _ purpose: Purpose, _ work: Work, delay: UInt64 = 0, source: PeerSource? = nil,
     wrong: (@Sendable () -> Void)? = nil
   ) {
     self.purpose = purpose
     self.work = work
     self.delay = delay
-    self.lane = lane
+    self.source = source
     self.wrong = wrong
   }
 
@@ -69,7 +69,7 @@ final class CredentialTicket: Sendable {
         loop.execute(done)
       }
       let accepted = pool.submit(
-        lane: lane,
+        from: source,
         { [self] in
           let result = perform()
           if result == .wrongPassword { wrong?() }

@@ -9,6 +9,16 @@ import Synchronization
 /// The queue is bounded: a flood of logins or reads waits in at most `capacity` jobs, and past
 /// that `submit` says no at once and the caller answers "busy", rather than memory and latency
 /// growing without end. The threads are few for the same reason: each password job holds 64 MiB.
+///
+/// Jobs may say which address they are for, so that the pool is shared fairly: password work
+/// from an address flooding the server must not keep anyone else's out (issue 20). A thread takes
+/// the waiting job with the lowest penalty (what `penalty` says of its address when the thread
+/// looks, so a job queued before its address started failing yields too), then the one whose
+/// address has the fewest jobs running, then the oldest. When the queue is full, a new job takes
+/// the place of the newest waiting job of an address with a higher penalty, or, at the same
+/// penalty, of an address holding more jobs than the newcomer's; that job is told it was
+/// displaced. So a host with no failed logins gets in ahead of hosts that have been failing,
+/// however many of them there are, and no one address fills the queue against the others.
 final class JobPool: Sendable {
   /// What the pool has done, for tests and INFO.
   struct Counters: Sendable, Equatable {
@@ -23,10 +33,11 @@ final class JobPool: Sendable {
   }
 
   private struct Job {
-    let lane: Lane
+    /// nil: a job of no address (history reads), never ranked against others but by age.
+    let source: PeerSource?
     let sequence: UInt64
     let run: @Sendable () -> Void
-    /// Told when a newcomer takes the job's place (`Lane`); nil: the job is never displaced.
+    /// Told when a newcomer takes the job's place (see above); nil: the job is never displaced.
     let displaced: (@Sendable () -> Void)?
   }
 
@@ -39,36 +50,36 @@ final class JobPool: Sendable {
     var held: [PeerSource: Int] = [:]
     var running: [PeerSource: Int] = [:]
 
-    func held(by lane: Lane) -> Int { lane.source.map { held[$0] ?? 0 } ?? 0 }
-    func running(for lane: Lane) -> Int { lane.source.map { running[$0] ?? 0 } ?? 0 }
+    func held(by source: PeerSource?) -> Int { source.map { held[$0] ?? 0 } ?? 0 }
+    func running(for source: PeerSource?) -> Int { source.map { running[$0] ?? 0 } ?? 0 }
 
-    /// The job a thread takes next (see `Lane`), with `penalties[i]` job i's penalty now.
+    /// The job a thread takes next (see above), with `penalties[i]` job i's penalty now.
     func next(_ penalties: [Int]) -> Int? {
       jobs.indices.min { a, b in
         if penalties[a] != penalties[b] { return penalties[a] < penalties[b] }
-        let (rx, ry) = (running(for: jobs[a].lane), running(for: jobs[b].lane))
+        let (rx, ry) = (running(for: jobs[a].source), running(for: jobs[b].source))
         return rx != ry ? rx < ry : jobs[a].sequence < jobs[b].sequence
       }
     }
 
-    /// The waiting job a newcomer of `lane` with penalty `own` may take the place of, if any
-    /// (see `Lane`).
-    func displaceable(by lane: Lane, own: Int, _ penalties: [Int]) -> Int? {
-      let newcomer = held(by: lane)
-      let candidates = jobs.indices.filter { jobs[$0].displaced != nil && jobs[$0].lane.source != lane.source }
+    /// The waiting job a newcomer from `source` with penalty `own` may take the place of, if any
+    /// (see above).
+    func displaceable(by source: PeerSource?, own: Int, _ penalties: [Int]) -> Int? {
+      let newcomer = held(by: source)
+      let candidates = jobs.indices.filter { jobs[$0].displaced != nil && jobs[$0].source != source }
       guard
         let victim = candidates.max(by: { a, b in
           if penalties[a] != penalties[b] { return penalties[a] < penalties[b] }
-          let (hx, hy) = (held(by: jobs[a].lane), held(by: jobs[b].lane))
+          let (hx, hy) = (held(by: jobs[a].source), held(by: jobs[b].source))
           return hx != hy ? hx < hy : jobs[a].sequence < jobs[b].sequence
         })
       else { return nil }
-      let worse = penalties[victim] > own || (penalties[victim] == own && held(by: jobs[victim].lane) > newcomer + 1)
+      let worse = penalties[victim] > own || (penalties[victim] == own && held(by: jobs[victim].source) > newcomer + 1)
       return worse ? victim : nil
     }
 
-    mutating func count(_ lane: Lane, held change: Int, running runningChange: Int = 0) {
-      guard let source = lane.source else { return }
+    mutating func count(_ source: PeerSource?, held change: Int, running runningChange: Int = 0) {
+      guard let source else { return }
       held[source, default: 0] += change
       if held[source] == 0 { held[source] = nil }
       running[source, default: 0] += runningChange
@@ -78,7 +89,7 @@ final class JobPool: Sendable {
 
   let threads: Int
   let capacity: Int
-  private let livePenalty: (@Sendable (PeerSource) -> Int)?
+  private let penalty: (@Sendable (PeerSource) -> Int)?
   private let state = Mutex(State())
   /// One signal per job queued, and one per thread at shutdown: a thread sleeps here until
   /// there is something for it.
@@ -88,8 +99,7 @@ final class JobPool: Sendable {
 
   /// Starts `threads` threads at once, named `name-1`, `name-2`…; `capacity` is how many jobs
   /// may wait for them.
-  /// With `penalty`, a waiting job's penalty is the larger of its lane's and what `penalty` says
-  /// of its address now (`Lane`).
+  /// `penalty` ranks the jobs of an address (see above); without it, all rank the same.
   init(
     name: String = "jobs", threads: Int = 2, capacity: Int = 64,
     penalty: (@Sendable (PeerSource) -> Int)? = nil
@@ -97,7 +107,7 @@ final class JobPool: Sendable {
     precondition(threads >= 1 && capacity >= 0, "a job pool needs a thread and a capacity of zero or more")
     self.threads = threads
     self.capacity = capacity
-    self.livePenalty = penalty
+    self.penalty = penalty
     for number in 1...threads {
       let thread = Thread { [self] in work() }
       thread.name = "\(name)-\(number)"
@@ -108,14 +118,14 @@ final class JobPool: Sendable {
   /// Queues `job` for a thread; false, without running it, when `capacity` jobs are already
   /// waiting or the pool has shut down.
   func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-    submit(lane: .shared, job, displaced: nil)
+    submit(from: nil, job, displaced: nil)
   }
 
-  /// Queues `job` in `lane`'s turn (see `Lane`); false, without running it, when the queue is
-  /// full of jobs it may not displace, or the pool has shut down. A job displaced later by
-  /// another lane's is not run, and `displaced` is called instead (on the submitting thread).
+  /// Queues `job` for `source`, in its turn (see above); false, without running it, when the
+  /// queue is full of jobs it may not displace, or the pool has shut down. A job displaced later
+  /// by another address's is not run, and `displaced` is called instead (on the submitting thread).
   func submit(
-    lane: Lane, _ job: @escaping @Sendable () -> Void, displaced: (@Sendable () -> Void)?
+    from source: PeerSource?, _ job: @escaping @Sendable () -> Void, displaced: (@Sendable () -> Void)?
   ) -> Bool {
     enum Outcome {
       case queued
@@ -128,23 +138,23 @@ final class JobPool: Sendable {
         return .refused
       }
       state.sequence += 1
-      let entry = Job(lane: lane, sequence: state.sequence, run: job, displaced: displaced)
+      let entry = Job(source: source, sequence: state.sequence, run: job, displaced: displaced)
       if state.jobs.count < capacity {
         state.jobs.append(entry)
-        state.count(lane, held: 1)
+        state.count(source, held: 1)
         state.counters.queued += 1
         return .queued
       }
-      let penalties = state.jobs.map { penalty(of: $0.lane) }
-      guard let victim = state.displaceable(by: lane, own: penalty(of: lane), penalties),
+      let penalties = state.jobs.map { penalty(of: $0.source) }
+      guard let victim = state.displaceable(by: source, own: penalty(of: source), penalties),
         let told = state.jobs[victim].displaced
       else {
         state.counters.refused += 1
         return .refused
       }
-      state.count(state.jobs[victim].lane, held: -1)
+      state.count(state.jobs[victim].source, held: -1)
       state.jobs[victim] = entry
-      state.count(lane, held: 1)
+      state.count(source, held: 1)
       state.counters.refused += 1
       return .replaced(told)
     }
@@ -161,10 +171,10 @@ final class JobPool: Sendable {
     }
   }
 
-  /// A lane's penalty now: its own, or what `livePenalty` says of its address, whichever is larger.
-  private func penalty(of lane: Lane) -> Int {
-    guard let source = lane.source, let livePenalty else { return lane.penalty }
-    return max(lane.penalty, livePenalty(source))
+  /// What `penalty` says of `source` now; 0 for a job of no address, or without `penalty`.
+  private func penalty(of source: PeerSource?) -> Int {
+    guard let source, let penalty else { return 0 }
+    return penalty(source)
   }
 
   var counters: Counters {
@@ -195,11 +205,11 @@ final class JobPool: Sendable {
     while true {
       available.wait()
       let next: Job? = state.withLock { state in
-        guard let index = state.next(state.jobs.map { penalty(of: $0.lane) }) else { return nil }
+        guard let index = state.next(state.jobs.map { penalty(of: $0.source) }) else { return nil }
         state.counters.queued -= 1
         state.counters.running += 1
         let job = state.jobs.remove(at: index)
-        state.count(job.lane, held: 0, running: 1)
+        state.count(job.source, held: 0, running: 1)
         return job
       }
       // Each signal is either a job queued or a thread told to stop, and jobs are always taken
@@ -209,7 +219,7 @@ final class JobPool: Sendable {
       state.withLock { state in
         state.counters.running -= 1
         state.counters.completed += 1
-        state.count(job.lane, held: -1, running: -1)
+        state.count(job.source, held: -1, running: -1)
       }
     }
     exited.signal()

@@ -13,7 +13,7 @@ import Synchronization
 ///   the owner's wait stays that.
 /// - per address: its wrong passwords on any name, counted as each check ends (`checkFailed`),
 ///   the penalty by which its password work yields to other addresses' on the credential pool
-///   (`JobPool.Lane`).
+///   (`JobPool`).
 /// Names without an account are treated exactly like names with one, so the throttle tells
 /// nothing. A success clears the name's records for that address and the brake.
 final class LoginThrottle: Sendable {

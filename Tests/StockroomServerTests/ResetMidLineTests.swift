@@ -29,12 +29,6 @@ struct ResetMidLineTests {
       try client.send("PING\nSTOCK " + String(repeating: "b", count: partial - 6))
       client.resetNow()
     }
-    let deadline = Date().addingTimeInterval(60)
-    var now = try clients()
-    while now != before && Date() < deadline {
-      usleep(10_000)
-      now = try clients()
-    }
-    #expect(now == before, "clients=\(now), \(before) before the 8 connections")
+    try waitUntil(timeout: 60) { try clients() == before }
   }
 }

@@ -5,16 +5,19 @@ import Testing
 
 @testable import StockroomServer
 
-/// The credential pool's fairness on its own (`JobPool.Lane`, issue 20, item 1).
-@Suite("Lanes on the job pool")
-struct JobPoolLaneTests {
-  static func lane(_ host: String, penalty: Int = 0) -> JobPool.Lane {
-    JobPool.Lane(source: PeerSource(SocketAddress(host: host, port: 1)!), penalty: penalty)
-  }
+/// The credential pool's fairness by address on its own (`JobPool`, issue 20, item 1).
+@Suite("The job pool shared fairly by address")
+struct JobPoolFairnessTests {
+  static func source(_ host: String) -> PeerSource { PeerSource(SocketAddress(host: host, port: 1)!) }
+
+  /// The penalties the pools below see, as `LoginThrottle.penalty` would give them.
+  static let penalties: [PeerSource: Int] = [
+    source("127.0.0.1"): 9, source("127.0.0.3"): 2, source("127.0.0.4"): 9, source("127.0.0.5"): 5,
+  ]
 
   /// A pool of one thread held by a job until `release` is signalled.
   private func heldPool(capacity: Int) -> (JobPool, DispatchSemaphore) {
-    let pool = JobPool(name: "test.lanes", threads: 1, capacity: capacity)
+    let pool = JobPool(name: "test.fair", threads: 1, capacity: capacity) { Self.penalties[$0] ?? 0 }
     let release = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)
     _ = pool.submit {
@@ -32,13 +35,12 @@ struct JobPoolLaneTests {
     defer { pool.shutdown() }
     let ran = Mutex<[String]>([])
     let done = DispatchGroup()
-    for (name, lane) in [
-      ("flood-1", Self.lane("127.0.0.1", penalty: 9)), ("flood-2", Self.lane("127.0.0.1", penalty: 9)),
-      ("other", Self.lane("127.0.0.3", penalty: 2)), ("clean", Self.lane("127.0.0.2")),
+    for (name, host) in [
+      ("flood-1", "127.0.0.1"), ("flood-2", "127.0.0.1"), ("other", "127.0.0.3"), ("clean", "127.0.0.2"),
     ] {
       done.enter()
       let accepted = pool.submit(
-        lane: lane,
+        from: Self.source(host),
         {
           ran.withLock { $0.append(name) }
           done.leave()
@@ -57,10 +59,10 @@ struct JobPoolLaneTests {
     let told = Mutex<[String]>([])
     let ran = Mutex<[String]>([])
     let settled = DispatchGroup()
-    func submit(_ name: String, _ lane: JobPool.Lane) -> Bool {
+    func submit(_ name: String, _ host: String) -> Bool {
       settled.enter()
       let accepted = pool.submit(
-        lane: lane,
+        from: Self.source(host),
         {
           ran.withLock { $0.append(name) }
           settled.leave()
@@ -72,12 +74,12 @@ struct JobPoolLaneTests {
       if !accepted { settled.leave() }
       return accepted
     }
-    #expect(submit("flood-1", Self.lane("127.0.0.1", penalty: 5)))
-    #expect(submit("flood-2", Self.lane("127.0.0.1", penalty: 5)))
-    #expect(!submit("flood-3", Self.lane("127.0.0.1", penalty: 5)), "the same host displaces none of its own")
-    #expect(submit("clean", Self.lane("127.0.0.2")))
+    #expect(submit("flood-1", "127.0.0.5"))
+    #expect(submit("flood-2", "127.0.0.5"))
+    #expect(!submit("flood-3", "127.0.0.5"), "the same host displaces none of its own")
+    #expect(submit("clean", "127.0.0.2"))
     #expect(told.withLock { $0 } == ["flood-2"])
-    #expect(!submit("worse", Self.lane("127.0.0.4", penalty: 9)), "a host failing more displaces no one")
+    #expect(!submit("worse", "127.0.0.4"), "a host failing more displaces no one")
     release.signal()
     settled.wait()
     #expect(ran.withLock { $0 } == ["clean", "flood-1"])

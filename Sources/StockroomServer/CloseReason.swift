@@ -21,6 +21,9 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   /// the client never began to receive, which count as dropped.
   case outputOverflow(bytes: Int, events: Int)
   case idle(seconds: Int)
+  /// A watcher left output waiting for `seconds` without taking a byte of it; `events` of it were
+  /// events the client never began to receive, which count as dropped.
+  case watcherNotReading(seconds: Int, events: Int)
   case lineTimeout(seconds: Int)
   /// The closing connection's owed output was not taken in time.
   case closingTimedOut(seconds: Int)
@@ -49,6 +52,8 @@ enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case .outputOverflow(let bytes, let events):
       "unsent output passed \(bytes) bytes; client is not reading; \(events) events never sent"
     case .idle(let seconds): "idle for \(seconds) s"
+    case .watcherNotReading(let seconds, let events):
+      "watcher took none of its output for \(seconds) s; \(events) events never sent"
     case .lineTimeout(let seconds): "request line not finished within \(seconds) s"
     case .closingTimedOut(let seconds): "owed output not taken within \(seconds) s of closing"
     case .foreignProtocol(let kind): "cross-protocol attempt (\(kind.rawValue))"

@@ -66,7 +66,19 @@ extension CommandHandler {
     }
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
-    try refuseTaken(name)
+    // A person choosing a name must hear that it is taken; a script trying names one after
+    // another soon hears it at most twice a minute (README, "Security", on this trade-off).
+    let now = EventLoop.clock()
+    if case .refuse(let seconds) = throttle.mayRegister(from: session.source, now: now) {
+      throw ProtocolError(
+        .limit, "too many taken names tried from your address; try REGISTER again in \(seconds) s")
+    }
+    do {
+      try refuseTaken(name)
+    } catch {
+      throttle.nameTaken(from: session.source, now: now)
+      throw error
+    }
     return CredentialTicket(.register(name: name), .hash(password), source: session.source)
   }
 

@@ -214,7 +214,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
         case .wants(let want):
           writeArmed = true
           writeWants = want == .read ? .read : .write
-          core.outputBlocked()
+          core.outputBlocked(now: loop.now)
           break writing
         case .closed:
           closeNow(.clientClosed)
@@ -235,7 +235,7 @@ final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchec
         case .failure(let error):
           if error.isWouldBlock {
             writeArmed = true
-            core.outputBlocked()
+            core.outputBlocked(now: loop.now)
             break writing
           }
           closeNow(.writeFailed(error))

@@ -25,6 +25,9 @@ struct ConnectionCore {
   private(set) var lastActivity: UInt64
   /// When the first byte of a request line still missing its LF arrived.
   private(set) var partialLineSince: UInt64?
+  /// Since when output has been waiting with none of it taken: the socket was full then, and
+  /// the client has read nothing since.
+  private(set) var outputStalledSince: UInt64?
   private var closingSince: UInt64 = 0
   private var bytesSeen = false
   private var linesSeen = 0
@@ -356,11 +359,15 @@ struct ConnectionCore {
   mutating func outputSent(_ count: Int, now: UInt64) {
     precondition(count <= pendingOutputCount, "sent more than was pending")
     outputStart += count
-    if count > 0 { lastActivity = now }
+    if count > 0 {
+      lastActivity = now
+      outputStalledSince = nil
+    }
   }
 
   /// The client takes no more for now: what it took is forgotten once there is enough of it.
-  mutating func outputBlocked() {
+  mutating func outputBlocked(now: UInt64) {
+    if outputStalledSince == nil { outputStalledSince = now }
     if outputStart >= 64 * 1024 {
       output.bytes.removeSubrange(..<outputStart)
       outputStart = 0
@@ -371,6 +378,7 @@ struct ConnectionCore {
   /// already buffered), and a closing connection with nothing more owed finishes writing.
   mutating func outputDrained(now: UInt64, host: some ConnectionHost) {
     precondition(pendingOutputCount == 0, "output drained with bytes pending")
+    outputStalledSince = nil
     output.bytes.removeAll(keepingCapacity: output.bytes.capacity <= 256 * 1024)
     outputStart = 0
     switch phase {
@@ -456,6 +464,14 @@ struct ConnectionCore {
     idleTimeout > 0 && isIdleCandidate ? lastActivity + idleTimeout : nil
   }
 
+  private var watchTimeout: UInt64 { UInt64(limits.watchTimeout) * 1_000_000_000 }
+
+  /// When a watcher that is not taking its output is closed, if it is one.
+  private var watchDeadline: UInt64? {
+    guard watchTimeout > 0, session.watching != nil, let since = outputStalledSince else { return nil }
+    return since + watchTimeout
+  }
+
   /// When the request line being received must be whole, if one is.
   private var lineDeadline: UInt64? {
     guard lineTimeout > 0, let since = partialLineSince else { return nil }
@@ -472,10 +488,12 @@ struct ConnectionCore {
   func nextDeadline(now: UInt64) -> UInt64? {
     switch phase {
     case .open:
-      // What cannot expire now may by a timeout from now (a line starts, a watcher unwatches).
+      // What cannot expire now may by a timeout from now (a line starts, a watcher unwatches,
+      // a watcher's socket fills).
       let idle = idleTimeout > 0 ? idleDeadline ?? now + idleTimeout : nil
       let line = lineTimeout > 0 ? lineDeadline ?? now + lineTimeout : nil
-      return [idle, line].compactMap { $0 }.min()
+      let watch = watchTimeout > 0 ? watchDeadline ?? now + watchTimeout : nil
+      return [idle, line, watch].compactMap { $0 }.min()
     case .closing:
       return closingDeadline
     case .draining, .closed:
@@ -483,8 +501,8 @@ struct ConnectionCore {
     }
   }
 
-  /// Closes what has expired by `now`: a request line too slow to arrive, an idle client, a
-  /// closing connection whose owed output was not taken.
+  /// Closes what has expired by `now`: a request line too slow to arrive, a watcher that stopped
+  /// reading, an idle client, a closing connection whose owed output was not taken.
   mutating func deadlineReached(now: UInt64, host: some ConnectionHost) {
     switch phase {
     case .open:
@@ -493,6 +511,11 @@ struct ConnectionCore {
           ProtocolError(
             .timeout, "request line not finished within \(limits.lineTimeout) s; closing the connection"),
           reason: .lineTimeout(seconds: limits.lineTimeout), now: now, host: host)
+        return
+      }
+      if let deadline = watchDeadline, now >= deadline {
+        // Its socket is full, so a closing event would not reach it either: closed at once.
+        close(.watcherNotReading(seconds: limits.watchTimeout, events: unsentEventCount), host: host)
         return
       }
       if let deadline = idleDeadline, now >= deadline {

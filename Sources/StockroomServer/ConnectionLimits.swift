@@ -9,6 +9,8 @@ struct ConnectionLimits: Sendable {
   var idleTimeout: Int
   /// Seconds a request line may take to arrive whole; 0 for no limit.
   var lineTimeout: Int
+  /// Seconds a watcher may leave its output untaken before it is closed; 0 for never.
+  var watchTimeout: Int = 0
   /// How long a closing connection may take to hand over what it owes (replies waiting for their
   /// commit, output the client has not read) before it is closed anyway.
   var closingGrace: Duration = .seconds(30)
@@ -26,5 +28,6 @@ struct ConnectionLimits: Sendable {
       maxLine: configuration.maxLine, outputHighWater: configuration.outputHighWater,
       outputHardLimit: configuration.outputHardLimit, idleTimeout: configuration.idleTimeout,
       lineTimeout: configuration.lineTimeout)
+    self.watchTimeout = configuration.watchTimeout
   }
 }

@@ -145,7 +145,8 @@ public final class Server: Sendable {
     self.listener.withLock { $0 = listener }
     logger.info(
       "listening on \(listener.address) max_clients=\(maxClients) max_line=\(configuration.maxLine) "
-        + "timeout=\(configuration.idleTimeout) line_timeout=\(configuration.lineTimeout)")
+        + "timeout=\(configuration.idleTimeout) line_timeout=\(configuration.lineTimeout)"
+        + " watch_timeout=\(configuration.watchTimeout)")
     if let tls, let settings = configuration.tls {
       try startTLS(tls, settings)
     }
@@ -376,7 +377,7 @@ public final class Server: Sendable {
     case .client:
       sources.withLock { $0.release(connection.source) }
       switch reason {
-      case .outputOverflow(_, let events):
+      case .outputOverflow(_, let events), .watcherNotReading(_, let events):
         stats.slowConsumerDisconnects.add(1, ordering: .relaxed)
         stats.eventsDropped.add(events, ordering: .relaxed)
       case .watcherBehind: stats.slowConsumerDisconnects.add(1, ordering: .relaxed)

@@ -39,6 +39,11 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// Seconds a request line may take from its first byte to its LF; 0 never. Stops a client
   /// that holds a connection by sending a byte now and then (slowloris).
   public var lineTimeout = 30
+  /// Seconds a watcher may leave output waiting without taking a byte of it before it is closed;
+  /// 0 never. A watcher is never idle (it waits for the shop to move), so this is what frees the
+  /// slot of one that stopped reading while events trickle in below the hard limit. Five minutes
+  /// outlasts a laptop lid closed over a coffee; the REPL watches again when it reconnects.
+  public var watchTimeout = 300
   public var registration = Registration.open
   /// A TLS port beside the plaintext one; nil serves plaintext only.
   public var tls: TLSSettings? = nil

@@ -142,6 +142,15 @@ public enum ServerOptions {
         whole (default 30; 0 never)
         """),
     ServerOption(
+      "watch-timeout",
+      .value(placeholder: "SECONDS") { settings, text throws(OptionProblem) in
+        settings.configuration.watchTimeout = try OptionSettings.integer(text, 0...86_400)
+      },
+      help: """
+        close a watching connection that leaves its events unread for this long
+        (default 300; 0 never); a watcher with nothing waiting is never closed
+        """),
+    ServerOption(
       "tls-cert", .value(placeholder: "FILE") { settings, text in settings.tlsCertificate = text },
       help: """
         serve TLS too, with this certificate (PEM, chain after the leaf); needs

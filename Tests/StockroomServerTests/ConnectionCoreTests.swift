@@ -201,6 +201,45 @@ struct ConnectionCoreTests {
     #expect(watcher.phase == .open)
   }
 
+  @Test("a watcher that takes none of its output for the watch timeout is closed; one with nothing waiting is not")
+  func watchTimeout() {
+    let host = FakeConnectionHost()
+    var limits = ConnectionLimits(
+      maxLine: 64, outputHighWater: 1 << 20, outputHardLimit: 8 << 20, idleTimeout: 0, lineTimeout: 0)
+    limits.watchTimeout = 300
+    var quiet = ConnectionCore(limits: limits, now: 0)
+    quiet.start(rejection: nil, now: 0)
+    send("WATCH\n", to: &quiet, host: host)
+    _ = take(&quiet, host: host)
+    quiet.deadlineReached(now: 10_000 * Self.second, host: host)
+    #expect(quiet.phase == .open)
+
+    var watcher = ConnectionCore(limits: limits, now: 0)
+    watcher.start(rejection: nil, now: 0)
+    send("WATCH\n", to: &watcher, host: host)
+    _ = take(&watcher, host: host)
+    let events = (1...3).map { number in
+      WatchEvent.stock(
+        StockEvent(item: "banana", name: "Banana", level: 5, change: -1, cause: .order(id: number, user: "ann")))
+    }
+    watcher.eventsArrived(events, host: host)
+    watcher.outputSent(10, now: 5 * Self.second)
+    watcher.outputBlocked(now: 5 * Self.second)
+    // Taking some of it starts the count again.
+    watcher.outputSent(10, now: 100 * Self.second)
+    watcher.outputBlocked(now: 100 * Self.second)
+    #expect(watcher.nextDeadline(now: 100 * Self.second) == 400 * Self.second)
+    watcher.deadlineReached(now: 400 * Self.second - 1, host: host)
+    #expect(watcher.phase == .open)
+    watcher.deadlineReached(now: 400 * Self.second, host: host)
+    #expect(watcher.phase == .closed)
+    guard case .watcherNotReading(seconds: 300, let events) = watcher.closeReason else {
+      Issue.record("closed for another reason: \(watcher.closeReason)")
+      return
+    }
+    #expect(events == 2, "the first event was begun, the other two were not")
+  }
+
   @Test("no request is taken while password work is pending; its reply keeps its place behind a held one")
   func credentialStopsTheLine() {
     let host = FakeConnectionHost()

@@ -39,7 +39,7 @@ struct WatcherOverflowTests {
     let lineLength = core.withPendingOutput { $0.count } / 11
     let sent = lineLength * 10 + lineLength / 2
     core.outputSent(sent, now: 0)
-    core.outputBlocked()
+    core.outputBlocked(now: 0)
     // Then it stops reading, and events pile up until the limit.
     while core.phase != .closed {
       made += 1
@@ -90,5 +90,39 @@ struct WatcherOverflowServerTests {
     // At least what the 64 KiB of unsent output held, a line of some 80 bytes each.
     #expect(dropped > 64 * 1024 / 100, "events_dropped=\(dropped)")
     #expect(dropped < orders)
+  }
+
+  @Test("a watcher that takes none of its output for --watch-timeout is cut off well below the hard limit")
+  func watchTimeout() throws {
+    // A hard limit these orders cannot reach: only the watch timeout can close the watcher.
+    let server = try TestServer(initialStock: 1_000_000) {
+      $0.outputHardLimit = 256 << 20
+      $0.watchTimeout = 1
+    }
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var small: Int32 = 4096
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    try #require(Loopback.connect(fd, port: server.port) == 0)
+    let watch = Array("WATCH banana\n".utf8)
+    try #require(watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == watch.count)
+
+    let client = try server.client()
+    let batch = String(repeating: "ORDER banana\n", count: 500)
+    var orders = 0
+    func disconnects() throws -> String? { try client.request("INFO stats").rows.first?["slow_consumer_disconnects"] }
+    // Enough events to fill the kernel's buffers many times over (about 8 MB), then no more.
+    while orders < 100_000, try disconnects() == "0" {
+      try client.send(batch)
+      for _ in 0..<500 { #expect(try client.readReply().isOK) }
+      orders += 500
+    }
+    try waitUntil(timeout: 60) { try disconnects() == "1" }
+    let stats = try client.request("INFO stats").rows.first
+    let dropped = Int(stats?["events_dropped"] ?? "") ?? 0
+    #expect(dropped > 0, "events_dropped=\(dropped)")
+    #expect(dropped < orders)
+    try waitUntil { try client.request("INFO clients").rows.first?["clients"] == "1" }
   }
 }

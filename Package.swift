@@ -40,12 +40,14 @@ let package = Package(
     .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite", "CLibPQ"]),
     // epoll, eventfd, pipe2 and accept4, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
+    // Errno, the EINTR-retrying syscall layer and the monotonic clock, shared by every program.
+    .target(name: "StockroomSystem"),
     // Event loops, listener, connections, sessions, the shared store and its committer.
     .target(
       name: "StockroomServer",
       dependencies: [
         "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
-        "CStockroomSystem", "StockroomTLS",
+        "CStockroomSystem", "StockroomSystem", "StockroomTLS",
       ],
       resources: [.copy("Resources/catalog.json")]
     ),
@@ -77,7 +79,7 @@ let package = Package(
       name: "StockroomServerTests",
       dependencies: [
         "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
-        "StockroomSecurity", "StockroomTLS",
+        "StockroomSecurity", "StockroomSystem", "StockroomTLS",
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),

@@ -1,5 +1,6 @@
 import CStockroomSystem
 import Foundation
+import StockroomSystem
 import Synchronization
 import Testing
 

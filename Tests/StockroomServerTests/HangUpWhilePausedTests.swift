@@ -1,4 +1,5 @@
 import Foundation
+import StockroomSystem
 import Synchronization
 import Testing
 

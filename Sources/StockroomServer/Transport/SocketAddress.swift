@@ -1,3 +1,4 @@
+import StockroomSystem
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

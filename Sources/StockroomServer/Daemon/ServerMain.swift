@@ -3,6 +3,7 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomStorage
+import StockroomSystem
 import StockroomTLS
 import Synchronization
 

@@ -4,6 +4,7 @@ import StockroomDomain
 import StockroomProtocol
 import StockroomSecurity
 import StockroomStorage
+import StockroomSystem
 import StockroomTLS
 import Synchronization
 
@@ -36,7 +37,7 @@ public final class Server: Sendable {
   /// Two threads hash and check passwords for every connection, fairly by address (a waiting
   /// check yields as its address's failures grow, even those found after it was queued); a full
   /// queue answers busy.
-  private let credentials: JobPool
+  let credentials: JobPool
 
   /// Two threads read history from the database (STOCKTAKE, older orders, receipts) for every
   /// connection, so a slow query never stalls a loop; a full queue answers busy.

@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomSystem
 
 /// Why a connection ended: for the log line, and for the server to tell clients from rejected
 /// peers without reading the words.

@@ -43,6 +43,9 @@ struct CommandHandler: Sendable {
       command = request.id
       try refusePlaintextPassword(request, session: session)
       let role = try authorize(request, session: &session)
+      // The table's `.write` flag is policy too: while the store refuses changes, a command
+      // that makes one is refused here, before any password work is queued for it.
+      if request.spec.flags.contains(.write) { try store.checkWritable() }
       try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)
@@ -117,8 +120,8 @@ struct CommandHandler: Sendable {
     session.cachedRole = nil
   }
 
-  /// The command table's policy, enforced here and only here: the least role a command (or this
-  /// use of it) needs, against the caller's.
+  /// The command table's role policy, enforced here and only here: the least role a command (or
+  /// this use of it) needs, against the caller's.
   private func authorize(_ request: Request, session: inout Session) throws(ProtocolError) -> Role {
     let role = role(&session)
     let (needed, reason) = request.spec.requiredRole(for: request)

@@ -1,4 +1,5 @@
 import StockroomStorage
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import CStockroomSystem
 import StockroomDomain
 import StockroomProtocol
+import StockroomSystem
 import StockroomTLS
 
 #if canImport(Glibc)

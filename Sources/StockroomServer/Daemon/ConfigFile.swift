@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc

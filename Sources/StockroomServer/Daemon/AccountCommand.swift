@@ -2,6 +2,7 @@ import Foundation
 import StockroomDomain
 import StockroomSecurity
 import StockroomStorage
+import StockroomSystem
 import StockroomText
 
 #if canImport(Glibc)

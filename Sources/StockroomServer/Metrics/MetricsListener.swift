@@ -1,5 +1,6 @@
 import CStockroomSystem
 import Foundation
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomStorage
+import StockroomSystem
 import StockroomTLS
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import CStockroomSystem
 import Foundation
+import StockroomSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -457,11 +458,7 @@ final class EventLoop: @unchecked Sendable {
     UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
   }
 
-  static func clock() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-  }
+  static func clock() -> UInt64 { MonotonicClock.now() }
 }
 
 extension EventLoop.Handler {

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomStorage
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc

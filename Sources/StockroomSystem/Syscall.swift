@@ -5,9 +5,9 @@
 #endif
 
 /// The one place that turns C's "-1 and errno" into Swift errors, retrying EINTR.
-enum Syscall {
+public enum Syscall {
   @discardableResult
-  static func retrying<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
+  public static func retrying<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
     while true {
       let result = body()
       if result != -1 { return result }
@@ -16,29 +16,29 @@ enum Syscall {
     }
   }
 
-  static func setNonBlocking(_ fd: Int32) throws(Errno) {
+  public static func setNonBlocking(_ fd: Int32) throws(Errno) {
     let flags = try retrying { fcntl(fd, F_GETFL) }
     try retrying { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
   }
 
-  static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws(Errno) {
+  public static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws(Errno) {
     var value = value
     try retrying { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
   }
 
   /// Reads what is available; 0 means the peer closed. Throws an error whose `isWouldBlock` is true when nothing is.
-  static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+  public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
     try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
   }
 
-  static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+  public static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
     try retrying { Glibc.write(fd, buffer.baseAddress, buffer.count) }
   }
 
   /// Tells a peer it is turned away and closes at once, never blocking: sends `line`, shuts the
   /// sending side, and reads away what the peer already sent, since closing with unread input
   /// makes the kernel answer with a reset that can destroy the line before the peer reads it.
-  static func turnAway(_ fd: Int32, with line: [UInt8]) {
+  public static func turnAway(_ fd: Int32, with line: [UInt8]) {
     _ = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
     Glibc.shutdown(fd, Int32(SHUT_WR))
     var scratch = [UInt8](repeating: 0, count: 4096)
@@ -52,7 +52,7 @@ enum Syscall {
   /// Ignores SIGPIPE so a write to a closed peer fails with EPIPE instead of killing the server,
   /// and SIGXFSZ so a file-size limit makes SQLite's write fail (and the server refuse writes)
   /// instead of killing it.
-  static func ignoreSIGPIPE() {
+  public static func ignoreSIGPIPE() {
     signal(SIGPIPE, SIG_IGN)
     signal(SIGXFSZ, SIG_IGN)
   }
@@ -62,7 +62,7 @@ enum Syscall {
   /// until the source reads it. Both happen once, first: setting SIG_IGN discards a pending
   /// signal, and an ignored one that no thread blocks is discarded on arrival (a SIGTERM sent
   /// just after the start was lost either way, and the server never stopped).
-  static func holdSignals(_ numbers: [Int32]) {
+  public static func holdSignals(_ numbers: [Int32]) {
     var held = sigset_t()
     sigemptyset(&held)
     for number in numbers {

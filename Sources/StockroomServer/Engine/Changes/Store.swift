@@ -15,14 +15,10 @@ import Synchronization
 final class Store: Sendable {
   private struct Guarded {
     var shop: ShopState
-    /// Why writes are refused, while they are.
-    var readOnly: String?
-    /// They are refused because the database cannot be reached (not because it refused).
-    var unreachable = false
-    /// The shop in memory ran ahead of the disk and could not be read back yet.
-    var stale = false
-    /// The file failed a whole-file check: writes stay refused until a person looks.
-    var damaged: String?
+    var writability = Writability.writable
+    /// Set when the file failed its whole-file check: what writability returns to once a
+    /// passing failure is over, since only a person can end this one.
+    var damage: String?
     /// The recent ledger, for STOCKTAKE when there is no database.
     var ledger = LedgerLog()
   }
@@ -78,12 +74,7 @@ final class Store: Sendable {
     let now = Date()
     let (applied, wake, ticket): (Applied, [EventMailbox], CommitTicket?) = try state.withLock {
       state throws(ShopError) in
-      if let reason = state.readOnly {
-        if state.unreachable {
-          throw ShopError(.unreachable, "changes are refused until the database answers again: \(reason)")
-        }
-        throw ShopError(.unavailable, "writes are refused until the disk accepts them again: \(reason)")
-      }
+      if let refusal = state.writability.refusal { throw refusal }
       let applied = try state.shop.apply(mutation)
       switch applied.outcome {
       case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
@@ -116,11 +107,7 @@ final class Store: Sendable {
   /// writer is refused at once rather than after a trip through its queue.
   func checkWritable() throws(ShopError) {
     try state.withLock { state throws(ShopError) in
-      guard let reason = state.readOnly else { return }
-      if state.unreachable {
-        throw ShopError(.unreachable, "changes are refused until the database answers again: \(reason)")
-      }
-      throw ShopError(.unavailable, "writes are refused until the disk accepts them again: \(reason)")
+      if let refusal = state.writability.refusal { throw refusal }
     }
   }
 
@@ -149,10 +136,10 @@ final class Store: Sendable {
     try state.withLock { state throws(E) in try body(state.shop) }
   }
 
-  var readOnlyReason: String? { state.withLock { $0.readOnly } }
+  var readOnlyReason: String? { state.withLock { $0.writability.reason } }
 
   /// The shared store cannot be reached (never true for memory or SQLite).
-  var linkDown: Bool { state.withLock { $0.unreachable } }
+  var linkDown: Bool { state.withLock { $0.writability.isUnreachable } }
 
   var accountsGeneration: Int { accountGeneration.load(ordering: .acquiring) }
 
@@ -231,8 +218,10 @@ final class Store: Sendable {
       } catch {
         logger.error("\(error); refusing writes: restore a backup, or repair the file and restart")
         self?.state.withLock { state in
-          state.damaged = "the database failed its check: \(error)"
-          state.readOnly = state.damaged
+          let damage = "the database failed its check: \(error)"
+          state.damage = damage
+          // A passing failure keeps its place (and its read-back); recovering from it lands here.
+          if state.writability == .writable { state.writability = .damaged(damage) }
         }
       }
     }
@@ -249,9 +238,10 @@ final class Store: Sendable {
     let reloaded = Result { try reload?() }
     return state.withLock { state in
       committer?.failPending(CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)"))
-      if failure.kind == .io || failure.kind == .unreachable {
-        state.readOnly = failure.message
-        state.unreachable = failure.kind == .unreachable
+      switch failure.kind {
+      case .io: state.writability = .diskFailing(failure.message)
+      case .unreachable: state.writability = .unreachable(failure.message)
+      case .logic: break
       }
       switch reloaded {
       case .success(let shop?):
@@ -259,8 +249,9 @@ final class Store: Sendable {
         accountGeneration.add(1, ordering: .releasing)
       case .success(nil): break
       case .failure(let error):
-        state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
-        state.stale = true
+        state.writability = .unreadable(
+          "the shop could not be read back from the disk after a failed commit: \(error)",
+          unreachable: state.writability.isUnreachable)
         return false
       }
       return true
@@ -269,8 +260,8 @@ final class Store: Sendable {
 
   /// Writing works again; a shop that could not be read back after a failure is read now.
   private func recovered() -> Bool {
-    let stale = state.withLock { $0.stale }
-    let reloaded = stale ? Result { try reload?() } : .success(nil)
+    let readBack = state.withLock { $0.writability.needsReadBack }
+    let reloaded = readBack ? Result { try reload?() } : .success(nil)
     return state.withLock { state in
       switch reloaded {
       case .success(let shop):
@@ -278,12 +269,12 @@ final class Store: Sendable {
           state.shop = shop
           accountGeneration.add(1, ordering: .releasing)
         }
-        state.stale = false
-        state.unreachable = false
-        state.readOnly = state.damaged
+        state.writability = state.damage.map(Writability.damaged) ?? .writable
         return true
       case .failure(let error):
-        state.readOnly = "the shop could not be read back from the disk after a failed commit: \(error)"
+        state.writability = .unreadable(
+          "the shop could not be read back from the disk after a failed commit: \(error)",
+          unreachable: state.writability.isUnreachable)
         return false
       }
     }
@@ -389,8 +380,7 @@ final class Store: Sendable {
   /// watchers are told their levels may go stale.
   func sharedLinkLost(_ reason: String) {
     let wake = state.withLock { state in
-      state.readOnly = reason
-      state.unreachable = true
+      state.writability = .unreachable(reason)
       return hub.announce(.down(reason: reason))
     }
     for mailbox in wake { mailbox.notify() }
@@ -399,8 +389,7 @@ final class Store: Sendable {
   /// The store answers again and the cache was loaded from it (resync events already sent).
   func sharedLinkRestored() {
     let wake = state.withLock { state in
-      state.readOnly = state.damaged
-      state.unreachable = false
+      state.writability = state.damage.map(Writability.damaged) ?? .writable
       return hub.announce(.up)
     }
     for mailbox in wake { mailbox.notify() }

@@ -1,0 +1,34 @@
+import StockroomDomain
+import Testing
+
+@testable import StockroomServer
+
+/// Whether the store takes changes is one value with one refusal (issue 21).
+@Suite("Writability: one value, one refusal")
+struct WritabilityTests {
+  @Test("each state refuses with its code and reason; only the database's absence says UNAVAILABLE")
+  func refusals() {
+    #expect(Writability.writable.refusal == nil)
+    #expect(Writability.diskFailing("disk full").refusal?.kind == .unavailable)
+    #expect(Writability.damaged("bad page").refusal?.message.hasSuffix(": bad page") == true)
+    #expect(Writability.unreachable("no route").refusal?.kind == .unreachable)
+    #expect(Writability.unreadable("cannot read", unreachable: true).refusal?.kind == .unreachable)
+    #expect(Writability.unreadable("cannot read", unreachable: false).refusal?.kind == .unavailable)
+    #expect(Writability.unreadable("cannot read", unreachable: false).needsReadBack)
+    #expect(!Writability.diskFailing("disk full").needsReadBack)
+  }
+
+  @Test("a store whose link is lost refuses, says why, and takes changes again once it is back")
+  func linkLostAndBack() throws {
+    let server = try TestServer()
+    let store = server.server.store
+    store.sharedLinkLost("gone")
+    #expect(store.readOnlyReason == "gone")
+    #expect(store.linkDown)
+    #expect(throws: ShopError.self) { try store.checkWritable() }
+    store.sharedLinkRestored()
+    #expect(store.readOnlyReason == nil)
+    #expect(!store.linkDown)
+    try store.checkWritable()
+  }
+}

@@ -217,7 +217,10 @@ struct TerminalTests {
     try terminal.waitForPrompt(after: "json output on")
     try terminal.type("STOCK kiwi")
     try terminal.send("Enter")
-    try terminal.waitForPrompt(after: #"{"status":"OK","code":null"#)
+    // Laid out for reading, with the status line's words as its message, not split into args.
+    let json = try terminal.waitForPrompt(after: #"  "rows": ["#)
+    #expect(json.contains(#"  "message": "1 item"#) && !json.contains("args"), "\(json)")
+    #expect(json.contains(#"    {"id": "kiwi", "kind": "fruit", "stock": 10"#), "\(json)")
     try terminal.type(":json off")
     try terminal.send("Enter")
     try terminal.waitForPrompt(after: "json output off")

@@ -65,6 +65,7 @@ public enum ClientMain {
       environment: environment, isTerminal: outputIsTerminal, noColorFlag: options.noColor)
     var renderer = Renderer(
       mode: mode, palette: Palette(isEnabled: colour), dates: DateStyle.from(environment: environment))
+    renderer.prettyJSON = outputIsTerminal
     if options.wide {
       renderer.terminalWidth = { nil }
     } else if outputIsTerminal {

@@ -123,18 +123,22 @@ public struct Completer: Sendable {
   }
 
   /// What is still to type after `line`, e.g. `<item> [n] [<item> [n] ...]` after `ORDER `;
-  /// nil when nothing is missing or the command is unknown.
+  /// nil when nothing is missing or the command is unknown. In the middle of an argument the
+  /// word being typed counts as given, so `ORDER 김치찌개 k` hints what comes after it
+  /// rather than nothing.
   public func hint(_ line: String) -> String? {
     guard var words = Self.words(line), words.count >= 2 else { return nil }
     let typing = words.removeLast()
-    guard typing.isEmpty, var spec = CommandTable.command(named: words[0]) else { return nil }
+    guard var spec = CommandTable.command(named: words[0]) else { return nil }
     var rest = words.dropFirst()
     if !spec.subcommands.isEmpty {
-      guard let word = rest.first else { return spec.argumentSynopsis }
+      // While the subcommand itself is being typed, which one it will be is not known yet.
+      guard let word = rest.first else { return typing.isEmpty ? spec.argumentSynopsis : nil }
       guard let sub = spec.subcommand(named: word) else { return nil }
       spec = sub
       rest = rest.dropFirst()
     }
+    if !typing.isEmpty { rest.append(typing) }
     let positional = ArgumentPosition(spec: spec, words: rest.filter { !isOption($0) }).index
     let given = Set(rest.compactMap { optionKey($0) })
     var parts: [String] = []

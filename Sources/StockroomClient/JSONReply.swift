@@ -1,29 +1,34 @@
 import StockroomProtocol
 
-/// Replies and events as one-line JSON objects, so `jq` can read a session.
+/// Replies and events as JSON objects, so `jq` can read a session.
 ///
 /// A reply is `{"status":"OK","code":null,"message":"...","fields":{...},"rows":[{...}]}`;
-/// row objects hold `id` and every `key=value` field, whole numbers as JSON numbers.
+/// row objects hold `id` and every `key=value` field, whole numbers as JSON numbers. The
+/// status line's words stay in `message` as the text they are (`1 items`); only its
+/// `key=value` words are also `fields`, since splitting prose into words tells a tool nothing.
 public enum JSONReply {
-  public static func encode(_ reply: Reply) -> String {
-    var out = "{\"status\":"
-    out += reply.isOK ? "\"OK\"" : "\"ERR\""
-    out += ",\"code\":"
+  /// One line per reply, for pipes; `pretty` lays it out for a person at a terminal, one key
+  /// a line and one row a line, so a long list stays as many lines as it has rows.
+  public static func encode(_ reply: Reply, pretty: Bool = false) -> String {
+    var parts: [(String, String)] = []
+    parts.append(("status", reply.isOK ? "\"OK\"" : "\"ERR\""))
     if let code = reply.errorCode {
-      out += string(code.rawValue)
-    } else if reply.isOK {
-      out += "null"
+      parts.append(("code", string(code.rawValue)))
     } else {
-      out += string(Self.unknownCode(reply))
+      parts.append(("code", reply.isOK ? "null" : string(Self.unknownCode(reply))))
     }
-    out += ",\"message\":" + string(reply.message)
+    parts.append(("message", string(reply.message)))
     var fields = reply.isOK ? reply.statusFields : Row()
     fields.id = nil
-    out += ",\"fields\":" + object(fields)
-    out += ",\"rows\":["
-    out += reply.rows.map(object).joined(separator: ",")
-    out += "]}"
-    return out
+    fields.fields.removeAll { $0.key.isEmpty }
+    parts.append(("fields", object(fields, pretty: pretty)))
+    let rows = reply.rows.map { object($0, pretty: pretty) }
+    guard pretty else {
+      parts.append(("rows", "[" + rows.joined(separator: ",") + "]"))
+      return "{" + parts.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+    parts.append(("rows", rows.isEmpty ? "[]" : "[\n    " + rows.joined(separator: ",\n    ") + "\n  ]"))
+    return "{\n" + parts.map { "  " + string($0.0) + ": " + $0.1 }.joined(separator: ",\n") + "\n}"
   }
 
   /// `{"event":"stock","item":"banana","level":8,...}`.
@@ -43,12 +48,12 @@ public enum JSONReply {
     } ?? ""
   }
 
-  static func object(_ row: Row) -> String {
+  static func object(_ row: Row, pretty: Bool = false) -> String {
     var parts: [String] = []
     var seen: Set<String> = []
     var positionals: [String] = []
     if let id = row.id {
-      parts.append("\"id\":" + string(id))
+      parts.append("\"id\":" + (pretty ? " " : "") + string(id))
       seen.insert("id")
     }
     for field in row.fields {
@@ -57,12 +62,12 @@ public enum JSONReply {
         continue
       }
       guard seen.insert(field.key).inserted else { continue }
-      parts.append(string(field.key) + ":" + value(field.value))
+      parts.append(string(field.key) + (pretty ? ": " : ":") + value(field.value))
     }
     if !positionals.isEmpty && !seen.contains("args") {
-      parts.append("\"args\":[" + positionals.joined(separator: ",") + "]")
+      parts.append("\"args\":" + (pretty ? " [" : "[") + positionals.joined(separator: pretty ? ", " : ",") + "]")
     }
-    return "{" + parts.joined(separator: ",") + "}"
+    return "{" + parts.joined(separator: pretty ? ", " : ",") + "}"
   }
 
   /// Whole numbers that survive a round trip through a JSON number become numbers; `+3`,

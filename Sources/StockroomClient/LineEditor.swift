@@ -41,10 +41,18 @@ public final class LineEditor {
   private var accepted = false
   private var promptBuffer: UnsafeMutablePointer<CChar>? = nil
   private var hintBuffer: UnsafeMutablePointer<CChar>? = nil
+  /// The right prompt as last drawn, and as last drawn whole: libedit redraws a changed line
+  /// by its differences, counting the dimming escape as a cell the terminal does not give it,
+  /// so a hint that changes into another (`<item> [n] ...` into `[n] ...`) came out shifted
+  /// (`<n] ...`). A changed hint is therefore drawn again whole before the next key.
+  private var hintText = " "
+  private var hintDrawnWhole = " "
   /// Bytes read ahead after an ESC that turned out not to be a cursor key.
   private var pending: [UInt8] = []
 
   private static let escape: CChar = 1
+  /// What a hint starts with when colour is off (NO_COLOR), where it cannot be dimmed.
+  public static let plainHintLabel = "hint: "
 
   public init?(program: String, historyFile: String?, palette: Palette) {
     guard let editLine = sr_el_init(program) else { return nil }
@@ -105,6 +113,8 @@ public final class LineEditor {
   public func readLine() -> Input {
     isReading = true
     hintHidden = false
+    hintText = " "
+    hintDrawnWhole = " "
     accepted = false
     var count: Int32 = 0
     let text = el_gets(editLine, &count)
@@ -174,13 +184,18 @@ public final class LineEditor {
     var text = " "
     let line = currentLine()
     // libedit leaves out a right prompt that does not fit, so a long hint is cut to fit.
-    let room = Int(sr_el_columns(editLine)) - DisplayWidth.of(prompt) - DisplayWidth.of(line) - 4
+    // Without colour nothing dims the hint, so it is labelled: `[n] [<item> ...]` alone at
+    // the line's end reads like text typed there.
+    let label = palette.isEnabled ? "" : Self.plainHintLabel
+    let room =
+      Int(sr_el_columns(editLine)) - DisplayWidth.of(prompt) - DisplayWidth.of(line) - 4 - label.count
     if !hintHidden, room > 4, let full = hint(line) {
       let hint = DisplayWidth.truncate(full, to: room)
       let esc = String(UnicodeScalar(UInt8(Self.escape)))
       text =
-        palette.isEnabled ? esc + "\u{1B}[2m" + esc + hint + esc + "\u{1B}[0m" + esc + " " : hint
+        palette.isEnabled ? esc + "\u{1B}[2m" + esc + hint + esc + "\u{1B}[0m" + esc + " " : label + hint
     }
+    hintText = text
     hintBuffer = strdup(text)
     return hintBuffer
   }
@@ -206,6 +221,10 @@ public final class LineEditor {
   /// Waits for a key on stdin while serving the watched socket; decodes UTF-8 into the wide
   /// character libedit expects. 1 for a character, 0 at end of input, -1 on error.
   private func readCharacter(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+    if hintText != hintDrawnWhole {
+      hintDrawnWhole = hintText
+      printAbove("")
+    }
     if !pending.isEmpty { return decodeCharacter(into: out) }
     while true {
       var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]

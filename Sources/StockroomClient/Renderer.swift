@@ -12,6 +12,9 @@ public struct Renderer: Sendable {
   /// What NAMES said, so receipts and STOCK show the shop's names beside the ids its
   /// replies carry; empty where nothing fetched it (then ids alone, as before).
   public var names = CatalogNames()
+  /// JSON laid out over lines for a person (stdout a terminal); one line per reply otherwise,
+  /// so a pipe into `jq` or a JSON Lines reader gets one object a line.
+  public var prettyJSON = false
 
   public init(mode: OutputMode, palette: Palette, dates: DateStyle = .english) {
     self.mode = mode
@@ -23,7 +26,7 @@ public struct Renderer: Sendable {
   public func render(_ reply: Reply) -> String {
     switch mode {
     case .raw: return reply.lines.map { $0 + "\n" }.joined()
-    case .json: return JSONReply.encode(reply) + "\n"
+    case .json: return JSONReply.encode(reply, pretty: prettyJSON) + "\n"
     case .csv: return CSVWriter.render(reply)
     case .human: return human(reply)
     }

@@ -104,6 +104,12 @@ struct CompletionTests {
     #expect(completer.hint("DIARY SHOW 3 ") == nil)
     #expect(completer.hint("LIST fruits page=2 ") == "[section] [size=<number>]")
     #expect(completer.hint("ORDER") == nil)
+    // In the middle of a word: what comes after the word being typed.
+    #expect(completer.hint("ORDER 김치찌개 k") == "[n] [<item> [n] ...] [key=<text>]")
+    #expect(completer.hint("ORDER kiwi 2") == "<item> [n] [<item> [n] ...] [key=<text>]")
+    #expect(completer.hint("DIARY SHOW 3") == nil)
+    #expect(completer.hint("DIARY NE") == nil)
+    #expect(completer.hint("LIST fruits pa") == "[page=<number>] [size=<number>]")
     #expect(completer.hint("PING hello ") == nil)
   }
 

@@ -292,6 +292,36 @@ struct RenderingTests {
     #expect((errorObject["rows"] as? [Any])?.isEmpty == true)
   }
 
+  @Test("a status line's words stay its message: OK 1 items is not fields {args: [1, items]}")
+  func jsonStatusAsText() throws {
+    let json = JSONReply.encode(reply(["* kiwi kind=fruit stock=8 initial=10", "OK 1 items"]))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["message"] as? String == "1 items")
+    #expect((object["fields"] as? [String: Any])?.isEmpty == true, "\(json)")
+    #expect(!json.contains("args"), "\(json)")
+    let order = JSONReply.encode(reply(["OK order=7 total=28800 new"]))
+    let orderObject = try #require(try JSONSerialization.jsonObject(with: Data(order.utf8)) as? [String: Any])
+    #expect(orderObject["fields"] as? [String: Int] == ["order": 7, "total": 28800])
+    #expect(orderObject["message"] as? String == "order=7 total=28800 new")
+  }
+
+  @Test("pretty JSON, for a terminal: one key a line, one row a line, the same object as one line")
+  func jsonPretty() throws {
+    let pretty = JSONReply.encode(reply(fruits), pretty: true)
+    let lines = pretty.split(separator: "\n").map(String.init)
+    #expect(lines.first == "{" && lines.last == "}", "\(pretty)")
+    #expect(lines.contains(#"  "status": "OK","#), "\(pretty)")
+    #expect(lines.contains(#"  "message": "total=3 page=1 pages=1 size=20","#), "\(pretty)")
+    let rowLines = lines.filter { $0.hasPrefix(#"    {"id": "#) }
+    #expect(rowLines.count == 3, "\(pretty)")
+    #expect(rowLines[1].contains(#""stock": 8"#), "\(pretty)")
+    let parsed = try JSONSerialization.jsonObject(with: Data(pretty.utf8)) as? NSDictionary
+    let compact = try JSONSerialization.jsonObject(with: Data(JSONReply.encode(reply(fruits)).utf8)) as? NSDictionary
+    #expect(parsed != nil && parsed == compact)
+    let empty = JSONReply.encode(reply(["ERR NOTFOUND no item named 'x'"]), pretty: true)
+    #expect(empty.contains(#"  "rows": []"#) && empty.contains(#"  "fields": {}"#), "\(empty)")
+  }
+
   @Test("values that are not plain whole numbers stay strings in JSON")
   func jsonKeepsText() throws {
     let json = JSONReply.encode(

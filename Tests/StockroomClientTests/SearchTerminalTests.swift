@@ -7,14 +7,16 @@ struct SearchTerminalTests {
   private func found(_ terminal: TerminalSession, _ line: String) throws {
     try terminal.waitFor("the search to find '\(line)'") { screen in
       let lines = TerminalSession.lines(screen)
-      return lines.last?.hasPrefix("bck:") == true && lines.dropLast().last?.hasSuffix("> " + line) == true
+      return lines.last?.hasPrefix("bck:") == true
+        && TerminalSession.withoutHint(lines.dropLast().last)?.hasSuffix("> " + line) == true
     }
   }
 
   private func left(_ terminal: TerminalSession, reading line: String) throws {
     try terminal.waitFor("the search to end with '\(line)' on the line") { screen in
       let lines = TerminalSession.lines(screen)
-      return lines.last?.hasSuffix("> " + line) == true && !lines.contains { $0.hasPrefix("bck:") }
+      return TerminalSession.withoutHint(lines.last)?.hasSuffix("> " + line) == true
+        && !lines.contains { $0.hasPrefix("bck:") }
     }
   }
 

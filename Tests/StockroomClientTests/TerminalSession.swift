@@ -129,6 +129,13 @@ final class TerminalSession {
     return lines
   }
 
+  /// A prompt line without the argument hint drawn at its right, which a half-typed word has
+  /// too: the hint stands three or more blanks after the text typed.
+  static func withoutHint(_ line: String?) -> String? {
+    guard let line, let gap = line.range(of: "   ") else { return line }
+    return String(line[..<gap.lowerBound])
+  }
+
   func stop() {
     tmux.stop()
   }

@@ -85,7 +85,8 @@ struct TerminalTests {
     try second.type("kiw")
     try second.waitFor("the search to find the line") { screen in
       let lines = TerminalSession.lines(screen)
-      return lines.last == "bck:kiw" && lines.dropLast().last?.hasSuffix("> STOCK kiwi") == true
+      return lines.last == "bck:kiw"
+        && TerminalSession.withoutHint(lines.dropLast().last)?.hasSuffix("> STOCK kiwi") == true
     }
     try second.send("Enter")
     try second.waitFor("the found line to run") { screen in
@@ -145,7 +146,7 @@ struct TerminalTests {
     let screen = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1)")
     let lines = TerminalSession.lines(screen)
     let eventRow = try #require(lines.firstIndex { $0.contains("! stock banana → 8") })
-    #expect(lines.last?.hasSuffix("> STOCK bana") == true, "\(lines)")
+    #expect(TerminalSession.withoutHint(lines.last)?.hasSuffix("> STOCK bana") == true, "\(lines)")
     #expect(eventRow == lines.count - 2, "the event is not just above the prompt: \(lines)")
 
     // The editor's buffer kept the text too: finishing the word runs the whole command.
@@ -217,7 +218,10 @@ struct TerminalTests {
     try terminal.waitForPrompt(after: "json output on")
     try terminal.type("STOCK kiwi")
     try terminal.send("Enter")
-    try terminal.waitForPrompt(after: #"{"status":"OK","code":null"#)
+    // Laid out for reading, with the status line's words as its message, not split into args.
+    let json = try terminal.waitForPrompt(after: #"  "rows": ["#)
+    #expect(json.contains(#"  "message": "1 item"#) && !json.contains("args"), "\(json)")
+    #expect(json.contains(#"    {"id": "kiwi", "kind": "fruit", "stock": 10"#), "\(json)")
     try terminal.type(":json off")
     try terminal.send("Enter")
     try terminal.waitForPrompt(after: "json output off")
@@ -305,21 +309,23 @@ struct TerminalTests {
     }
     let failed = try terminal.screen()
     #expect(failed.components(separatedBy: "reconnecting").count == 2, "said more than once: \(failed)")
-    #expect(TerminalSession.lines(failed).last == "not connected> STOCK kiwi", "\(failed)")
+    #expect(TerminalSession.withoutHint(TerminalSession.lines(failed).last) == "not connected> STOCK kiwi", "\(failed)")
 
     let second = try ShopServer(port: port, accounts: ["alice": .staff])
     try second.register("bob")
     let back = try terminal.waitFor(text: "reconnected to 127.0.0.1:\(port)")
     #expect(back.components(separatedBy: "reconnecting").count == 2, "said more than once: \(back)")
     try terminal.waitFor("alice's prompt with the half-typed line") { screen in
-      TerminalSession.lines(screen).last == "stockroom alice@127.0.0.1:\(port)> STOCK kiwi"
+      TerminalSession.withoutHint(TerminalSession.lines(screen).last) == "stockroom alice@127.0.0.1:\(port)> STOCK kiwi"
     }
     // Nothing typed since: bob's order reaches the screen because the WATCH was said again.
     let other = try ClientProcess.run(
       ["-p", "\(port)", "-u", "bob", "ORDER", "banana_juice"], environment: ["STOCKROOM_PASSWORD": ShopServer.password])
     #expect(other.status == 0, "\(other.error)")
     let event = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1, by bob)")
-    #expect(TerminalSession.lines(event).last == "stockroom alice@127.0.0.1:\(port)> STOCK kiwi", "\(event)")
+    #expect(
+      TerminalSession.withoutHint(TerminalSession.lines(event).last) == "stockroom alice@127.0.0.1:\(port)> STOCK kiwi",
+      "\(event)")
   }
 
   @Test("a connection the server closed for idleness is not reopened behind its back; the next command does it")

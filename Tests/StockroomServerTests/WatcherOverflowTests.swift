@@ -60,17 +60,27 @@ struct WatcherOverflowTests {
 /// client orders, until the server cuts it off; INFO's `events_dropped` then counts what it lost.
 @Suite("A silent watcher's lost events reach INFO")
 struct WatcherOverflowServerTests {
+  /// A socket with a tiny receive buffer that has sent `WATCH banana` and will never read.
+  private func silentWatcher(port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    try #require(fd >= 0)
+    var small: Int32 = 4096
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    let watch = Array("WATCH banana\n".utf8)
+    guard Loopback.connect(fd, port: port) == 0,
+      watch.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == watch.count
+    else {
+      close(fd)
+      throw LineClient.Failure(description: "the watcher could not connect and send WATCH")
+    }
+    return fd
+  }
+
   @Test("events_dropped and slow_consumer_disconnects move when a silent watcher is cut off")
   func countedInInfo() throws {
     let server = try TestServer(initialStock: 1_000_000) { $0.outputHardLimit = 64 * 1024 }
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    try #require(fd >= 0)
+    let fd = try silentWatcher(port: server.port)
     defer { close(fd) }
-    var small: Int32 = 4096
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-    try #require(Loopback.connect(fd, port: server.port) == 0)
-    let watch = Array("WATCH banana\n".utf8)
-    try #require(watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == watch.count)
 
     let client = try server.client()
     let batch = String(repeating: "ORDER banana\n", count: 500)
@@ -99,14 +109,8 @@ struct WatcherOverflowServerTests {
       $0.outputHardLimit = 256 << 20
       $0.watchTimeout = 1
     }
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    try #require(fd >= 0)
+    let fd = try silentWatcher(port: server.port)
     defer { close(fd) }
-    var small: Int32 = 4096
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-    try #require(Loopback.connect(fd, port: server.port) == 0)
-    let watch = Array("WATCH banana\n".utf8)
-    try #require(watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == watch.count)
 
     let client = try server.client()
     let batch = String(repeating: "ORDER banana\n", count: 500)

@@ -58,33 +58,4 @@ struct LoginThrottleTests {
     #expect(throttle.penalty(of: Self.source("127.0.0.2"), now: 2) == 0)
     #expect(throttle.penalty(of: flooder, now: 2 + LoginThrottle.memory) == 0)
   }
-
-  @Test("REGISTER: five taken names are answered at once, then each next one waits a growing gap, per address")
-  func takenNames() {
-    let throttle = LoginThrottle()
-    let prober = Self.source("127.0.0.1")
-    let person = Self.source("127.0.0.2")
-    for _ in 0..<LoginThrottle.freeTakenNames {
-      #expect(throttle.mayRegister(from: prober, now: Self.second) == .go(afterNanoseconds: 0))
-      throttle.nameTaken(from: prober, now: Self.second)
-    }
-    #expect(throttle.mayRegister(from: prober, now: Self.second) == .go(afterNanoseconds: 0))
-    throttle.nameTaken(from: prober, now: Self.second)
-    #expect(throttle.mayRegister(from: prober, now: Self.second) == .refuse(retryInSeconds: 1))
-    #expect(throttle.mayRegister(from: prober, now: Self.second + Self.second / 4) == .go(afterNanoseconds: 0))
-    #expect(throttle.mayRegister(from: person, now: Self.second) == .go(afterNanoseconds: 0))
-    // However long it goes on, a refusal asks for at most 30 s, and the gap reaches 30 s.
-    var now = 2 * Self.second
-    var longest = 0
-    for _ in 0..<40 {
-      switch throttle.mayRegister(from: prober, now: now) {
-      case .go: throttle.nameTaken(from: prober, now: now)
-      case .refuse(let seconds): longest = max(longest, seconds)
-      }
-      now += Self.second
-    }
-    #expect(longest > 20 && longest <= 30, "longest refusal \(longest) s")
-    #expect(throttle.penalty(of: prober, now: now) > LoginThrottle.freeTakenNames)
-    #expect(throttle.mayRegister(from: prober, now: now + LoginThrottle.memory) == .go(afterNanoseconds: 0))
-  }
 }

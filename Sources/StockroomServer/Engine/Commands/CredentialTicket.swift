@@ -13,6 +13,9 @@ final class CredentialTicket: Sendable {
   enum Purpose: Sendable, Equatable {
     case login(name: String)
     case register(name: String)
+    /// REGISTER of a name that has an account: its password is checked against the account's
+    /// before `EXISTS` is answered, so learning that a name exists costs what a LOGIN costs.
+    case registerTaken(name: String)
     case passwd(name: String)
     case userAdd(name: String, role: Role)
     case userPasswd(name: String)

@@ -14,10 +14,6 @@ import Synchronization
 /// - per address: its wrong passwords on any name, counted as each check ends (`checkFailed`),
 ///   the penalty by which its password work yields to other addresses' on the credential pool
 ///   (`JobPool`).
-/// - per address, for `REGISTER`: the names it found taken (`nameTaken`). The first
-///   `freeTakenNames` are answered at once; after the k-th beyond them its next `REGISTER` is
-///   refused until `gap(k)` has passed (`mayRegister`), so an address learns at most two taken
-///   names a minute once it has found thirteen, and a taken name counts toward its penalty too.
 /// Names without an account are treated exactly like names with one, so the throttle tells
 /// nothing. A success clears the name's records for that address and the brake.
 final class LoginThrottle: Sendable {
@@ -44,7 +40,6 @@ final class LoginThrottle: Sendable {
     var attempts: [Key: Record] = [:]
     var names: [String: Record] = [:]
     var sources: [PeerSource: Record] = [:]
-    var registrations: [PeerSource: Record] = [:]
   }
 
   /// At most this many records of each kind are kept, about 200 bytes each; past it the
@@ -59,9 +54,6 @@ final class LoginThrottle: Sendable {
   /// mistyping, from every device they have, in a quarter of an hour.
   static let brakeFailures = 100
   static let brakeDelay: UInt64 = 1_000_000_000
-  /// Taken names an address may hear of in a quarter of an hour before `REGISTER` slows: more
-  /// than a person picking a name tries, far fewer than a list of names to confirm.
-  static let freeTakenNames = 5
 
   private let state = Mutex(State())
 
@@ -117,34 +109,6 @@ final class LoginThrottle: Sendable {
   func checkFailed(from source: PeerSource?, now: UInt64) {
     guard let source else { return }
     state.withLock { state in
-      var penalty = Self.current(state.sources[source], now: now)
-      penalty.failures += 1
-      penalty.lastFailure = now
-      Self.store(penalty, at: source, in: &state.sources)
-    }
-  }
-
-  /// Whether `source` may have a `REGISTER` answered now, taken name or not: refused until the
-  /// gap after the names it last found taken has passed. Refusing instead of waiting keeps
-  /// enumeration from costing the server a held request or a password hash.
-  func mayRegister(from source: PeerSource?, now: UInt64) -> Decision {
-    guard let source else { return .go(afterNanoseconds: 0) }
-    return state.withLock { state in
-      let record = Self.current(state.registrations[source], now: now)
-      guard now < record.nextStart else { return .go(afterNanoseconds: 0) }
-      return .refuse(retryInSeconds: Int(max((record.nextStart - now + 999_999_999) / 1_000_000_000, 1)))
-    }
-  }
-
-  /// A `REGISTER` from `source` was told its name is taken (or looks like a taken one).
-  func nameTaken(from source: PeerSource?, now: UInt64) {
-    guard let source else { return }
-    state.withLock { state in
-      var record = Self.current(state.registrations[source], now: now)
-      record.failures += 1
-      record.lastFailure = now
-      record.nextStart = now + Self.gap(afterFailures: record.failures - Self.freeTakenNames)
-      Self.store(record, at: source, in: &state.registrations)
       var penalty = Self.current(state.sources[source], now: now)
       penalty.failures += 1
       penalty.lastFailure = now

@@ -36,8 +36,11 @@ let package = Package(
     // Passwords: the secret itself, Argon2id hashes, and the threads that make and check them.
     .target(name: "StockroomSecurity", dependencies: ["CSodium"]),
     // The shop's SQLite file (schema and migrations, loading and checking, batched writes, backup),
-    // and the PostgreSQL connection a shared store is built on.
-    .target(name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite", "CLibPQ"]),
+    // the PostgreSQL connection a shared store is built on, and the catalogue file (the shipped one
+    // is a resource here).
+    .target(
+      name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite", "CLibPQ"],
+      resources: [.copy("Resources/catalog.json")]),
     // epoll, eventfd, pipe2 and accept4, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
     // Errno, the EINTR-retrying syscall layer and the monotonic clock, shared by every program.
@@ -48,14 +51,16 @@ let package = Package(
       dependencies: [
         "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
         "CStockroomSystem", "StockroomSystem", "StockroomTLS",
-      ],
-      resources: [.copy("Resources/catalog.json")]
+      ]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
     // The load generator, and the maker of large databases for measuring start-up.
     .executableTarget(
       name: "stockroom-bench",
-      dependencies: ["StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomServer", "StockroomTLS"]
+      dependencies: [
+        "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTLS", "CStockroomSystem",
+        "StockroomSystem",
+      ]
     ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
     .systemLibrary(name: "CLibedit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),

@@ -1,6 +1,5 @@
 import Foundation
 import StockroomDomain
-import StockroomServer
 import StockroomStorage
 
 /// `stockroom-bench make-db DIR`: a shop database of a given size, written through the same

@@ -1,4 +1,5 @@
 import StockroomServer
+import StockroomStorage
 import StockroomTestSupport
 
 extension DataDirectory {

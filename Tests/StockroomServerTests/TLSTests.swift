@@ -1,6 +1,7 @@
 import Foundation
 import StockroomProtocol
 import StockroomServer
+import StockroomStorage
 import StockroomTLS
 import StockroomTestSupport
 import Testing

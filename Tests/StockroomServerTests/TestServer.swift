@@ -2,6 +2,7 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomServer
+import StockroomStorage
 import StockroomTLS
 import StockroomTestSupport
 import Synchronization

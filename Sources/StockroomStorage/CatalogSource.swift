@@ -8,7 +8,7 @@ import StockroomDomain
 /// build folder it came from (a copied `stockroomd`), so the shipped file is looked up here and a
 /// missing one is reported as an error that says where it looked.
 public enum CatalogSource {
-  static let resourceFolder = "Stockroom_StockroomServer.resources"
+  static let resourceFolder = "Stockroom_StockroomStorage.resources"
   static let fileName = "catalog.json"
 
   public struct LoadError: Error, CustomStringConvertible, Sendable {

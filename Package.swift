@@ -43,17 +43,45 @@ let package = Package(
       resources: [.copy("Resources/catalog.json")]),
     // epoll, eventfd, pipe2 and accept4, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
-    // Errno, the EINTR-retrying syscall layer and the monotonic clock, shared by every program.
-    .target(name: "StockroomSystem"),
-    // Event loops, listener, connections, sessions, the shared store and its committer.
+    // The thin system layer every program shares: Errno, EINTR-retrying syscalls, socket
+    // addresses, the monotonic clock, a semaphore, thread names.
+    .target(name: "StockroomSystem", dependencies: ["CStockroomSystem"]),
+    // Leveled, structured log lines to standard error or a file, shaped like swift-log.
+    .target(name: "StockroomLogging", dependencies: ["StockroomSystem"]),
+    // The shop's engine, without sockets, event loops or Dispatch: connection cores and sessions,
+    // the command handlers and their replies, the store and its change paths, watching, counters.
+    .target(
+      name: "StockroomEngine",
+      dependencies: [
+        "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
+        "StockroomSystem", "StockroomLogging",
+      ]
+    ),
+    // Bytes on sockets: the epoll and Dispatch loops, listeners, connections, TLS, metrics HTTP.
+    .target(
+      name: "StockroomTransport",
+      dependencies: [
+        "StockroomEngine", "StockroomProtocol", "StockroomDomain", "StockroomSystem", "CStockroomSystem",
+        "StockroomTLS", "StockroomLogging",
+      ]
+    ),
+    // The small piece that wires engine, transport and storage into one running server.
     .target(
       name: "StockroomServer",
       dependencies: [
-        "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
-        "CStockroomSystem", "StockroomSystem", "StockroomTLS",
+        "StockroomEngine", "StockroomTransport", "StockroomDomain", "StockroomProtocol", "StockroomStorage",
+        "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomLogging",
       ]
     ),
-    .executableTarget(name: "stockroomd", dependencies: ["StockroomServer"]),
+    // stockroomd's command line: options, the config file, and the offline subcommands.
+    .target(
+      name: "StockroomDaemon",
+      dependencies: [
+        "StockroomServer", "StockroomEngine", "StockroomTransport", "StockroomDomain", "StockroomProtocol",
+        "StockroomStorage", "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomLogging",
+      ]
+    ),
+    .executableTarget(name: "stockroomd", dependencies: ["StockroomDaemon"]),
     // The load generator, and the maker of large databases for measuring start-up.
     .executableTarget(
       name: "stockroom-bench",
@@ -75,7 +103,8 @@ let package = Package(
       name: "StockroomClientTests",
       dependencies: [
         "StockroomClient", "StockroomProtocol", "StockroomServer", "StockroomDomain", "StockroomTestSupport",
-        "StockroomTLS", "CStockroomSystem",
+        "StockroomTLS", "CStockroomSystem", "StockroomStorage", "StockroomDaemon", "StockroomTransport",
+        "StockroomEngine", "StockroomLogging", "StockroomSystem",
       ]
     ),
     .testTarget(name: "StockroomDomainTests", dependencies: ["StockroomDomain", "StockroomText"]),
@@ -84,10 +113,13 @@ let package = Package(
       name: "StockroomServerTests",
       dependencies: [
         "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
-        "StockroomSecurity", "StockroomSystem", "StockroomTLS",
+        "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomEngine", "StockroomTransport",
+        "StockroomDaemon", "StockroomLogging",
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),
+    // Which layer may import which: reads the sources, links nothing of them.
+    .testTarget(name: "StockroomArchitectureTests"),
     // The load generator's own logic: options, /proc parsing, events, the report and its JSON.
     .testTarget(name: "StockroomBenchTests", dependencies: ["stockroom-bench"]),
   ],

@@ -43,44 +43,26 @@ public struct Catalog: Sendable {
     guard (0...Catalog.maximumStock).contains(initialStock) else {
       throw CatalogError("initial_stock", "must be 0 to \(Catalog.maximumStock)")
     }
-    var seen: [String: String] = [:]
-    func claim(_ name: String, at path: String, isID: Bool) throws(CatalogError) {
-      if isID {
-        guard ItemNames.isValidID(name) else {
-          throw CatalogError(
-            path,
-            "'\(name)' is not a valid id: lowercase ASCII letters, digits and _, starting with a letter, at most 64")
-        }
-      } else {
-        guard ItemNames.isValidAlias(name) else {
-          throw CatalogError(
-            path,
-            "\(Echo.quoted(name)) is not a valid alias: 1 to 64 characters and at most 256 bytes, no spaces, quotes,"
-              + " = or commas, nothing invisible, not a number")
-        }
-      }
-      guard !ItemNames.isProductID(name) else {
-        throw CatalogError(path, "'\(name)' looks like a product id (p1, p2, ...), which the market hands out")
-      }
-      let key = ItemNames.key(name)
-      if let other = seen[key] { throw CatalogError(path, "'\(name)' is already used at \(other)") }
-      seen[key] = path
-    }
-    func claimAll(_ id: String, _ name: String, _ aliases: [String], at path: String) throws(CatalogError) {
-      try claim(id, at: "\(path).id", isID: true)
-      guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw CatalogError("\(path).name", "is empty") }
-      guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-        throw CatalogError("\(path).name", "contains a control character")
-      }
-      for (index, alias) in aliases.enumerated() { try claim(alias, at: "\(path).aliases[\(index)]", isID: false) }
-    }
+    var names = CatalogNameClaims()
     for (index, fruit) in fruits.enumerated() {
-      try claimAll(fruit.id, fruit.name, fruit.aliases, at: "fruits[\(index)]")
+      try names.claimAll(fruit.id, fruit.name, fruit.aliases, at: "fruits[\(index)]")
     }
+    try validateJuices(&names)
+    for (index, section) in sections.enumerated() {
+      try names.claimAll(section.id, section.name, section.aliases, at: "sections[\(index)]")
+    }
+    try validateDishes(&names)
+    for (index, exhibit) in exhibits.enumerated() {
+      try names.claimAll(exhibit.id, exhibit.name, exhibit.aliases, at: "exhibits[\(index)]")
+    }
+    try validateExpo()
+  }
+
+  private func validateJuices(_ names: inout CatalogNameClaims) throws(CatalogError) {
     let fruitIDs = Set(fruits.map(\.id))
     for (index, juice) in juices.enumerated() {
       let path = "juices[\(index)]"
-      try claimAll(juice.id, juice.name, juice.aliases, at: path)
+      try names.claimAll(juice.id, juice.name, juice.aliases, at: path)
       guard !juice.recipe.isEmpty else { throw CatalogError("\(path).recipe", "is empty") }
       var used: Set<String> = []
       for (line, ingredient) in juice.recipe.enumerated() {
@@ -96,13 +78,13 @@ public struct Catalog: Sendable {
         }
       }
     }
-    for (index, section) in sections.enumerated() {
-      try claimAll(section.id, section.name, section.aliases, at: "sections[\(index)]")
-    }
+  }
+
+  private func validateDishes(_ names: inout CatalogNameClaims) throws(CatalogError) {
     let sectionIDs = Set(sections.map(\.id))
     for (index, dish) in dishes.enumerated() {
       let path = "dishes[\(index)]"
-      try claimAll(dish.id, dish.name, dish.aliases, at: path)
+      try names.claimAll(dish.id, dish.name, dish.aliases, at: path)
       guard sectionIDs.contains(dish.section) else {
         throw CatalogError("\(path).section", "'\(dish.section)' is not a section in this catalogue")
       }
@@ -118,9 +100,9 @@ public struct Catalog: Sendable {
         }
       }
     }
-    for (index, exhibit) in exhibits.enumerated() {
-      try claimAll(exhibit.id, exhibit.name, exhibit.aliases, at: "exhibits[\(index)]")
-    }
+  }
+
+  private func validateExpo() throws(CatalogError) {
     guard expo.visitors >= 0 else { throw CatalogError("expo.visitors", "must not be negative") }
     for (key, date) in [("expo.opened", expo.opened), ("expo.closed", expo.closed)] {
       guard date.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil else {

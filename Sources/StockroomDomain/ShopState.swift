@@ -281,27 +281,59 @@ public struct ShopState: Sendable {
 
   private mutating func order(user: String, lines: [ItemCount], at: Date, key: String?) throws(ShopError) -> Applied {
     guard !lines.isEmpty else { throw ShopError(.invalid, "an order needs at least one item") }
-    if let key {
-      guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
-        throw ShopError(.invalid, "an order key is 1 to \(limits.maximumKeyLength) bytes")
-      }
-      orderKeys.expire(before: at.addingTimeInterval(-limits.orderKeyRetention))
-      let orderKey = OrderKey(user: user, key: key)
-      switch orderKeys.lookup(orderKey, requested: lines) {
-      case .new: break
-      case .held(let receipt): return Applied(outcome: .ordered(receipt, repeated: true), events: [])
-      case .settled(let id): return Applied(outcome: .reordered(orderKey, orderID: id), events: [])
-      case .conflict(let id):
-        throw ShopError(.invalid, "key \(Echo.quoted(key)) was already used for order \(id), a different order")
-      }
-      guard orderKeys.count < limits.maximumOrderKeys else {
-        throw ShopError(
-          .limit, "\(limits.maximumOrderKeys) order keys are held for retries; keys expire after 24 hours")
-      }
-    }
+    if let key, let earlier = try repeatedOrder(user: user, lines: lines, at: at, key: key) { return earlier }
     guard lines.count <= limits.maximumOrderLines else {
       throw ShopError(.limit, "an order has at most \(limits.maximumOrderLines) lines")
     }
+    let (needs, orderLines) = try stockNeeded(for: lines)
+    try checkStock(for: needs)
+    let id = counters.nextOrderID
+    counters.nextOrderID += 1
+    counters.ordersMade += 1
+    var events: [StockEvent] = []
+    events.reserveCapacity(needs.count)
+    for need in needs {
+      stock[need.item]!.taken += need.count
+      stock[need.item]!.current -= need.count
+      events.append(
+        StockEvent(
+          item: need.item, name: displayName(of: need.item), level: stock[need.item]!.current, change: -need.count,
+          cause: .order(id: id, user: user)))
+    }
+    let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
+    orders.append(order)
+    let receipt = OrderReceipt(
+      order: order, levels: needs.map { ItemCount($0.item, stock[$0.item]!.current) }, key: key, requested: lines)
+    if let key { orderKeys.insert(receipt, key: OrderKey(user: user, key: key)) }
+    return Applied(outcome: .ordered(receipt, repeated: false), events: events)
+  }
+
+  /// A keyed order seen before: its receipt again, or the order it became; nil when the key is
+  /// new (and may be held).
+  private mutating func repeatedOrder(
+    user: String, lines: [ItemCount], at: Date, key: String
+  ) throws(ShopError) -> Applied? {
+    guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
+      throw ShopError(.invalid, "an order key is 1 to \(limits.maximumKeyLength) bytes")
+    }
+    orderKeys.expire(before: at.addingTimeInterval(-limits.orderKeyRetention))
+    let orderKey = OrderKey(user: user, key: key)
+    switch orderKeys.lookup(orderKey, requested: lines) {
+    case .new: break
+    case .held(let receipt): return Applied(outcome: .ordered(receipt, repeated: true), events: [])
+    case .settled(let id): return Applied(outcome: .reordered(orderKey, orderID: id), events: [])
+    case .conflict(let id):
+      throw ShopError(.invalid, "key \(Echo.quoted(key)) was already used for order \(id), a different order")
+    }
+    guard orderKeys.count < limits.maximumOrderKeys else {
+      throw ShopError(
+        .limit, "\(limits.maximumOrderKeys) order keys are held for retries; keys expire after 24 hours")
+    }
+    return nil
+  }
+
+  /// What `lines` take from stock, item by item (a juice takes its recipe), and the order's lines.
+  private func stockNeeded(for lines: [ItemCount]) throws(ShopError) -> (needs: [ItemCount], lines: [OrderLine]) {
     var needs: [ItemCount] = []
     func need(_ item: String, _ count: Int) {
       if let index = needs.firstIndex(where: { $0.item == item }) {
@@ -337,6 +369,11 @@ public struct ShopState: Sendable {
         preconditionFailure("resolveStocked returns only stocked items and juices")
       }
     }
+    return (needs, orderLines)
+  }
+
+  /// Refuses, naming every shortage, when the stock cannot cover `needs`.
+  private func checkStock(for needs: [ItemCount]) throws(ShopError) {
     var shortages: [Shortage] = []
     for need in needs {
       let available = stock[need.item]?.current ?? 0
@@ -348,25 +385,6 @@ public struct ShopState: Sendable {
       let detail = shortages.map { "\($0.item) needs \($0.needed), has \($0.available)" }.joined(separator: "; ")
       throw ShopError(.shortage, "not enough stock, nothing taken: \(detail)", shortages: shortages)
     }
-    let id = counters.nextOrderID
-    counters.nextOrderID += 1
-    counters.ordersMade += 1
-    var events: [StockEvent] = []
-    events.reserveCapacity(needs.count)
-    for need in needs {
-      stock[need.item]!.taken += need.count
-      stock[need.item]!.current -= need.count
-      events.append(
-        StockEvent(
-          item: need.item, name: displayName(of: need.item), level: stock[need.item]!.current, change: -need.count,
-          cause: .order(id: id, user: user)))
-    }
-    let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
-    orders.append(order)
-    let receipt = OrderReceipt(
-      order: order, levels: needs.map { ItemCount($0.item, stock[$0.item]!.current) }, key: key, requested: lines)
-    if let key { orderKeys.insert(receipt, key: OrderKey(user: user, key: key)) }
-    return Applied(outcome: .ordered(receipt, repeated: false), events: events)
   }
 
   private func validateProductText(name: String?, description: String?) throws(ShopError) {

@@ -73,67 +73,14 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
     var sequence = 0
     try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
       sequence = Self.int(try connection.query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
-      for row in try connection.query("SELECT item, initial, restocked, corrected, taken, current FROM stock").values {
-        var level = StockLevel(initial: Self.int(row[1]))
-        level.restocked = Self.int(row[2])
-        level.corrected = Self.int(row[3])
-        level.taken = Self.int(row[4])
-        level.current = Self.int(row[5])
-        snapshot.stock[row[0] ?? ""] = level
-      }
-      snapshot.products = try connection.query(
-        """
-        SELECT id, name, description, price, currency, discount, seller, extract(epoch FROM created)::float8,
-          extract(epoch FROM updated)::float8 FROM products ORDER BY seq
-        """
-      ).values.map { row in
-        let id = row[0] ?? ""
-        guard let currency = Currency(rawValue: row[4] ?? "") else {
-          throw DamagedRow("currency of product \(id)", row[4] ?? "")
-        }
-        return Product(
-          id: id, name: row[1] ?? "", description: row[2] ?? "",
-          price: Money(minorUnits: Self.int(row[3]), currency: currency),
-          discount: try RowText.discount(from: row[5], currency: currency), seller: row[6] ?? "",
-          created: Self.date(row[7]), updated: Self.date(row[8]))
-      }
-      snapshot.diary = try connection.query(
-        """
-        SELECT id, number, owner, title, body, extract(epoch FROM created)::float8, extract(epoch FROM updated)::float8
-        FROM diary
-        """
-      ).values.map { row in
-        DiaryEntry(
-          id: Self.int(row[0]), number: Self.int(row[1]), owner: row[2] ?? "", title: row[3] ?? "",
-          body: row[4] ?? "", created: Self.date(row[5]), updated: Self.date(row[6]))
-      }
+      snapshot.stock = try Self.readStock(on: connection)
+      snapshot.products = try Self.readProducts(on: connection)
+      snapshot.diary = try Self.readDiary(on: connection)
       for row in try connection.query("SELECT owner, next FROM diary_numbers").values {
         snapshot.diaryNumbers[row[0] ?? ""] = Self.int(row[1])
       }
-      snapshot.accounts = try connection.query(
-        """
-        SELECT name, role, hash, extract(epoch FROM created)::float8, extract(epoch FROM updated)::float8
-        FROM accounts ORDER BY name
-        """
-      ).values.map { row in
-        guard let role = Role(rawValue: row[1] ?? ""), Role.accountRoles.contains(role) else {
-          throw DamagedRow("role of account \(row[0] ?? "")", row[1] ?? "")
-        }
-        return Account(
-          name: row[0] ?? "", role: role, passwordHash: row[2] ?? "", created: Self.date(row[3]),
-          updated: Self.date(row[4]))
-      }
-      let cutoff = Date().addingTimeInterval(-limits.orderKeyRetention).timeIntervalSince1970
-      snapshot.orderKeys = try connection.query(
-        """
-        SELECT user_name, key, order_id, requested, extract(epoch FROM placed)::float8 FROM order_keys
-        WHERE placed >= to_timestamp($1::float8) ORDER BY placed, order_id
-        """, [String(cutoff)]
-      ).values.map { row in
-        OrderKeyRecord(
-          key: OrderKey(user: row[0] ?? "", key: row[1] ?? ""), orderID: Self.int(row[2]),
-          requestedText: row[3] ?? "", placed: Self.date(row[4]))
-      }
+      snapshot.accounts = try Self.readAccounts(on: connection)
+      snapshot.orderKeys = try Self.readOrderKeys(on: connection, retention: limits.orderKeyRetention)
       for row in try connection.query("SELECT key, value FROM meta").values {
         snapshot.counters.setMeta(row[0] ?? "", to: Self.int(row[1]))
       }
@@ -141,6 +88,92 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
     let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
     let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
     guard persist else { return (state, sequence) }
+    try Self.addNewItems(added, of: state, catalogJSON: catalogJSON, on: connection)
+    return (state, sequence)
+  }
+
+  private static func readStock(on connection: PostgresConnection) throws -> [String: StockLevel] {
+    var stock: [String: StockLevel] = [:]
+    for row in try connection.query("SELECT item, initial, restocked, corrected, taken, current FROM stock").values {
+      var level = StockLevel(initial: Self.int(row[1]))
+      level.restocked = Self.int(row[2])
+      level.corrected = Self.int(row[3])
+      level.taken = Self.int(row[4])
+      level.current = Self.int(row[5])
+      stock[row[0] ?? ""] = level
+    }
+    return stock
+  }
+
+  private static func readProducts(on connection: PostgresConnection) throws -> [Product] {
+    return try connection.query(
+      """
+      SELECT id, name, description, price, currency, discount, seller, extract(epoch FROM created)::float8,
+        extract(epoch FROM updated)::float8 FROM products ORDER BY seq
+      """
+    ).values.map { row in
+      let id = row[0] ?? ""
+      guard let currency = Currency(rawValue: row[4] ?? "") else {
+        throw DamagedRow("currency of product \(id)", row[4] ?? "")
+      }
+      return Product(
+        id: id, name: row[1] ?? "", description: row[2] ?? "",
+        price: Money(minorUnits: Self.int(row[3]), currency: currency),
+        discount: try RowText.discount(from: row[5], currency: currency), seller: row[6] ?? "",
+        created: Self.date(row[7]), updated: Self.date(row[8]))
+    }
+  }
+
+  private static func readDiary(on connection: PostgresConnection) throws -> [DiaryEntry] {
+    return try connection.query(
+      """
+      SELECT id, number, owner, title, body, extract(epoch FROM created)::float8, extract(epoch FROM updated)::float8
+      FROM diary
+      """
+    ).values.map { row in
+      DiaryEntry(
+        id: Self.int(row[0]), number: Self.int(row[1]), owner: row[2] ?? "", title: row[3] ?? "",
+        body: row[4] ?? "", created: Self.date(row[5]), updated: Self.date(row[6]))
+    }
+  }
+
+  private static func readAccounts(on connection: PostgresConnection) throws -> [Account] {
+    return try connection.query(
+      """
+      SELECT name, role, hash, extract(epoch FROM created)::float8, extract(epoch FROM updated)::float8
+      FROM accounts ORDER BY name
+      """
+    ).values.map { row in
+      guard let role = Role(rawValue: row[1] ?? ""), Role.accountRoles.contains(role) else {
+        throw DamagedRow("role of account \(row[0] ?? "")", row[1] ?? "")
+      }
+      return Account(
+        name: row[0] ?? "", role: role, passwordHash: row[2] ?? "", created: Self.date(row[3]),
+        updated: Self.date(row[4]))
+    }
+  }
+
+  /// The keyed orders young enough to be retried.
+  private static func readOrderKeys(on connection: PostgresConnection, retention: TimeInterval) throws
+    -> [OrderKeyRecord]
+  {
+    let cutoff = Date().addingTimeInterval(-retention).timeIntervalSince1970
+    return try connection.query(
+      """
+      SELECT user_name, key, order_id, requested, extract(epoch FROM placed)::float8 FROM order_keys
+      WHERE placed >= to_timestamp($1::float8) ORDER BY placed, order_id
+      """, [String(cutoff)]
+    ).values.map { row in
+      OrderKeyRecord(
+        key: OrderKey(user: row[0] ?? "", key: row[1] ?? ""), orderID: Self.int(row[2]),
+        requestedText: row[3] ?? "", placed: Self.date(row[4]))
+    }
+  }
+
+  /// Stock rows for the items only this node's catalogue knows, and the catalogue itself.
+  private static func addNewItems(
+    _ added: [String], of state: ShopState, catalogJSON: String, on connection: PostgresConnection
+  ) throws {
     try connection.transaction {
       // Items only this node's catalogue knows are stock rows no change logged; nodes sharing a
       // store serve the same catalogue (README), and one that starts second adds nothing.
@@ -157,7 +190,6 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
         ON CONFLICT (id) DO UPDATE SET json = excluded.json, loaded_at = excluded.loaded_at
         """, [catalogJSON])
     }
-    return (state, sequence)
   }
 
   public func verify() throws {
@@ -193,8 +225,23 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   /// `countersBefore`: the counters as the database holds them, so that only those that moved
   /// are written; nil writes them all.
   func writeRows(_ batch: JournalBatch, countersBefore: ShopCounters?, on connection: PostgresConnection) throws {
+    try writeStock(batch, on: connection)
+    try writeLedger(batch, on: connection)
+    try writeReceipts(batch, on: connection)
+    try writeProducts(batch, on: connection)
+    try writeDiary(batch, on: connection)
+    try writeAccounts(batch, on: connection)
+    try writeCounters(batch, countersBefore: countersBefore, on: connection)
+  }
+
+  /// The stock levels it set and the items it removed.
+  private func writeStock(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     for (item, level) in batch.stock { try saveStock(item, level, on: connection) }
     for item in batch.deletedStock { try connection.query("DELETE FROM stock WHERE item = $1", [item]) }
+  }
+
+  /// The ledger lines and orders it adds.
+  private func writeLedger(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     // Ledger and order rows, the many of a busy batch, go in a few multi-row INSERTs rather
     // than one round trip each.
     try connection.insert(
@@ -213,6 +260,10 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
           RowText.counts(order.taken),
         ]
       })
+  }
+
+  /// The receipts kept for orders' keys.
+  private func writeReceipts(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
       try connection.query(
@@ -227,6 +278,10 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
           RowText.counts(receipt.levels), String(receipt.order.placed.timeIntervalSince1970),
         ])
     }
+  }
+
+  /// The market products it listed, changed or removed.
+  private func writeProducts(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     for item in batch.products.values {
       try connection.query(
         """
@@ -243,6 +298,10 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
         ])
     }
     for id in batch.deletedProducts { try connection.query("DELETE FROM products WHERE id = $1", [id]) }
+  }
+
+  /// The diary entries it wrote or removed, and each owner's next number.
+  private func writeDiary(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     for id in batch.deletedDiary { try connection.query("DELETE FROM diary WHERE id = $1", [String(id)]) }
     for entry in batch.diary.values {
       try connection.query(
@@ -262,6 +321,10 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
         "INSERT INTO diary_numbers(owner, next) VALUES ($1, $2) ON CONFLICT (owner) DO UPDATE SET next = excluded.next",
         [owner, String(next)])
     }
+  }
+
+  /// The accounts it made, changed or removed.
+  private func writeAccounts(_ batch: JournalBatch, on connection: PostgresConnection) throws {
     for name in batch.deletedAccounts { try connection.query("DELETE FROM accounts WHERE name = $1", [name]) }
     for account in batch.accounts.values {
       try connection.query(
@@ -276,6 +339,12 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
           String(account.updated.timeIntervalSince1970),
         ])
     }
+  }
+
+  /// The shop's counters that moved since `countersBefore`.
+  private func writeCounters(_ batch: JournalBatch, countersBefore: ShopCounters?, on connection: PostgresConnection)
+    throws
+  {
     if let counters = batch.counters {
       for (key, value) in counters.metaRows(changedSince: countersBefore) {
         try connection.query(

@@ -266,8 +266,23 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   }
 
   private func writeRows(_ batch: JournalBatch) throws {
+    try writeStock(batch)
+    try writeLedger(batch)
+    try writeOrders(batch)
+    try writeProducts(batch)
+    try writeDiary(batch)
+    try writeAccounts(batch)
+    try writeCounters(batch)
+  }
+
+  /// The stock levels it set and the items it removed.
+  private func writeStock(_ batch: JournalBatch) throws {
     for (item, level) in batch.stock { try saveStock(item, level) }
     for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
+  }
+
+  /// The ledger lines it adds.
+  private func writeLedger(_ batch: JournalBatch) throws {
     let ledger = hot.insertLedger
     for entry in batch.ledger {
       try ledger.bind(1, entry.item)
@@ -278,6 +293,10 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       try ledger.bind(6, entry.at.timeIntervalSince1970)
       try ledger.execute()
     }
+  }
+
+  /// The orders it took, and the receipts kept for their keys.
+  private func writeOrders(_ batch: JournalBatch) throws {
     let orders = hot.insertOrder
     for order in batch.orders {
       try orders.bind(1, order.id)
@@ -298,6 +317,10 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       try keys.bind(6, receipt.order.placed.timeIntervalSince1970)
       try keys.execute()
     }
+  }
+
+  /// The market products it listed, changed or removed.
+  private func writeProducts(_ batch: JournalBatch) throws {
     let product = try statement(
       """
       INSERT INTO products(id, seq, name, description, price, currency, discount, seller, created, updated)
@@ -315,6 +338,10 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       ])
     }
     for id in batch.deletedProducts { try statement("DELETE FROM products WHERE id = ?").run([.text(id)]) }
+  }
+
+  /// The diary entries it wrote or removed, and each owner's next number.
+  private func writeDiary(_ batch: JournalBatch) throws {
     for id in batch.deletedDiary { try statement("DELETE FROM diary WHERE id = ?").run([.integer(id)]) }
     let diary = try statement(
       "INSERT OR REPLACE INTO diary(id, number, owner, title, body, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -327,6 +354,10 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     let numbers = try statement(
       "INSERT INTO diary_numbers(owner, next) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET next = excluded.next")
     for (owner, next) in batch.diaryNumbers { try numbers.run([.text(owner), .integer(next)]) }
+  }
+
+  /// The accounts it made, changed or removed.
+  private func writeAccounts(_ batch: JournalBatch) throws {
     for name in batch.deletedAccounts { try statement("DELETE FROM accounts WHERE name = ?").run([.text(name)]) }
     let account = try statement(
       "INSERT OR REPLACE INTO accounts(name, role, hash, created, updated) VALUES (?, ?, ?, ?, ?)")
@@ -337,6 +368,10 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
         .real(item.updated.timeIntervalSince1970),
       ])
     }
+  }
+
+  /// The shop's counters that changed.
+  private func writeCounters(_ batch: JournalBatch) throws {
     if let counters = batch.counters {
       let meta = hot.upsertMeta
       for (key, value) in counters.metaRows(changedSince: savedCounters) {

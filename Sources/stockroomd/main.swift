@@ -1,3 +1,3 @@
-import StockroomServer
+import StockroomDaemon
 
 ServerMain.run(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -1,6 +1,7 @@
 import Foundation
 import StockroomClient
 import StockroomProtocol
+import StockroomTransport
 import Testing
 
 /// `stockroom top` in a real terminal against a real server: each test owns its tmux server

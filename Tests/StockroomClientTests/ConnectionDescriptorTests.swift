@@ -1,5 +1,6 @@
 import Foundation
 import StockroomClient
+import StockroomTransport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import StockroomClient
 import StockroomProtocol
 import StockroomServer
+import StockroomTransport
 
 extension ShopServer {
   /// The password test accounts get unless a test says otherwise. Tests compare with it and

@@ -1,10 +1,12 @@
 import Foundation
 import StockroomDomain
+import StockroomLogging
 import StockroomProtocol
 import StockroomServer
 import StockroomStorage
 import StockroomTestSupport
 import StockroomText
+import StockroomTransport
 
 /// A real server on a kernel-chosen loopback port, in this process, for clients to talk to;
 /// with `tls`, also on a TLS port with that certificate.
@@ -16,7 +18,7 @@ final class ShopServer: Sendable {
 
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
+    .appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json").path
 
   /// Port 0 lets the kernel choose; a test that restarts a server passes the old port. A short
   /// idle timeout lets a test see the server close a quiet connection. `accounts` (with

@@ -2,6 +2,7 @@ import Foundation
 import StockroomClient
 import StockroomServer
 import StockroomTestSupport
+import StockroomTransport
 import Testing
 
 #if canImport(Glibc)

@@ -4,7 +4,7 @@ import StockroomDomain
 /// The catalogue the server ships, read from the source tree.
 enum ShippedCatalog {
   static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/StockroomServer/Resources/catalog.json")
+    .deletingLastPathComponent().appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json")
 
   static func load() throws -> Catalog {
     try Catalog.decode(from: Data(contentsOf: url))

@@ -1,5 +1,7 @@
 import Foundation
+import StockroomDaemon
 import StockroomTestSupport
+import StockroomTransport
 import Testing
 
 @testable import StockroomServer

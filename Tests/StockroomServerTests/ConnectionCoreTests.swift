@@ -1,5 +1,7 @@
 import StockroomDomain
+import StockroomEngine
 import StockroomProtocol
+import StockroomTransport
 import Testing
 
 @testable import StockroomServer

@@ -1,6 +1,8 @@
+import StockroomLogging
 import StockroomServer
 import StockroomStorage
 import StockroomTestSupport
+import StockroomTransport
 
 extension DataDirectory {
   /// A server in this process on this directory's SQLite file, on the requested I/O backend and

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomTransport
 
 /// An example session printed in Protocol.md or README.md, as the test runs it: the lines a
 /// client sends on each connection and the lines the document says the server answers.

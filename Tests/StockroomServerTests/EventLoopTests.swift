@@ -1,6 +1,7 @@
 import CStockroomSystem
 import Foundation
 import StockroomSystem
+import StockroomTransport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomEngine
 import StockroomProtocol
 import StockroomSecurity
 

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomSystem
+import StockroomTransport
 import Synchronization
 import Testing
 

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import StockroomEngine
+import StockroomSystem
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StockroomEngine
 import StockroomSecurity
 import Synchronization
 import Testing

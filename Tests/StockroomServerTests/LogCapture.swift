@@ -1,5 +1,6 @@
 import CStockroomSystem
 import Foundation
+import StockroomLogging
 import StockroomServer
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomLogging
 import Testing
 
 @testable import StockroomServer

@@ -1,3 +1,5 @@
+import StockroomEngine
+import StockroomSystem
 import Testing
 
 @testable import StockroomServer

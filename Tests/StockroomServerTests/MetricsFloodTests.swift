@@ -1,5 +1,6 @@
 import Foundation
 import StockroomServer
+import StockroomTransport
 import Testing
 
 #if canImport(Glibc)

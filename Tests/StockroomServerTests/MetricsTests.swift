@@ -1,5 +1,7 @@
 import Foundation
 import StockroomDomain
+import StockroomEngine
+import StockroomTransport
 import Testing
 
 @testable import StockroomServer

@@ -1,4 +1,7 @@
 import Foundation
+import StockroomEngine
+import StockroomSystem
+import StockroomTransport
 import Synchronization
 import Testing
 

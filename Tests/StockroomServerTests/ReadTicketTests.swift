@@ -1,5 +1,7 @@
 import Dispatch
+import StockroomEngine
 import StockroomProtocol
+import StockroomTransport
 import Synchronization
 import Testing
 

@@ -1,4 +1,7 @@
+import StockroomEngine
 import StockroomProtocol
+import StockroomSystem
+import StockroomTransport
 import Testing
 
 @testable import StockroomServer

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomTransport
 import Testing
 
 @testable import StockroomServer

@@ -1,9 +1,11 @@
 import Foundation
+import StockroomLogging
 import StockroomProtocol
 import StockroomServer
 import StockroomStorage
 import StockroomTLS
 import StockroomTestSupport
+import StockroomTransport
 import Testing
 
 #if canImport(Glibc)

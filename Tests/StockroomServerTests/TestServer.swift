@@ -1,10 +1,12 @@
 import Foundation
 import StockroomDomain
+import StockroomLogging
 import StockroomProtocol
 import StockroomServer
 import StockroomStorage
 import StockroomTLS
 import StockroomTestSupport
+import StockroomTransport
 import Synchronization
 
 /// A real server on a kernel-chosen loopback port, in this process; with the TLS transport, on a
@@ -20,7 +22,7 @@ final class TestServer: Sendable {
   private let accounts = Mutex<[String: Role]>([:])
 
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/StockroomServer/Resources/catalog.json").path
+    .deletingLastPathComponent().appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json").path
 
   init(
     initialStock: Int? = nil, transport: TestTransport = .plain, logger: Logger = Logger(isEnabled: false),

@@ -1,6 +1,7 @@
 import StockroomServer
 import StockroomTLS
 import StockroomTestSupport
+import StockroomTransport
 import Testing
 
 /// How a test's clients reach the server: the plaintext port, or the same protocol on the TLS

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomEngine
 import StockroomProtocol
 import Testing
 

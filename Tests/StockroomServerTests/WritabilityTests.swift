@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomEngine
 import Testing
 
 @testable import StockroomServer

@@ -1,0 +1,41 @@
+import StockroomProtocol
+import StockroomStorage
+
+/// Why a group commit did not happen, sorted by what the server does about it.
+package struct CommitFailure: Sendable, Equatable {
+  package enum Kind: String, Sendable, Equatable, CaseIterable {
+    /// The disk refused (full, I/O error, read-only): refuse writes until it accepts them again.
+    case io
+    /// The database server cannot be reached: refuse writes until it answers again.
+    case unreachable
+    /// SQLite refused the rows (a constraint, a bad value): a bug or a damaged file. That batch
+    /// fails, the shop goes back to what the disk holds, and writes go on.
+    case logic
+  }
+
+  package var kind: Kind
+  package var message: String
+
+  package init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  package init(_ error: any Error) {
+    if let error = error as? PostgresError, error.isUnavailable {
+      self.init(.unreachable, "\(error)")
+      return
+    }
+    let environmental = (error as? SQLiteError)?.isEnvironmental ?? false
+    self.init(environmental ? .io : .logic, "\(error)")
+  }
+
+  /// The one place a failed commit becomes a reply.
+  package var reply: ProtocolError {
+    switch kind {
+    case .io: ProtocolError(.readOnly, "the change was not saved, so it was not made: \(message)")
+    case .unreachable: ProtocolError(.unavailable, "the change was not saved, so it was not made: \(message)")
+    case .logic: ProtocolError(.internal, "the change was not saved, so it was not made: \(message)")
+    }
+  }
+}

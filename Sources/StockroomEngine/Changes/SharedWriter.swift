@@ -1,0 +1,341 @@
+import Foundation
+import StockroomDomain
+import StockroomLogging
+import StockroomStorage
+import StockroomSystem
+import Synchronization
+
+/// The writer of a shop shared by several nodes through PostgreSQL, on a thread of its own.
+///
+/// The database is the authority and this node's shop in memory a cache of it, changed only
+/// here, in commit order: this node's changes, applied to the shop as the database holds it
+/// while the store's writers' lock is held (`commitChange`), and the other nodes' changes,
+/// replayed from the change log when a notification (or, as a fallback, a poll) says there are
+/// some. Changes that arrive together, and those that arrive while it waits for the writers'
+/// lock, share one transaction, as the SQLite committer's do.
+/// Watchers hear of every change from here, after its commit, so in commit order per item
+/// whichever node made it.
+///
+/// While the database cannot be reached, changes are refused with `ERR UNAVAILABLE`, reads are
+/// answered from the cache, and watchers are told (`! store state=down`); once it answers, the
+/// shop is loaded again, watchers get a `cause=resync` event for every level that moved, then
+/// `! store state=up`.
+package final class SharedWriter: @unchecked Sendable {
+  private struct Queue {
+    var tickets: [ChangeTicket] = []
+    /// The newest change announced by the feed.
+    var announced = 0
+    /// Why the feed lost the database, when it did.
+    var lost: String?
+    var stopping = false
+
+    /// Up to `count` of the changes waiting, oldest first, taken off the queue.
+    mutating func take(upTo count: Int) -> [ChangeTicket] {
+      guard count > 0 else { return [] }
+      let taken = Array(tickets.prefix(count))
+      tickets.removeFirst(taken.count)
+      return taken
+    }
+  }
+
+  /// More changes than this waiting means the database is not keeping up: refuse, don't queue.
+  package static let queueCapacity = 10_000
+  /// Changes per transaction: a bigger group would hold the writers' lock longer than it saves.
+  package static let batchLimit = 500
+  /// Transactions retried after a serialization failure or deadlock before the changes fail.
+  package static let attempts = 3
+
+  package let database: PostgresShopDatabase
+  /// How this node names itself in the change log.
+  package let node: String
+  private let logger: Logger
+  private let reload: @Sendable () throws -> (shop: ShopState, sequence: Int)
+  private let queue = Mutex(Queue())
+  private let wakeUp = Semaphore()
+  private let stopped = Semaphore()
+  private let feed: PostgresChangeFeed
+
+  // The writer thread's own.
+  private var store: Store?
+  private var known = 0
+  private var linkUp = true
+  private var lastPoll = ContinuousClock.now
+  private var lastHousekeeping = ContinuousClock.now
+
+  package let figures = CommitFigures()
+  package let replayedChanges = Atomic<Int>(0)
+  package let retries = Atomic<Int>(0)
+  package let reloads = Atomic<Int>(0)
+  /// The last change this node's cache holds.
+  package let sequence = Atomic<Int>(0)
+  package let connected = Atomic<Bool>(true)
+
+  package init(
+    database: PostgresShopDatabase, node: String, logger: Logger,
+    reload: @escaping @Sendable () throws -> (shop: ShopState, sequence: Int)
+  ) {
+    self.database = database
+    self.node = node
+    self.logger = logger
+    self.reload = reload
+    self.feed = PostgresChangeFeed(url: database.url)
+  }
+
+  /// Starts the writer and the feed for `store`, whose shop holds the changes through
+  /// `sequence`; returns once both threads run.
+  package func start(store: Store, sequence: Int) {
+    self.store = store
+    known = sequence
+    self.sequence.store(sequence, ordering: .relaxed)
+    // Listening starts before anything is missed: announcements of changes the shop already
+    // holds are ignored, and any made since loading are caught by the first poll.
+    do { try feed.listen() } catch { logger.warning("cannot listen for other nodes' changes yet: \(error)") }
+    startThread(named: "sr-writer") { [self] in runWriter() }
+    startThread(named: "sr-feed") { [self] in runFeed() }
+  }
+
+  private func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+    let started = Semaphore()
+    let thread = Thread {
+      CurrentThread.setName(name)
+      started.signal()
+      body()
+    }
+    thread.qualityOfService = .userInitiated
+    thread.start()
+    started.wait()
+  }
+
+  /// Queues a change for the next transaction; its ticket hears the result.
+  package func submit(_ ticket: ChangeTicket) {
+    let accepted = queue.withLock { queue -> Bool in
+      guard !queue.stopping, queue.tickets.count < Self.queueCapacity else { return false }
+      queue.tickets.append(ticket)
+      return true
+    }
+    guard accepted else {
+      ticket.finish(
+        .refused(
+          ShopError(.limit, "\(Self.queueCapacity) changes are waiting for the database; try again in a moment")))
+      return
+    }
+    wakeUp.signal()
+  }
+
+  /// Commits what is queued, then stops both threads. A later call returns as soon as they
+  /// have gone: the writer says it once, so each caller passes the word on.
+  package func stop() {
+    queue.withLock { $0.stopping = true }
+    wakeUp.signal()
+    if stopped.wait(timeout: .seconds(10)) { stopped.signal() }
+  }
+
+  // MARK: The writer thread
+
+  private func runWriter() {
+    while true {
+      // The changes and `stopping` are read together: a change queued between the two reads
+      // would be left behind when the writer stops.
+      let (tickets, announced, lost, stopping) = queue.withLock { queue in
+        defer { queue.lost = nil }
+        return (queue.take(upTo: Self.batchLimit), queue.announced, queue.lost, queue.stopping)
+      }
+      // The feed's connection is the first to notice a database going away; the writer's own
+      // connection decides whether it really has.
+      if let lost, linkUp, (try? database.changeHead()) == nil { linkDown(lost) }
+      if !linkUp { reconnect() }
+      if !tickets.isEmpty {
+        if linkUp {
+          commit(tickets)
+        } else {
+          let failure = CommitFailure(.unreachable, "the database cannot be reached")
+          for ticket in tickets { ticket.finish(.failed(failure)) }
+        }
+      } else if linkUp && (announced > known || ContinuousClock.now - lastPoll > .seconds(1)) {
+        catchUp()
+      }
+      if linkUp { housekeeping() }
+      if tickets.isEmpty {
+        if stopping { break }
+        wakeUp.wait(timeout: .milliseconds(linkUp ? 200 : 250))
+      }
+    }
+    stopped.signal()
+  }
+
+  private func commit(_ first: [ChangeTicket]) {
+    guard let store else { return }
+    var tickets = first
+    var results: [ChangeTicket.Result] = []
+    var events: [StockEvent] = []
+    var newestOrder: Int?
+    for attempt in 1...Self.attempts {
+      let started = ContinuousClock.now
+      do {
+        let head = try database.commitChange(after: known, node: node) { missed in
+          try replay(missed)
+          // The writers' lock may have taken a while to get (other nodes' commits go first):
+          // what arrived meanwhile joins this transaction rather than wait for the next turn.
+          tickets += queue.withLock { $0.take(upTo: Self.batchLimit - tickets.count) }
+          let own = store.applyShared(tickets.map(\.mutation))
+          results = own.results
+          events = own.events
+          newestOrder = own.newestOrder
+          return own.change
+        }
+        known = head
+        sequence.store(head, ordering: .relaxed)
+        let made = results.filter { if case .applied = $0 { true } else { false } }.count
+        figures.recordCommit(changes: made, duration: ContinuousClock.now - started)
+        store.committedShared(events: events, settledThrough: newestOrder)
+        for (ticket, result) in zip(tickets, results) { ticket.finish(withReceipt(result)) }
+        return
+      } catch let error as PostgresError where error.sqlState?.isRetryable == true && attempt < Self.attempts {
+        retries.add(1, ordering: .relaxed)
+        logger.warning("shared commit retried (attempt \(attempt + 1)): \(error)")
+        reloadShop()
+      } catch let error as PostgresError where error.isUnavailable {
+        linkDown("\(error)")
+        // The commit may or may not have happened: the shop is loaded again once the database
+        // answers, and a keyed order retried then answers as its first attempt did.
+        let failure = CommitFailure(
+          .unreachable, "the database could not be reached, so the change was not acknowledged: \(error)")
+        figures.recordFailure(.unreachable)
+        for ticket in tickets { ticket.finish(.failed(failure)) }
+        return
+      } catch {
+        logger.error("shared commit of \(tickets.count) changes failed: \(error); the shop is loaded again")
+        reloadShop()
+        let failure = CommitFailure(.logic, "\(error)")
+        figures.recordFailure(.logic)
+        for ticket in tickets { ticket.finish(.failed(failure)) }
+        return
+      }
+    }
+  }
+
+  /// Changes this node has taken and not yet sent to the database: near `queueCapacity`, the
+  /// database is not keeping up.
+  package var waiting: Int { queue.withLock { $0.tickets.count } }
+
+  /// A keyed retry whose first answer is only in the store (`.reordered`) answered as a retry
+  /// whose receipt is at hand (`.ordered(receipt, repeated: true)`): the receipt is read here,
+  /// on this thread's own connection, so the connection's loop never waits on the database to
+  /// write the reply. Reading it fails that one request, not the others in the transaction.
+  private func withReceipt(_ result: ChangeTicket.Result) -> ChangeTicket.Result {
+    guard case .applied(var applied) = result, case .reordered(let key, let id) = applied.outcome else { return result }
+    do {
+      guard let receipt = try database.writerReceipt(of: key), receipt.order.id == id else {
+        throw StorageError("the receipt of order \(id) is missing from the database")
+      }
+      applied.outcome = .ordered(receipt, repeated: true)
+      return .applied(applied)
+    } catch {
+      return .failed(CommitFailure(error))
+    }
+  }
+
+  /// Replays other nodes' changes into the cache and tells watchers; throws when the cache has
+  /// diverged from what those nodes had, and the shop must be loaded again.
+  private func replay(_ records: [ChangeRecord]) throws {
+    guard let store else { return }
+    for record in records {
+      try store.replayShared(record)
+      known = record.sequence
+      sequence.store(record.sequence, ordering: .relaxed)
+      replayedChanges.add(1, ordering: .relaxed)
+    }
+  }
+
+  private func catchUp() {
+    lastPoll = ContinuousClock.now
+    do {
+      while true {
+        guard let records = try database.changes(after: known) else {
+          // The log no longer reaches back to this node's shop.
+          reloadShop()
+          return
+        }
+        if records.isEmpty { return }
+        try replay(records)
+      }
+    } catch let error as PostgresError where error.isUnavailable {
+      linkDown("\(error)")
+    } catch {
+      logger.error("replaying other nodes' changes failed: \(error); the shop is loaded again")
+      reloadShop()
+    }
+  }
+
+  /// Loads the whole shop from the database into the cache; watchers hear of every level that
+  /// moved. When it cannot, the link is down (if it was not already).
+  private func reloadShop() {
+    do {
+      try loadAgain()
+    } catch let error as PostgresError where error.isUnavailable {
+      linkDown("\(error)")
+    } catch {
+      logger.error("cannot load the shop from \(database.location): \(error)")
+      linkDown("the shop cannot be loaded from the database: \(error)")
+    }
+  }
+
+  private func loadAgain() throws {
+    let loaded = try reload()
+    store?.replaceShared(loaded.shop)
+    known = loaded.sequence
+    sequence.store(loaded.sequence, ordering: .relaxed)
+    reloads.add(1, ordering: .relaxed)
+  }
+
+  private func linkDown(_ reason: String) {
+    guard linkUp else { return }
+    linkUp = false
+    connected.store(false, ordering: .relaxed)
+    logger.error("lost the store at \(database.location): \(reason); refusing changes until it answers")
+    store?.sharedLinkLost(reason)
+  }
+
+  /// Tried every quarter second while the link is down: whatever this node missed, and
+  /// whatever of its own may or may not have committed, loading the shop again settles.
+  private func reconnect() {
+    guard (try? loadAgain()) != nil else { return }
+    linkUp = true
+    connected.store(true, ordering: .relaxed)
+    lastPoll = ContinuousClock.now
+    logger.info("the store at \(database.location) answers again; the shop was loaded again at change \(known)")
+    store?.sharedLinkRestored()
+  }
+
+  private func housekeeping() {
+    guard ContinuousClock.now - lastHousekeeping > .seconds(60) else { return }
+    lastHousekeeping = ContinuousClock.now
+    do {
+      // An hour past the shop's own retention, so a key the shop still honours is always there.
+      try database.expireKeys(olderThan: Date().addingTimeInterval(-(ShopLimits().orderKeyRetention + 3600)))
+      // A node away longer than this loads the whole shop when it is back.
+      try database.pruneChanges(olderThan: 3600, keeping: 100_000)
+    } catch {
+      logger.warning("store housekeeping failed: \(error)")
+    }
+  }
+
+  // MARK: The feed thread
+
+  private func runFeed() {
+    while !queue.withLock({ $0.stopping }) {
+      do {
+        if !feed.isListening { try feed.listen() }
+        if let newest = try feed.newest(waitingUpTo: 250) {
+          queue.withLock { $0.announced = max($0.announced, newest) }
+          wakeUp.signal()
+        }
+      } catch {
+        queue.withLock { $0.lost = "\(error)" }
+        wakeUp.signal()
+        // Try again after a pause, not in a spin, while the database is away.
+        Semaphore().wait(timeout: .milliseconds(250))
+      }
+    }
+  }
+}

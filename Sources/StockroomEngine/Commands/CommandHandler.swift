@@ -1,0 +1,349 @@
+import Foundation
+import StockroomDomain
+import StockroomLogging
+import StockroomProtocol
+import StockroomSecurity
+import StockroomStorage
+import StockroomText
+
+/// Turns one request line into one reply, using the command table for dispatch and checks.
+///
+/// It runs on the calling connection's loop thread; shared state is reached only through `Store`.
+package struct CommandHandler: Sendable {
+  package let store: Store
+  package let stats: ServerStats
+  package let settings: EngineSettings
+  package let clientCount: @Sendable () -> Int
+  /// Where a failure of the server itself is reported: the client only hears that it happened.
+  package let logger: Logger
+  /// Where password hashing and checking run, off the event loops.
+  package let credentials: JobPool
+  /// Where replies that read history from the database are written, off the event loops.
+  package let history: JobPool
+  package let throttle: LoginThrottle
+  /// Who is logged in on which connection, for WHO.
+  package let presence: Presence
+
+  /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
+  /// and a failed command leaves no data lines behind.
+  /// Returns what the reply must wait for: the commit of a change when the shop is saved to
+  /// disk (the caller holds the reply until the ticket says it is saved), or password work (the
+  /// caller runs it, answers nothing else meanwhile, and hands it to `finish`).
+  package func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    stats.commandsServed.add(1, ordering: .relaxed)
+    let mark = out.bytes.count
+    var wait: ReplyWait?
+    var command: CommandID?
+    var failure: ErrorCode?
+    do {
+      let words = try Tokenizer.words(in: line)
+      if words.isEmpty {
+        throw ProtocolError(.syntax, "empty request; type HELP for the list of commands")
+      }
+      let request = try parse(words)
+      command = request.id
+      try refusePlaintextPassword(request, session: session)
+      let role = try authorize(request, session: &session)
+      // The table's `.write` flag is policy too: while the store refuses changes, a command
+      // that makes one is refused here, before any password work is queued for it.
+      if request.spec.flags.contains(.write) { try store.checkWritable() }
+      try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
+    } catch {
+      out.bytes.removeSubrange(mark...)
+      failure = fail(error, out: &out)
+    }
+    count(command, failure, wait: wait, session: &session)
+    return wait
+  }
+
+  /// Turns finished work into its reply (and what that reply waits for in turn, if anything:
+  /// the change that password work makes).
+  package func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    let mark = out.bytes.count
+    var next: ReplyWait?
+    var failure: ErrorCode?
+    do {
+      switch work {
+      case .credential(let ticket):
+        guard let change = try credentialDone(ticket, session: &session, out: &out) else { break }
+        next = try self.change(change, session: &session, out: &out)
+      case .change(let ticket):
+        switch ticket.result {
+        case .applied(let applied): try ticket.request.answer(applied, &session, &out)
+        case .refused(let error): throw error
+        case .failed(let failure): throw failure.reply
+        case nil: preconditionFailure("a finished change has a result")
+        }
+      case .read(let ticket):
+        switch ticket.result {
+        case .written(let bytes): out.bytes += bytes
+        case .failed(let error): throw error
+        case .busy: throw ProtocolError(.limit, "the server is busy reading history; try again in a moment")
+        case nil: preconditionFailure("a finished read has a result")
+        }
+      }
+    } catch {
+      out.bytes.removeSubrange(mark...)
+      failure = fail(error, out: &out)
+    }
+    count(session.pendingCommand, failure, wait: next, session: &session)
+    return next
+  }
+
+  /// Counts a request by command and result once its result is known: now, or when the work it
+  /// waits for is done (the connection takes no other request meanwhile, so the session holds it).
+  private func count(_ command: CommandID?, _ failure: ErrorCode?, wait: ReplyWait?, session: inout Session) {
+    if case .work = wait {
+      session.pendingCommand = command
+      return
+    }
+    session.pendingCommand = nil
+    stats.commands.record(command, failure)
+  }
+
+  /// The caller's role now: a guest's without looking, an account's from the session while no
+  /// account has changed since it was read. An account removed meanwhile is logged out.
+  package func role(_ session: inout Session) -> Role {
+    guard let name = session.account else { return .guest }
+    let generation = store.accountsGeneration
+    if let cached = session.cachedRole, cached.generation == generation { return cached.role }
+    guard let account = store.read({ $0.accounts[name] }), account.passwordHash == session.loginHash else {
+      Self.logOut(&session)
+      return .guest
+    }
+    session.cachedRole = (account.role, generation)
+    return account.role
+  }
+
+  package static func logOut(_ session: inout Session) {
+    session.account = nil
+    session.loginHash = nil
+    session.cachedRole = nil
+  }
+
+  /// The command table's role policy, enforced here and only here: the least role a command (or
+  /// this use of it) needs, against the caller's.
+  private func authorize(_ request: Request, session: inout Session) throws(ProtocolError) -> Role {
+    let role = role(&session)
+    let (needed, reason) = request.spec.requiredRole(for: request)
+    guard role < needed else { return role }
+    let why = reason.map { "; \($0)" } ?? ""
+    if role == .guest {
+      throw ProtocolError(
+        .noAuth, "\(request.path) needs a login\(why); LOGIN <name> <password>, or REGISTER <name> <password>")
+    }
+    throw ProtocolError(
+      .denied, "\(request.path) needs the \(needed.rawValue) role\(why); \(session.user) is \(role.rawValue)")
+  }
+
+  /// Makes the change a handler asked for. On this node's own shop it is applied at once and
+  /// answered, and the reply waits for the commit (when there is a disk), so a reply written
+  /// after an error still waits for a change already made. On a shared store it goes to the
+  /// shared writer, and the reply is written when it comes back.
+  package func change(_ request: ChangeRequest, session: inout Session, out: inout ReplyEncoder) throws -> ReplyWait? {
+    if store.writer != nil {
+      try store.checkWritable()
+      return .work(.change(ChangeTicket(request)))
+    }
+    let (applied, ticket) = try store.apply(request.mutation)
+    if case .reordered = applied.outcome, store.journal != nil {
+      // A retry of a keyed order whose first answer is in the database: read there, off the
+      // loop. It changed nothing, so nothing waits for a commit; an order's answer leaves the
+      // session as it is.
+      let session = session
+      return .work(
+        .read(
+          ReadTicket { out in
+            var unchanged = session
+            try request.answer(applied, &unchanged, &out)
+          }))
+    }
+    let mark = out.bytes.count
+    do {
+      try request.answer(applied, &session, &out)
+    } catch {
+      out.bytes.removeSubrange(mark...)
+      fail(error, out: &out)
+    }
+    return ticket.map(ReplyWait.commit)
+  }
+
+  /// Writes a reply that reads history from the database on the history pool, off the event
+  /// loop; in memory, where the history is too, at once.
+  package func reading(out: inout ReplyEncoder, _ body: @escaping @Sendable (inout ReplyEncoder) throws -> Void) throws
+    -> ReplyWait?
+  {
+    guard store.journal != nil else {
+      try body(&out)
+      return nil
+    }
+    return .work(.read(ReadTicket(body)))
+  }
+
+  /// The table's checks, with a "did you mean" for a mistyped command word.
+  private func parse(_ words: [Word]) throws(ProtocolError) -> Request {
+    let result = Result { () throws(ProtocolError) in try CommandTable.parse(words) }
+    switch result {
+    case .success(let request): return request
+    case .failure(let error):
+      let word = words[0].text
+      guard error.code == .unknown, CommandTable.command(named: word) == nil,
+        let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name))
+      else { throw error }
+      throw ProtocolError(
+        .unknown, "unknown command \(Echo.quoted(word)); did you mean \(guess)? Type HELP for the list")
+    }
+  }
+
+  private func dispatch(
+    _ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
+  ) throws {
+    switch request.id {
+    case .help: try help(request, out: &out)
+    case .ping: out.ok(request.arguments.first.map(\.text) ?? "PONG")
+    case .quit:
+      session.closing = .clientQuit
+      out.ok("bye")
+    case .hello: hello(session: session, role: role, out: &out)
+    case .info: try info(request, session: session, role: role, out: &out)
+    case .list: wait = try list(request, session: session, role: role, out: &out)
+    case .show: try show(request, out: &out)
+    case .names: names(out: &out)
+    case .expo: expo(out: &out)
+    case .stock: try stock(request, out: &out)
+    case .add: wait = try change(add(request, session: session), session: &session, out: &out)
+    case .order: wait = try change(order(request, session: session), session: &session, out: &out)
+    case .stocktake: wait = try stocktake(request, out: &out)
+    case .diaryNew: wait = try change(diaryNew(request, session: session), session: &session, out: &out)
+    case .diaryList: try diaryList(request, session: session, out: &out)
+    case .diaryShow: try diaryShow(request, session: session, out: &out)
+    case .diaryEdit: wait = try change(diaryEdit(request, session: session), session: &session, out: &out)
+    case .diaryDelete: wait = try change(diaryDelete(request, session: session), session: &session, out: &out)
+    case .productNew: wait = try change(productNew(request, session: session), session: &session, out: &out)
+    case .productEdit: wait = try change(productEdit(request, session: session), session: &session, out: &out)
+    case .productDelete:
+      wait = try change(productDelete(request, session: session, role: role), session: &session, out: &out)
+    case .watch: try watch(request, session: &session, out: &out)
+    case .login: wait = .work(.credential(try login(request, session: session)))
+    case .logout:
+      Self.logOut(&session)
+      out.ok("logout")
+    case .whoami: out.ok(session.user, fields: [("role", role.rawValue)])
+    case .register: wait = .work(.credential(try register(request, session: session)))
+    case .passwd: wait = .work(.credential(try passwd(request, session: session)))
+    case .user, .diary, .product:
+      preconditionFailure("CommandTable.parse always resolves a subcommand")
+    case .userAdd: wait = .work(.credential(try userAdd(request, session: session)))
+    case .userPasswd: wait = .work(.credential(try userPasswd(request, session: session)))
+    case .userDel: wait = try change(userDel(request, session: session), session: &session, out: &out)
+    case .userRole: wait = try change(userRole(request, session: session), session: &session, out: &out)
+    case .userList: try userList(request, out: &out)
+    case .productList:
+      try listProducts(Paging(page: request.options["page"], size: request.options["size"]), out: &out)
+    case .productShow: try show(request, out: &out)
+    case .unwatch:
+      session.watching = nil
+      out.ok("not watching")
+    case .who: who(role: role, out: &out)
+    }
+  }
+
+  /// Writes the error reply and says which code it carried.
+  @discardableResult
+  private func fail(_ error: any Error, out: inout ReplyEncoder) -> ErrorCode {
+    switch error {
+    case let error as ProtocolError:
+      out.error(error)
+      return error.code
+    case let error as ShopError:
+      for shortage in error.shortages {
+        out.beginRow(shortage.item)
+        out.field("kind", "shortage")
+        out.field("needed", shortage.needed)
+        out.field("available", shortage.available)
+        out.field("missing", shortage.missing)
+        out.endLine()
+      }
+      if error.kind == .shortage { stats.shortages.add(1, ordering: .relaxed) }
+      out.error(ProtocolError(Self.code(for: error.kind), error.message))
+      return Self.code(for: error.kind)
+    case let error as DamagedRow:
+      logger.error(
+        "the database has a damaged row, \(error); restore a backup made with `stockroomd backup` (see README, "
+          + "Durability)")
+      out.error(
+        ProtocolError(
+          .internal, "the shop's database has a damaged row (\(error)); nothing was changed; tell the operator"))
+      return .internal
+    default:
+      logger.error("internal error: \(error)")
+      out.error(ProtocolError(.internal, "\(error)"))
+      return .internal
+    }
+  }
+
+  package static func code(for kind: ShopError.Kind) -> ErrorCode {
+    switch kind {
+    case .notFound: .notFound
+    case .shortage: .shortage
+    case .invalid: .invalid
+    case .denied: .denied
+    case .limit: .limit
+    case .exists: .exists
+    case .unavailable: .readOnly
+    case .unreachable: .unavailable
+    }
+  }
+
+  package static func timestamp(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle())
+  }
+
+  /// `+5`, `-3`, `0`: changes are always written with their sign.
+  package static func signed(_ change: Int) -> String {
+    change > 0 ? "+\(change)" : String(change)
+  }
+
+  /// A whole number written as a quantity: digits, optionally signed.
+  package static func looksNumeric(_ word: Word) -> Bool {
+    guard !word.isOption, let first = word.text.utf8.first else { return false }
+    return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "-")
+      || first == UInt8(ascii: "+")
+  }
+
+  package static func integer(_ text: String, what: String, range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+    // Int("+-3") would read a second sign, so the digits are checked by hand.
+    let unsigned = text.hasPrefix("+") || text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+    let digits = text.hasPrefix("+") ? unsigned : Substring(text)
+    guard !unsigned.isEmpty, unsigned.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      let value = Int(digits), range.contains(value)
+    else {
+      throw ProtocolError(
+        .invalid, "\(what) \(Echo.quoted(text)) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
+  }
+
+  /// The page footer shared by every paged list.
+  package static func pageFooter<T>(_ page: Page<T>, out: inout ReplyEncoder) {
+    out.ok(fields: [
+      ("total", String(page.total)), ("page", String(page.paging.page)), ("pages", String(page.pageCount)),
+      ("size", String(page.paging.size)),
+    ])
+  }
+
+  package init(
+    store: Store, stats: ServerStats, settings: EngineSettings, clientCount: @escaping @Sendable () -> Int,
+    logger: Logger, credentials: JobPool, history: JobPool, throttle: LoginThrottle, presence: Presence
+  ) {
+    self.store = store
+    self.stats = stats
+    self.settings = settings
+    self.clientCount = clientCount
+    self.logger = logger
+    self.credentials = credentials
+    self.history = history
+    self.throttle = throttle
+    self.presence = presence
+  }
+}

@@ -1,0 +1,32 @@
+import StockroomStorage
+
+/// What the command handlers are told of the server they run in: the policy they apply
+/// (registration, passwords in clear, the line limit) and the facts INFO reports. The daemon's
+/// configuration makes it; the engine never reads options itself.
+package struct EngineSettings: Sendable, Equatable {
+  package var maxLine: Int
+  package var registration: Registration
+  /// Whether a password may cross a network in clear (`--allow-plaintext-auth`).
+  package var allowPlaintextAuth: Bool
+  /// The TLS port to send a client to, 0 where it is chosen at start; nil without TLS.
+  package var tlsPort: UInt16?
+  /// The I/O backend's name, for INFO.
+  package var io: String
+  package var loops: Int
+  package var maxClients: Int
+  package var fsync: FsyncPolicy
+
+  package init(
+    maxLine: Int, registration: Registration, allowPlaintextAuth: Bool, tlsPort: UInt16?, io: String, loops: Int,
+    maxClients: Int, fsync: FsyncPolicy
+  ) {
+    self.maxLine = maxLine
+    self.registration = registration
+    self.allowPlaintextAuth = allowPlaintextAuth
+    self.tlsPort = tlsPort
+    self.io = io
+    self.loops = loops
+    self.maxClients = maxClients
+    self.fsync = fsync
+  }
+}

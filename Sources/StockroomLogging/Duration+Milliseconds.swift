@@ -1,0 +1,6 @@
+extension Duration {
+  /// Whole milliseconds, for log fields.
+  package var milliseconds: Int64 {
+    components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+  }
+}

@@ -1,6 +1,0 @@
-extension Duration {
-  /// Whole milliseconds, for log fields.
-  var milliseconds: Int64 {
-    components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-  }
-}

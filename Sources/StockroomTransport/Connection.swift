@@ -1,0 +1,496 @@
+import CStockroomSystem
+import StockroomDomain
+import StockroomEngine
+import StockroomProtocol
+import StockroomSystem
+import StockroomTLS
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One client's socket on the event loop it belongs to: the transport around its
+/// `ConnectionCore`.
+///
+/// It reads into the core, writes what the core gives, sets epoll interest and timers from what
+/// the core says, and hands commit and credential completions back to it; what to answer, when,
+/// and when to close is the core's to decide.
+///
+/// Every mutable property is touched only on `loop`'s thread, which is what makes the unchecked
+/// `Sendable` sound. The descriptor leaves the loop's epoll set before it is closed, so the loop
+/// never reports a number the kernel has reused.
+package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchecked Sendable {
+  /// Whether this connection counts as a client, decided at accept and never by how it ends:
+  /// a turned-away peer that resets must not free a client's place.
+  package enum Admission: Sendable {
+    case client
+    /// Gets `ERR LIMIT` instead of the greeting and is closed.
+    case rejected
+  }
+
+  package let id: Int
+  package let peer: String
+  /// Its address as `--max-clients-per-address` counts it.
+  package let source: PeerSource
+  package let loop: EventLoop
+  package var executor: any LoopExecutor { loop }
+  package let admission: Admission
+  private let fd: Int32
+  private let server: ConnectionContext
+  private var core: ConnectionCore
+  private var lingerTimer: EventLoop.TimerID?
+  /// The one timer that enforces the idle, line and closing deadlines; it looks at the clock
+  /// when it fires and sets itself again, so requests never touch it.
+  private var deadlineTimer: EventLoop.TimerID?
+  private var deadlineAt: UInt64 = 0
+  private var registered = false
+  /// Set when a write would block, until the output is out.
+  private var writeArmed = false
+  /// Our sending side is shut (after the core finished writing).
+  private var outputShut = false
+  /// The descriptor is closed and the server told; nothing more is done for this connection.
+  private var tornDown = false
+  /// What the loop's epoll set holds for `fd` now, so unchanged interest costs no system call.
+  private var interest: EventLoop.Interest = []
+  private var mailbox: EventMailbox?
+  private let readBuffer: UnsafeMutableRawBufferPointer
+  /// TLS between the socket and the core, on the TLS port; nil for plain text.
+  private let tls: TLSChannel?
+  /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
+  private var handshaking: Bool
+  private var handshakeTimer: EventLoop.TimerID?
+  /// The first byte was looked at: later handshake records start otherwise (20, 23).
+  private var probed = false
+  /// Which readiness a blocked write waits for: writability, or for TLS sometimes a read.
+  private var writeWants: EventLoop.Interest = .write
+  /// A read of what TLS already holds is queued on the loop.
+  private var bufferedReadQueued = false
+
+  package init(
+    id: Int, fd: Int32, peer: SocketAddress, server: ConnectionContext, loop: EventLoop, admission: Admission = .client,
+    transport: TransportSecurity = .plaintextLocal, tls: TLSChannel? = nil
+  ) {
+    self.id = id
+    self.fd = fd
+    self.peer = peer.description
+    self.source = PeerSource(peer)
+    self.server = server
+    self.loop = loop
+    self.admission = admission
+    self.core = ConnectionCore(
+      limits: server.limits, now: 0, transport: transport, source: source)
+    self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
+    self.tls = tls
+    self.handshaking = tls != nil
+  }
+
+  deinit {
+    readBuffer.deallocate()
+  }
+
+  /// Greets the client and starts reading; a rejected connection gets `rejection` instead.
+  package func start(rejection: ProtocolError? = nil) {
+    loop.execute { [self] in
+      let rejected = admission == .rejected
+      core.start(
+        rejection: rejected ? rejection ?? ProtocolError(.limit, "server full; try again later") : nil, now: loop.now)
+      // A TLS client speaks first (its ClientHello); the greeting waits for the handshake.
+      let wanted: EventLoop.Interest = core.isReadingPaused && !handshaking ? [] : .read
+      do throws(Errno) {
+        try loop.register(fd, self, interest: wanted)
+      } catch {
+        closeNow(.cannotWatchSocket(error))
+        return
+      }
+      registered = true
+      interest = wanted
+      if handshaking {
+        let limit = server.handshakeTimeout
+        handshakeTimer = loop.schedule(after: limit) { [self] in handshakeTimedOut(limit) }
+        return
+      }
+      armDeadline()
+      drive()
+    }
+  }
+
+  // MARK: Readiness
+
+  package func ready(_ events: UInt32) {
+    if handshaking {
+      continueHandshake()
+      return
+    }
+    if events & (sr_epoll_in | sr_epoll_hup | sr_epoll_err) != 0 {
+      if !core.isReadingPaused {
+        readable()
+      } else if events & (sr_epoll_hup | sr_epoll_err) != 0 {
+        // epoll reports a hang-up whatever we asked for; with reading paused nobody would
+        // look, and the loop would hear of it forever.
+        closeNow(core.phase == .draining ? core.closeReason : .clientClosed)
+        return
+      }
+    }
+    if events & sr_epoll_out != 0 && !tornDown { drive() }
+  }
+
+  /// Shutdown: read no more requests, answer those already taken (after their commit), then
+  /// close as after a half-close.
+  package func shutdownRequested() {
+    // Nothing is owed to a client still in its handshake: it has not been greeted.
+    if handshaking {
+      closeNow(.serverStopping)
+      return
+    }
+    guard core.phase == .open else { return }
+    core.shutdownRequested(now: loop.now, host: self)
+    drive()
+  }
+
+  /// Every reply written: only the drain before the close (or nothing) is left.
+  package var isSettled: Bool { core.phase == .draining || core.phase == .closed }
+
+  package func loopStopped() {
+    closeNow(.serverStopping)
+  }
+
+  package func commitFinished() {
+    if core.commitFinished() { drive() }
+  }
+
+  private func workFinished() {
+    guard !tornDown else { return }
+    core.workFinished(now: loop.now, host: self)
+    drive()
+  }
+
+  private func deliverEvents() {
+    guard core.phase == .open, let mailbox else { return }
+    let (events, overflowed, dropped) = mailbox.take()
+    if overflowed {
+      // Closing drops what was queued too: none of it reaches the client.
+      server.handler.stats.eventsDropped.add(events.count + dropped, ordering: .relaxed)
+      closeNow(.watcherBehind(events: EventMailbox.capacity))
+      return
+    }
+    core.eventsArrived(events, host: self)
+    drive()
+  }
+
+  // MARK: Reading and writing
+
+  private func readable() {
+    if let tls {
+      readableTLS(tls)
+      return
+    }
+    let count: Int
+    do {
+      count = try Syscall.read(fd, into: readBuffer)
+    } catch {
+      if error.isWouldBlock { return }
+      closeNow(.readFailed(error))
+      return
+    }
+    if count == 0 {
+      core.inputEnded(now: loop.now, host: self)
+    } else {
+      core.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: loop.now, host: self)
+    }
+    drive()
+  }
+
+  /// Writes what the core has for the client until it is out or the socket is full, lets the
+  /// core act on a drained output (it may answer lines it had paused on), then brings the
+  /// socket in line with the core: shut, closed, interest and deadline.
+  private func drive() {
+    // The descriptor is closed with the connection, and its number may already be someone else's.
+    guard !tornDown, !handshaking else { return }
+    writing: while core.phase != .closed {
+      if core.pendingOutputCount > 0, let tls {
+        switch core.withPendingOutput({ tls.write($0) }) {
+        case .bytes(let count):
+          core.outputSent(count, now: loop.now)
+          continue writing
+        case .wants(let want):
+          writeArmed = true
+          writeWants = want == .read ? .read : .write
+          core.outputBlocked(now: loop.now)
+          break writing
+        case .closed:
+          closeNow(.clientClosed)
+          return
+        case .failed(let error):
+          closeNow(.tlsFailed(error.message))
+          return
+        }
+      }
+      if core.pendingOutputCount > 0 {
+        let result = core.withPendingOutput { bytes in
+          Result { () throws(Errno) in try Syscall.write(fd, bytes) }
+        }
+        switch result {
+        case .success(let count):
+          core.outputSent(count, now: loop.now)
+          continue writing
+        case .failure(let error):
+          if error.isWouldBlock {
+            writeArmed = true
+            core.outputBlocked(now: loop.now)
+            break writing
+          }
+          closeNow(.writeFailed(error))
+          return
+        }
+      }
+      writeArmed = false
+      core.outputDrained(now: loop.now, host: self)
+      if core.pendingOutputCount == 0 { break }
+    }
+    settle()
+  }
+
+  private func settle() {
+    if core.finishedWriting && !outputShut {
+      outputShut = true
+      // close_notify says the replies ended here rather than being cut off. The socket took the
+      // last reply, so its few bytes fit; if not, the peer sees the FIN alone.
+      _ = tls?.shutdown()
+      Glibc.shutdown(fd, Int32(SHUT_WR))
+      if core.phase == .draining {
+        lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(core.closeReason) }
+      }
+    }
+    if core.phase == .closed {
+      tearDown()
+      return
+    }
+    if core.phase == .closing { armDeadline() }
+    updateInterest()
+    readBufferedTLS()
+  }
+
+  /// Tells the loop what to wait for, when that has changed.
+  private func updateInterest() {
+    guard registered else { return }
+    // After end of input there is nothing to read, and epoll would report it for ever.
+    var wanted: EventLoop.Interest = core.isReadingPaused || core.hasInputEnded ? [] : .read
+    if writeArmed { wanted.insert(writeWants) }
+    guard wanted != interest else { return }
+    do {
+      try loop.change(fd, interest: wanted)
+      interest = wanted
+    } catch {
+      closeNow(.cannotWatchSocket(error))
+    }
+  }
+
+  // MARK: Deadlines
+
+  /// Sets the deadline timer for the core's next deadline, unless it already fires by then.
+  private func armDeadline() {
+    guard let deadline = core.nextDeadline(now: EventLoop.clock()) else { return }
+    if let deadlineTimer {
+      guard deadline < deadlineAt else { return }
+      loop.cancel(deadlineTimer)
+    }
+    deadlineAt = deadline
+    deadlineTimer = loop.schedule(at: deadline) { [self] in
+      deadlineTimer = nil
+      deadlineReached()
+    }
+  }
+
+  private func deadlineReached() {
+    let before = core.phase
+    core.deadlineReached(now: EventLoop.clock(), host: self)
+    if core.phase != before { drive() }
+    if !tornDown { armDeadline() }
+  }
+
+  // MARK: Closing
+
+  private func closeNow(_ reason: CloseReason) {
+    core.close(reason, host: self)
+    tearDown()
+  }
+
+  private func tearDown() {
+    guard !tornDown else { return }
+    tornDown = true
+    server.store.hub.unsubscribe(id)
+    mailbox = nil
+    if let lingerTimer { loop.cancel(lingerTimer) }
+    lingerTimer = nil
+    if let deadlineTimer { loop.cancel(deadlineTimer) }
+    deadlineTimer = nil
+    if let handshakeTimer { loop.cancel(handshakeTimer) }
+    handshakeTimer = nil
+    registered = false
+    loop.close(fd)
+    server.connectionClosed(self, core.closeReason)
+  }
+
+  // MARK: TLS
+
+  private func continueHandshake() {
+    guard let tls, !tornDown else { return }
+    if !probed {
+      probed = true
+      if refusedPlainText() { return }
+    }
+    switch tls.handshake() {
+    case .done:
+      handshaking = false
+      if let handshakeTimer { loop.cancel(handshakeTimer) }
+      handshakeTimer = nil
+      let client = tls.peerSubject.map { " client=\"\($0)\"" } ?? ""
+      server.logger.info("tls id=\(id) peer=\(peer) \(tls.negotiated)\(client)")
+      armDeadline()
+      drive()
+      // The client may have sent its first request with its last handshake message.
+      if !tornDown && !core.isReadingPaused && tls.hasBufferedInput { readable() }
+    case .wants(let want):
+      setInterest(want == .read ? .read : .write)
+    case .failed(let error):
+      server.logger.warning("tls handshake failed id=\(id) peer=\(peer) reason=\"\(error.message)\"")
+      closeNow(.tlsFailed(error.message))
+    }
+  }
+
+  /// A TLS client's first byte is always 22 (a handshake record). Anything else is someone
+  /// typing at the port, or another protocol: told in one plain line, not a TLS alert it could
+  /// not read, and closed without anything run.
+  private func refusedPlainText() -> Bool {
+    var first: UInt8 = 0
+    let count = recv(fd, &first, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+    guard count == 1, first != 22 else { return false }
+    server.logger.warning("not TLS on the TLS port id=\(id) peer=\(peer); closed without running anything")
+    var line = ReplyEncoder(capacity: 160)
+    line.error(
+      ProtocolError(
+        .foreignProtocol,
+        "this port speaks TLS; connect with stockroom --tls (or a stockrooms:// URL), or use the plain-text port"))
+    _ = line.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+    Glibc.shutdown(fd, Int32(SHUT_WR))
+    // Unread input would make close answer with a reset that can destroy the line.
+    for _ in 0..<16 {
+      guard let count = try? Syscall.read(fd, into: readBuffer), count > 0 else { break }
+    }
+    closeNow(.notTLS)
+    return true
+  }
+
+  private func handshakeTimedOut(_ limit: Duration) {
+    handshakeTimer = nil
+    guard handshaking, !tornDown else { return }
+    let seconds = Int(limit.components.seconds)
+    server.logger.warning("tls handshake not finished within \(seconds) s id=\(id) peer=\(peer); closed")
+    closeNow(.tlsHandshakeTimeout(seconds: seconds))
+  }
+
+  /// Feeds the core what TLS decrypts, for as long as it takes requests: TLS may hold whole
+  /// records the socket no longer shows, so one readiness is read until TLS runs dry.
+  private func readableTLS(_ tls: TLSChannel) {
+    reading: repeat {
+      switch tls.read(into: readBuffer) {
+      case .bytes(let count):
+        core.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: loop.now, host: self)
+      case .wants:
+        break reading
+      case .closed:
+        // With or without close_notify: answer what was asked, as after a half-close.
+        core.inputEnded(now: loop.now, host: self)
+        break reading
+      case .failed(let error):
+        // After the last reply only the client's goodbye was awaited: the reason stays.
+        closeNow(core.phase == .draining ? core.closeReason : .tlsFailed(error.message))
+        return
+      }
+    } while tls.hasBufferedInput && !core.isReadingPaused && core.phase != .closed
+    drive()
+  }
+
+  /// Requests that arrived while reading was paused can be waiting inside TLS, where epoll
+  /// cannot see them; once the core takes requests again they are read from there.
+  private func readBufferedTLS() {
+    guard let tls, !bufferedReadQueued, !tornDown, !handshaking, !core.isReadingPaused, !core.hasInputEnded,
+      core.phase == .open, tls.hasBufferedInput
+    else { return }
+    bufferedReadQueued = true
+    loop.execute { [self] in
+      bufferedReadQueued = false
+      guard !tornDown, !core.isReadingPaused, core.phase == .open else { return }
+      readable()
+    }
+  }
+
+  private func setInterest(_ wanted: EventLoop.Interest) {
+    guard registered, wanted != interest else { return }
+    do {
+      try loop.change(fd, interest: wanted)
+      interest = wanted
+    } catch {
+      closeNow(.cannotWatchSocket(error))
+    }
+  }
+
+  // MARK: ConnectionHost
+
+  package func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    server.handler.handle(line, session: &session, out: &out)
+  }
+
+  package func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    server.handler.finish(work, session: &session, out: &out)
+  }
+
+  package func role(_ session: inout Session) -> Role {
+    server.handler.role(&session)
+  }
+
+  package func awaitCommit(_ ticket: CommitTicket) {
+    ticket.notify(self)
+  }
+
+  package func run(_ work: PendingWork) {
+    switch work {
+    case .credential(let ticket):
+      ticket.run(on: loop, pool: server.handler.credentials) { [weak self] in self?.workFinished() }
+    case .change(let ticket):
+      guard let writer = server.store.writer else { preconditionFailure("changes wait only on a shared store") }
+      ticket.run(on: loop, writer: writer) { [weak self] in self?.workFinished() }
+    case .read(let ticket):
+      ticket.run(on: loop, pool: server.handler.history) { [weak self] in self?.workFinished() }
+    }
+  }
+
+  package func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
+    let old = mailbox
+    if let watching {
+      let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
+        guard let self else { return }
+        self.loop.execute { self.deliverEvents() }
+      }
+      self.mailbox = mailbox
+      // Replaces the old mailbox in one step, so every change lands in one or the other.
+      server.store.hub.subscribe(id, mailbox)
+    } else if old != nil {
+      server.store.hub.unsubscribe(id)
+      mailbox = nil
+    }
+    // Changes that reached the old mailbox came first and are still owed to the client.
+    return old?.take().events ?? []
+  }
+
+  package func presenceChanged(_ entry: Presence.Entry?) {
+    server.handler.presence.update(id, entry)
+  }
+
+  package func refused(_ foreign: ForeignProtocol) {
+    server.logger.warning(
+      "cross-protocol attempt id=\(id) peer=\(peer) protocol=\(foreign.rawValue); closed without running anything")
+  }
+}

@@ -1,0 +1,27 @@
+import StockroomEngine
+import StockroomLogging
+
+/// What every connection shares: its limits, the store, the handler, and the way back to the
+/// server.
+package struct ConnectionContext: Sendable {
+  package let limits: ConnectionLimits
+  /// How long a TLS client may take to finish its handshake.
+  package let handshakeTimeout: Duration
+  package let store: Store
+  package let handler: CommandHandler
+  package let logger: Logger
+  /// Told once a connection's descriptor is closed, with the reason.
+  package let connectionClosed: @Sendable (Connection, CloseReason) -> Void
+
+  package init(
+    limits: ConnectionLimits, handshakeTimeout: Duration, store: Store, handler: CommandHandler, logger: Logger,
+    connectionClosed: @escaping @Sendable (Connection, CloseReason) -> Void
+  ) {
+    self.limits = limits
+    self.handshakeTimeout = handshakeTimeout
+    self.store = store
+    self.handler = handler
+    self.logger = logger
+    self.connectionClosed = connectionClosed
+  }
+}

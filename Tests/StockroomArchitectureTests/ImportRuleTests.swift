@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// The layers stay layers: each target's source files import only what its layer may use. The
+/// compiler checks that a file's imports are declared dependencies; this checks the declared
+/// ones are the right ones, and that C modules a dependency brings along (epoll through
+/// StockroomSystem) are not reached for around the rule.
+@Suite struct ImportRuleTests {
+  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+
+  /// The engine has no sockets, no event loop and no Dispatch: bytes in, replies out.
+  @Test func engineImportsNoTransportNoDispatch() throws {
+    try expectImports(
+      of: "StockroomEngine",
+      allowed: [
+        "Foundation", "Synchronization", "Glibc", "Musl", "StockroomDomain", "StockroomProtocol",
+        "StockroomStorage", "StockroomText", "StockroomSecurity", "StockroomSystem", "StockroomLogging",
+      ])
+    try expectNoCalls(
+      of: "StockroomEngine",
+      ["socket", "accept", "accept4", "bind", "listen", "connect", "sockaddr", "epoll", "eventfd"],
+      types: ["Dispatch", "TLSChannel", "TLSContext", "SocketAddress", "EventLoop", "Listener"])
+  }
+
+  /// The shop's rules and the wire know nothing but text.
+  @Test func domainAndProtocolImportOnlyTextAndFoundation() throws {
+    try expectImports(of: "StockroomDomain", allowed: ["Foundation", "StockroomText"])
+    try expectImports(of: "StockroomProtocol", allowed: ["Foundation", "StockroomText"])
+  }
+
+  /// The client speaks the protocol; it never links the server's inside.
+  @Test func clientNeverImportsTheServer() throws {
+    try expectImports(
+      of: "StockroomClient", forbidden: ["StockroomServer", "StockroomEngine", "StockroomTransport", "StockroomDaemon"])
+    try expectImports(
+      of: "stockroom", forbidden: ["StockroomServer", "StockroomEngine", "StockroomTransport", "StockroomDaemon"])
+  }
+
+  /// Lower layers never reach up: transport below the server, the server below the daemon, and
+  /// the bench measures through the wire.
+  @Test func layersNeverImportUpward() throws {
+    try expectImports(of: "StockroomTransport", forbidden: ["StockroomServer", "StockroomDaemon"])
+    try expectImports(of: "StockroomServer", forbidden: ["StockroomDaemon"])
+    try expectImports(of: "StockroomLogging", forbidden: ["StockroomEngine", "StockroomTransport", "StockroomServer"])
+    try expectImports(
+      of: "stockroom-bench", forbidden: ["StockroomServer", "StockroomEngine", "StockroomTransport", "StockroomDaemon"])
+    try expectImports(of: "stockroomd", allowed: ["StockroomDaemon"])
+  }
+
+  /// Every rule above reads real files: a target that is not there would pass every rule.
+  @Test func everyTargetNamedHasSources() throws {
+    for target in ["StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon", "StockroomLogging"] {
+      #expect(try !Self.imports(of: target).isEmpty, "\(target) has no Swift file")
+    }
+  }
+
+  // MARK: Reading the sources
+
+  /// Each Swift file of `target`, with the modules it imports.
+  static func imports(of target: String) throws -> [(file: String, modules: [String])] {
+    try swiftFiles(of: target).map { file in
+      let text = try String(contentsOf: file, encoding: .utf8)
+      let modules = text.split(separator: "\n").compactMap { line -> String? in
+        let words = line.split(separator: " ").map(String.init)
+        guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+          words[..<index].allSatisfy({ $0.hasPrefix("@") })
+        else { return nil }
+        return words[index + 1]
+      }
+      return (file.lastPathComponent, modules)
+    }
+  }
+
+  static func swiftFiles(of target: String) throws -> [URL] {
+    try swiftFiles(in: sources.appendingPathComponent(target))
+  }
+
+  static func swiftFiles(in folder: URL) throws -> [URL] {
+    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+  }
+
+  func expectImports(of target: String, allowed: Set<String>) throws {
+    for (file, modules) in try Self.imports(of: target) {
+      for module in modules where !allowed.contains(module) {
+        Issue.record("\(target)/\(file) imports \(module), which \(target) may not")
+      }
+    }
+  }
+
+  func expectImports(of target: String, forbidden: Set<String>) throws {
+    for (file, modules) in try Self.imports(of: target) {
+      for module in modules where forbidden.contains(module) {
+        Issue.record("\(target)/\(file) imports \(module), which \(target) may not")
+      }
+    }
+  }
+
+  /// No line outside a comment calls any of `calls` as a C function (`socket(`, `epoll_wait(`,
+  /// `sockaddr_in`; a method such as `feed.listen(` is not one), or names a type that starts with
+  /// any of `types` (`DispatchQueue`).
+  func expectNoCalls(of target: String, _ calls: [String], types: [String]) throws {
+    let names = calls + types
+    let patterns =
+      try calls.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)[(_]") }
+      + types.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)") }
+    for file in try Self.swiftFiles(of: target) {
+      let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+      for (number, line) in lines.enumerated() {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        guard !code.hasPrefix("//") else { continue }
+        for (name, pattern) in zip(names, patterns) where code.contains(pattern) {
+          Issue.record("\(target)/\(file.lastPathComponent):\(number + 1) uses \(name)")
+        }
+      }
+    }
+  }
+}

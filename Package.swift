@@ -47,7 +47,7 @@ let package = Package(
     // addresses, the monotonic clock, a semaphore, thread names.
     .target(name: "StockroomSystem", dependencies: ["CStockroomSystem"]),
     // Leveled, structured log lines to standard error or a file, shaped like swift-log.
-    .target(name: "StockroomLogging", dependencies: ["StockroomSystem"]),
+    .target(name: "StockroomLogging", dependencies: ["StockroomSystem", "StockroomText"]),
     // The shop's engine, without sockets, event loops or Dispatch: connection cores and sessions,
     // the command handlers and their replies, the store and its change paths, watching, counters.
     .target(

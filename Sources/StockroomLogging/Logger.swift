@@ -1,4 +1,5 @@
 import Foundation
+import StockroomText
 
 #if canImport(Glibc)
   import Glibc
@@ -79,11 +80,11 @@ public struct Logger: Sendable {
     case .json:
       let (text, fields) = LogMessage.split(message)
       var object =
-        "{\"time\":\(jsonString(time)),\"level\":\(jsonString(level.jsonName)),\"message\":\(jsonString(text))"
+        "{\"time\":\(JSONString.quoted(time)),\"level\":\(JSONString.quoted(level.jsonName)),\"message\":\(JSONString.quoted(text))"
       for (key, value) in fields + metadata {
         // A field cannot replace the three every line has.
         let name = ["time", "level", "message"].contains(key) ? "field_" + key : key
-        object += ",\(jsonString(name)):\(jsonString(value))"
+        object += ",\(JSONString.quoted(name)):\(JSONString.quoted(value))"
       }
       return object + "}\n"
     }
@@ -95,22 +96,4 @@ public struct Logger: Sendable {
     return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 
-  package static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
 }

@@ -1,3 +1,5 @@
+import StockroomText
+
 /// Writes words so that `Tokenizer` reads them back unchanged.
 ///
 /// Besides the ASCII controls, a written word never holds raw C1 controls (U+0080-U+009F, NEL
@@ -69,18 +71,12 @@ public enum Quoting {
     }
     out += "\""
     for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if mustEscape(scalar) {
-          out += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+      if let escape = CommonEscape.of(scalar) {
+        out += escape
+      } else if mustEscape(scalar) {
+        out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
       }
     }
     out += "\""

@@ -44,27 +44,9 @@ package final class Listener: EventLoop.Handler, @unchecked Sendable {
     address: SocketAddress, loop: EventLoop, logger: Logger, refusal: [UInt8],
     accept: @escaping (Int32, SocketAddress) -> Void
   ) throws(Errno) {
-    let fd = try Syscall.retrying {
-      socket(
-        address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    }
-    do {
-      try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-      _ = try address.withSockaddr { pointer, length throws(Errno) in
-        try Syscall.retrying { bind(fd, pointer, length) }
-      }
-      try Syscall.retrying { listen(fd, 1024) }
-    } catch {
-      Glibc.close(fd)
-      throw error
-    }
-    var storage = sockaddr_storage()
-    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    _ = withUnsafeMutablePointer(to: &storage) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
+    let (fd, bound) = try ListeningSocket.open(address, backlog: 1024)
     self.fd = fd
-    self.address = SocketAddress(storage: storage)
+    self.address = bound
     self.loop = loop
     self.logger = logger
     self.refusal = refusal

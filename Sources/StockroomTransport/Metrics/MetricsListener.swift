@@ -59,30 +59,17 @@ package final class MetricsListener: @unchecked Sendable {
   }
 
   package init(address: SocketAddress, logger: Logger, render: @escaping @Sendable () -> String) throws(Errno) {
-    let fd = try Syscall.retrying {
-      socket(
-        address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    }
+    let (fd, bound) = try ListeningSocket.open(address, backlog: 64)
     var pipes: [Int32] = [0, 0]
     do {
-      try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-      _ = try address.withSockaddr { pointer, length throws(Errno) in
-        try Syscall.retrying { bind(fd, pointer, length) }
-      }
-      try Syscall.retrying { listen(fd, 64) }
       _ = try Syscall.retrying { sr_pipe_cloexec(&pipes) }
       for end in pipes { try Syscall.setNonBlocking(end) }
     } catch {
       close(fd)
       throw error
     }
-    var storage = sockaddr_storage()
-    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    _ = withUnsafeMutablePointer(to: &storage) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
     self.fd = fd
-    self.address = SocketAddress(storage: storage)
+    self.address = bound
     self.wake = (pipes[0], pipes[1])
     self.logger = logger
     self.render = render

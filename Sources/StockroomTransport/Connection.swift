@@ -118,22 +118,22 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
 
   // MARK: Readiness
 
-  package func ready(_ events: UInt32) {
+  package func ready(_ readiness: Readiness) {
     if handshaking {
       continueHandshake()
       return
     }
-    if events & (sr_epoll_in | sr_epoll_hup | sr_epoll_err) != 0 {
+    if !readiness.isDisjoint(with: [.readable, .hangUp]) {
       if !core.isReadingPaused {
         readable()
-      } else if events & (sr_epoll_hup | sr_epoll_err) != 0 {
-        // epoll reports a hang-up whatever we asked for; with reading paused nobody would
+      } else if readiness.contains(.hangUp) {
+        // A hang-up is reported whatever we asked for; with reading paused nobody would
         // look, and the loop would hear of it forever.
         closeNow(core.phase == .draining ? core.closeReason : .clientClosed)
         return
       }
     }
-    if events & sr_epoll_out != 0 && !tornDown { drive() }
+    if readiness.contains(.writable) && !tornDown { drive() }
   }
 
   /// Shutdown: read no more requests, answer those already taken (after their commit), then

@@ -71,7 +71,7 @@ package final class Listener: EventLoop.Handler, @unchecked Sendable {
     }
   }
 
-  package func ready(_ events: UInt32) {
+  package func ready(_ readiness: Readiness) {
     acceptAll()
   }
 

@@ -48,6 +48,21 @@ import Testing
     try expectImports(of: "stockroomd", allowed: ["StockroomDaemon"])
   }
 
+  /// The Dispatch backend, and the loop core both backends share, build where epoll does not
+  /// exist: no CStockroomSystem (whose header includes <sys/epoll.h>), no epoll, eventfd or
+  /// timerfd.
+  @Test func dispatchBackendUsesNothingLinuxSpecific() throws {
+    let portable = ["DispatchBackend", "DispatchDescriptor", "EventLoop", "LoopBackend", "Readiness", "TimerHeap"]
+    let files = try Self.swiftFiles(of: "StockroomTransport").filter {
+      portable.contains($0.deletingPathExtension().lastPathComponent)
+    }
+    #expect(files.count == portable.count, "the loop's portable files are not all where this test looks")
+    for file in files {
+      try expectImports(of: [file], in: "StockroomTransport", forbidden: ["CStockroomSystem"])
+      try expectNoCalls(in: [file], of: "StockroomTransport", ["epoll", "eventfd", "timerfd"], types: [])
+    }
+  }
+
   /// Every rule above reads real files: a target that is not there would pass every rule.
   @Test func everyTargetNamedHasSources() throws {
     for target in ["StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon", "StockroomLogging"] {
@@ -59,7 +74,11 @@ import Testing
 
   /// Each Swift file of `target`, with the modules it imports.
   static func imports(of target: String) throws -> [(file: String, modules: [String])] {
-    try swiftFiles(of: target).map { file in
+    try imports(in: swiftFiles(of: target))
+  }
+
+  static func imports(in files: [URL]) throws -> [(file: String, modules: [String])] {
+    try files.map { file in
       let text = try String(contentsOf: file, encoding: .utf8)
       let modules = text.split(separator: "\n").compactMap { line -> String? in
         let words = line.split(separator: " ").map(String.init)
@@ -90,7 +109,11 @@ import Testing
   }
 
   func expectImports(of target: String, forbidden: Set<String>) throws {
-    for (file, modules) in try Self.imports(of: target) {
+    try expectImports(of: Self.swiftFiles(of: target), in: target, forbidden: forbidden)
+  }
+
+  func expectImports(of files: [URL], in target: String, forbidden: Set<String>) throws {
+    for (file, modules) in try Self.imports(in: files) {
       for module in modules where forbidden.contains(module) {
         Issue.record("\(target)/\(file) imports \(module), which \(target) may not")
       }
@@ -101,11 +124,15 @@ import Testing
   /// `sockaddr_in`; a method such as `feed.listen(` is not one), or names a type that starts with
   /// any of `types` (`DispatchQueue`).
   func expectNoCalls(of target: String, _ calls: [String], types: [String]) throws {
+    try expectNoCalls(in: Self.swiftFiles(of: target), of: target, calls, types: types)
+  }
+
+  func expectNoCalls(in files: [URL], of target: String, _ calls: [String], types: [String]) throws {
     let names = calls + types
     let patterns =
       try calls.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)[(_]") }
       + types.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)") }
-    for file in try Self.swiftFiles(of: target) {
+    for file in files {
       let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
       for (number, line) in lines.enumerated() {
         let code = line.trimmingCharacters(in: .whitespaces)

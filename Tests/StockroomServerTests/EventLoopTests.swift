@@ -77,7 +77,7 @@ struct EventLoopTests {
     let stopped = Atomic<Bool>(false)
     let calls = Atomic<Int>(0)
     init(fd: Int32) { self.fd = fd }
-    func ready(_ events: UInt32) {
+    func ready(_ readiness: Readiness) {
       calls.add(1, ordering: .relaxed)
       var byte: UInt8 = 0
       while Glibc.read(fd, &byte, 1) == 1 { received.withLock { $0.append(byte) } }
@@ -98,7 +98,7 @@ struct EventLoopTests {
       self.loop = loop
       self.fd = fd
     }
-    func ready(_ events: UInt32) {
+    func ready(_ readiness: Readiness) {
       guard !done.load(ordering: .relaxed) else { return }
       loop.deregister(victim)
       close(victim)
@@ -210,8 +210,8 @@ struct EventLoopTests {
       self.loop = loop
       self.fd = fd
     }
-    func ready(_ events: UInt32) {
-      if events & EventLoop.hangUp != 0 {
+    func ready(_ readiness: Readiness) {
+      if readiness.contains(.hangUp) {
         heardHangUp.store(true, ordering: .releasing)
         loop.deregister(fd)
         return

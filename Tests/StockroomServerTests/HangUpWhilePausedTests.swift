@@ -37,8 +37,8 @@ struct HangUpWhilePausedTests {
       self.loop = loop
       self.fd = fd
     }
-    func ready(_ events: UInt32) {
-      if events & EventLoop.hangUp != 0 {
+    func ready(_ readiness: Readiness) {
+      if readiness.contains(.hangUp) {
         heardHangUp.store(true, ordering: .releasing)
         loop.deregister(fd)
         return

@@ -12,7 +12,7 @@ import Dispatch
 /// connection waiting (for a password check, a commit, its client to read) is closed by it at
 /// once. Dispatch has no such source, so while the loop does not want input the read source keeps
 /// running and each event is checked with poll(): a hang-up or error is told as epoll's
-/// `EPOLLERR | EPOLLHUP`; input (or its end) waiting unread suspends the source until input is
+/// `Readiness.hangUp`; input (or its end) waiting unread suspends the source until input is
 /// wanted again, since it would fire for it again and again. A suspended source hears nothing,
 /// so until then poll() looks for a hang-up every `hangUpCheckInterval`: without it a client
 /// that reset with requests still unread (behind a LOGIN waiting out its throttle, say) held its
@@ -32,8 +32,8 @@ package final class DispatchDescriptor: @unchecked Sendable {
   /// same descriptor is dropped, as epoll's loop does with its data word.
   package let generation: UInt32
   private let queue: DispatchQueue
-  /// Told `EPOLLIN`, `EPOLLOUT` or `EventLoop.hangUp`, the masks `EventLoop.Handler.ready` takes.
-  private let onEvent: (DispatchDescriptor, UInt32) -> Void
+  /// Told what the descriptor is ready for, as `EventLoop.Handler.ready` takes it.
+  private let onEvent: (DispatchDescriptor, Readiness) -> Void
   /// Told once every source is gone (and the descriptor closed, if it was to be).
   private let onRetired: (DispatchDescriptor) -> Void
   private var reader: (any DispatchSourceProtocol)?
@@ -55,7 +55,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
 
   package init(
     fd: Int32, generation: UInt32, queue: DispatchQueue,
-    onEvent: @escaping (DispatchDescriptor, UInt32) -> Void, onRetired: @escaping (DispatchDescriptor) -> Void
+    onEvent: @escaping (DispatchDescriptor, Readiness) -> Void, onRetired: @escaping (DispatchDescriptor) -> Void
   ) {
     self.fd = fd
     self.generation = generation
@@ -71,7 +71,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
       // A hang-up that came with the input just read raised no new event: look once, after
       // the turn that stopped reading.
       queue.async { [self] in
-        if !reading && !isRetired && hungUp() { onEvent(self, EventLoop.hangUp) }
+        if !reading && !isRetired && hungUp() { onEvent(self, .hangUp) }
       }
     }
     reading = read
@@ -89,7 +89,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
     }
     if write != writing {
       writing = write
-      writer = switched(writer, on: write, telling: EventLoop.Interest.write) {
+      writer = switched(writer, on: write, telling: .writable) {
         DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
       }
     }
@@ -98,10 +98,10 @@ package final class DispatchDescriptor: @unchecked Sendable {
   private func readerFired() {
     if reading {
       guard hungUp() else {
-        onEvent(self, EventLoop.Interest.read.rawValue)
+        onEvent(self, .readable)
         return
       }
-      onEvent(self, EventLoop.Interest.read.rawValue | EventLoop.hangUp)
+      onEvent(self, [.readable, .hangUp])
       // libdispatch tells of a hang-up once: input still unread after it (a reset in the middle
       // of a long line, of which one read took only part) raises no further event, and the
       // connection would wait for the rest until its line timed out. epoll's loop is level-
@@ -113,7 +113,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
       return
     }
     if hungUp() {
-      onEvent(self, EventLoop.hangUp)
+      onEvent(self, .hangUp)
       return
     }
     reader?.suspend()
@@ -134,7 +134,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
     // Reading again, the source is running and tells of a hang-up itself.
     guard !isRetired, !readerRunning, reader != nil else { return }
     // A handler that stays registered after a hang-up hears of it again, as with epoll.
-    if hungUp() { onEvent(self, EventLoop.hangUp) }
+    if hungUp() { onEvent(self, .hangUp) }
     queueHangUpCheck()
   }
 
@@ -148,7 +148,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
   /// `source` resumed or suspended; made by `make` when first wanted, its events told to the
   /// loop as `interest`.
   private func switched(
-    _ source: (any DispatchSourceProtocol)?, on: Bool, telling interest: EventLoop.Interest,
+    _ source: (any DispatchSourceProtocol)?, on: Bool, telling readiness: Readiness,
     make: () -> any DispatchSourceProtocol
   ) -> (any DispatchSourceProtocol)? {
     if let source {
@@ -157,7 +157,7 @@ package final class DispatchDescriptor: @unchecked Sendable {
     }
     guard on else { return nil }
     let made = make()
-    made.setEventHandler { [self] in onEvent(self, interest.rawValue) }
+    made.setEventHandler { [self] in onEvent(self, readiness) }
     made.resume()
     return made
   }

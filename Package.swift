@@ -118,6 +118,12 @@ let package = Package(
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),
+    .testTarget(name: "StockroomTextTests", dependencies: ["StockroomText"]),
+    // The SQLite and PostgreSQL layers on their own, on real files and a real cluster.
+    .testTarget(
+      name: "StockroomStorageTests", dependencies: ["StockroomStorage", "StockroomDomain", "StockroomTestSupport"]),
+    // TLSChannel over a socket pair, without a server.
+    .testTarget(name: "StockroomTLSTests", dependencies: ["StockroomTLS", "StockroomTestSupport"]),
     // Which layer may import which: reads the sources, links nothing of them.
     .testTarget(name: "StockroomArchitectureTests"),
     // The load generator's own logic: options, /proc parsing, events, the report and its JSON.

@@ -30,14 +30,14 @@ public enum ItemRef: Sendable, Equatable {
     }
   }
 
-  public var kindName: String {
+  public var kind: ItemKind {
     switch self {
-    case .fruit: "fruit"
-    case .juice: "juice"
-    case .dish: "dish"
-    case .section: "section"
-    case .exhibit: "exhibit"
-    case .product: "product"
+    case .fruit: .fruit
+    case .juice: .juice
+    case .dish: .dish
+    case .section: .section
+    case .exhibit: .exhibit
+    case .product: .product
     }
   }
 }

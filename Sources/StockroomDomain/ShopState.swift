@@ -248,7 +248,7 @@ public struct ShopState: Sendable {
       if let index = totals.firstIndex(where: { $0.item == ref.id }) {
         totals[index].change += change.count
       } else {
-        totals.append(StockChange(item: ref.id, kind: ref.kindName, change: change.count, level: 0))
+        totals.append(StockChange(item: ref.id, kind: ref.kind, change: change.count, level: 0))
       }
     }
     for total in totals {

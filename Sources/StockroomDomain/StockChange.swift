@@ -1,11 +1,11 @@
 /// One item's stock after a restock or stocktake, and by how much it moved.
 public struct StockChange: Sendable, Hashable {
   public var item: String
-  public var kind: String
+  public var kind: ItemKind
   public var change: Int
   public var level: Int
 
-  public init(item: String, kind: String, change: Int, level: Int) {
+  public init(item: String, kind: ItemKind, change: Int, level: Int) {
     self.item = item
     self.kind = kind
     self.change = change

@@ -1,4 +1,3 @@
-import StockroomDomain
 import StockroomText
 import Testing
 

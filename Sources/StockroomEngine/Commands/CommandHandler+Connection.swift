@@ -9,7 +9,7 @@ extension CommandHandler {
       for spec in CommandTable.commands { listed(spec, out: &out) }
       for group in CommandGroup.allCases {
         out.beginRow(group.label)
-        out.field("kind", "group")
+        out.kind(.group)
         out.field("commands", group.commands.map(\.name).joined(separator: " "))
         out.field("summary", group.summary)
         out.endLine()

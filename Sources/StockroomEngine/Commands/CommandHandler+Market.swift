@@ -16,14 +16,15 @@ extension CommandHandler {
 
   package func productNew(_ request: Request, session: Session) throws -> ChangeRequest {
     let options = request.options
-    let price = try Money.parse(options["price"]!, currency: try Self.currency(options) ?? .krw)
+    let price = try Money.parse(request.required("price"), currency: try Self.currency(options) ?? .krw)
     let discount = try options["discount"].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
     let stock =
       try options["stock"].map { text throws(ProtocolError) in
         try Self.integer(text, what: "stock", range: 0...Catalog.maximumStock)
       } ?? 0
     let draft = ProductDraft(
-      name: options["name"]!, description: options["description"] ?? "", price: price, discount: discount, stock: stock)
+      name: try request.required("name"), description: options["description"] ?? "", price: price, discount: discount,
+      stock: stock)
     return ChangeRequest(.createProduct(seller: session.user, draft: draft, at: Date())) { applied, _, out in
       savedProduct(applied, out: &out)
     }

@@ -65,7 +65,7 @@ extension CommandHandler {
     }
     for (category, count) in counts {
       out.beginRow(category.rawValue)
-      out.field("kind", "category")
+      out.kind(.category)
       out.field("count", count)
       out.endLine()
     }
@@ -200,7 +200,7 @@ extension CommandHandler {
         for ingredient in juice.recipe {
           let level = state.level(of: ingredient.item)?.current ?? 0
           out.beginRow(ingredient.item)
-          out.field("kind", "ingredient")
+          out.kind(.ingredient)
           out.field("quantity", ingredient.quantity)
           out.field("stock", level)
           out.field("enough", level >= ingredient.quantity)
@@ -233,20 +233,20 @@ extension CommandHandler {
   package func names(out: inout ReplyEncoder) {
     let bytes = store.read { state in
       var out = ReplyEncoder(capacity: 4096)
-      func row(_ id: String, _ kind: String, _ name: String, _ aliases: [String]) {
+      func row(_ id: String, _ kind: RowKind, _ name: String, _ aliases: [String]) {
         out.beginRow(id)
-        out.field("kind", kind)
+        out.kind(kind)
         out.field("name", name)
         out.aliases(aliases)
         out.endLine()
       }
       let catalog = state.catalog
-      for fruit in catalog.fruits { row(fruit.id, "fruit", fruit.name, fruit.aliases) }
-      for juice in catalog.juices { row(juice.id, "juice", juice.name, juice.aliases) }
-      for section in catalog.sections { row(section.id, "section", section.name, section.aliases) }
-      for dish in catalog.dishes { row(dish.id, "dish", dish.name, dish.aliases) }
-      for exhibit in catalog.exhibits { row(exhibit.id, "exhibit", exhibit.name, exhibit.aliases) }
-      for id in state.productIDs { row(id, "product", state.displayName(of: id), []) }
+      for fruit in catalog.fruits { row(fruit.id, .fruit, fruit.name, fruit.aliases) }
+      for juice in catalog.juices { row(juice.id, .juice, juice.name, juice.aliases) }
+      for section in catalog.sections { row(section.id, .section, section.name, section.aliases) }
+      for dish in catalog.dishes { row(dish.id, .dish, dish.name, dish.aliases) }
+      for exhibit in catalog.exhibits { row(exhibit.id, .exhibit, exhibit.name, exhibit.aliases) }
+      for id in state.productIDs { row(id, .product, state.displayName(of: id), []) }
       let count =
         catalog.fruits.count + catalog.juices.count + catalog.sections.count + catalog.dishes.count
         + catalog.exhibits.count + state.productIDs.count
@@ -259,7 +259,7 @@ extension CommandHandler {
   package func expo(out: inout ReplyEncoder) {
     let (expo, exhibits) = store.read { state in (state.catalog.expo, state.catalog.exhibits.count) }
     out.beginRow("expo")
-    out.field("kind", "expo")
+    out.kind(.expo)
     out.field("title", expo.title)
     out.field("visitors", expo.visitors)
     out.field("visitors_text", NumberText.grouped(expo.visitors))
@@ -287,15 +287,15 @@ extension CommandHandler {
       } else {
         for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }
       }
-      return refs.map { ref -> (id: String, kind: String, isJuice: Bool, count: Int, initial: Int) in
-        if case .juice(let juice) = ref { return (ref.id, ref.kindName, true, state.canMake(juice), 0) }
+      return refs.map { ref -> (id: String, kind: RowKind, isJuice: Bool, count: Int, initial: Int) in
+        if case .juice(let juice) = ref { return (ref.id, RowKind(ref.kind), true, state.canMake(juice), 0) }
         let level = state.level(of: ref.id)
-        return (ref.id, ref.kindName, false, level?.current ?? 0, level?.initial ?? 0)
+        return (ref.id, RowKind(ref.kind), false, level?.current ?? 0, level?.initial ?? 0)
       }
     }
     for level in levels {
       out.beginRow(level.id)
-      out.field("kind", level.kind)
+      out.kind(level.kind)
       out.field(level.isJuice ? "can_make" : "stock", level.count)
       // What a client draws the level against, the same in every view (Protocol.md, STOCK).
       if !level.isJuice { out.field("initial", level.initial) }
@@ -308,18 +308,18 @@ extension CommandHandler {
     let paging = try Paging(page: request.options["page"], size: request.options["size"])
     let (id, kind, level) = try store.read { state throws(ShopError) in
       let ref = try state.resolveStocked(request.arguments[0].text, allowJuice: false)
-      return (ref.id, ref.kindName, state.level(of: ref.id)!)
+      return (ref.id, RowKind(ref.kind), state.level(of: ref.id)!)
     }
     return try reading(out: &out) { out in
       let (entries, total) = try store.ledger(of: id, paging: paging)
       out.beginRow(id)
-      out.field("kind", kind)
+      out.kind(kind)
       out.ledger(level)
       out.field("balances", level.balances)
       out.endLine()
       for entry in entries {
         out.beginRow(String(entry.sequence))
-        out.field("kind", "ledger")
+        out.kind(.ledger)
         out.field("item", entry.item)
         out.field("change", Self.signed(entry.change))
         out.field("cause", entry.cause)
@@ -353,7 +353,7 @@ extension CommandHandler {
       guard case .restocked(let changes) = applied.outcome else { preconditionFailure("restock answers restocked") }
       for change in changes {
         out.beginRow(change.item)
-        out.field("kind", change.kind)
+        out.kind(RowKind(change.kind))
         out.field("stock", change.level)
         out.field("change", Self.signed(change.change))
         out.endLine()
@@ -401,7 +401,7 @@ extension CommandHandler {
     let order = receipt.order
     for line in order.lines {
       out.beginRow(line.item)
-      out.field("kind", line.kind.rawValue)
+      out.kind(RowKind(line.kind))
       out.field("quantity", line.quantity)
       if let unit = line.unitPrice, let subtotal = line.subtotal {
         out.field("unit_price", unit.plain)
@@ -412,7 +412,7 @@ extension CommandHandler {
     }
     for (taken, level) in zip(order.taken, receipt.levels) {
       out.beginRow(taken.item)
-      out.field("kind", "taken")
+      out.kind(.taken)
       out.field("quantity", taken.count)
       out.field("stock", level.count)
       out.endLine()

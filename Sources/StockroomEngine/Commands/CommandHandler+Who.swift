@@ -18,7 +18,7 @@ extension CommandHandler {
       for name in users.keys.sorted() {
         let connections = users[name] ?? []
         out.beginRow(name)
-        out.field("kind", "user")
+        out.kind(.user)
         out.field("role", connections[0].role.rawValue)
         out.field("connections", connections.count)
         out.field("watching", connections.filter(\.watching).count)

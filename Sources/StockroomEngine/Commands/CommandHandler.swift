@@ -258,7 +258,7 @@ package struct CommandHandler: Sendable {
     case let error as ShopError:
       for shortage in error.shortages {
         out.beginRow(shortage.item)
-        out.field("kind", "shortage")
+        out.kind(.shortage)
         out.field("needed", shortage.needed)
         out.field("available", shortage.available)
         out.field("missing", shortage.missing)

@@ -71,7 +71,7 @@ extension ReplyEncoder {
 
   package mutating func fruitRow(_ fruit: Fruit, level: StockLevel?, detail: Bool) {
     beginRow(fruit.id)
-    field("kind", "fruit")
+    kind(.fruit)
     field("name", fruit.name)
     aliases(fruit.aliases)
     if let level {
@@ -81,7 +81,7 @@ extension ReplyEncoder {
 
   package mutating func juiceRow(_ juice: Juice, canMake: Int) {
     beginRow(juice.id)
-    field("kind", "juice")
+    kind(.juice)
     field("name", juice.name)
     aliases(juice.aliases)
     field("recipe", Self.recipeText(juice))
@@ -90,7 +90,7 @@ extension ReplyEncoder {
 
   package mutating func dishRow(_ dish: Dish, level: StockLevel?, detail: Bool) {
     beginRow(dish.id)
-    field("kind", "dish")
+    kind(.dish)
     field("name", dish.name)
     field("section", dish.section)
     aliases(dish.aliases)
@@ -103,7 +103,7 @@ extension ReplyEncoder {
 
   package mutating func productRow(_ product: Product, level: StockLevel?, detail: Bool) {
     beginRow(product.id)
-    field("kind", "product")
+    kind(.product)
     field("name", product.name)
     price(product.price, discount: product.discount)
     if let level {
@@ -119,7 +119,7 @@ extension ReplyEncoder {
 
   package mutating func sectionRow(_ section: Section, count: Int) {
     beginRow(section.id)
-    field("kind", "section")
+    kind(.section)
     field("name", section.name)
     aliases(section.aliases)
     field("count", count)
@@ -127,7 +127,7 @@ extension ReplyEncoder {
 
   package mutating func exhibitRow(_ exhibit: Exhibit, detail: Bool) {
     beginRow(exhibit.id)
-    field("kind", "exhibit")
+    kind(.exhibit)
     field("name", exhibit.name)
     aliases(exhibit.aliases)
     field("summary", exhibit.summary)
@@ -136,7 +136,7 @@ extension ReplyEncoder {
 
   package mutating func diaryRow(_ entry: DiaryEntry, detail: Bool) {
     beginRow(String(entry.number))
-    field("kind", "diary")
+    kind(.diary)
     field("title", entry.title)
     if detail {
       field("body", entry.body)
@@ -150,7 +150,7 @@ extension ReplyEncoder {
 
   package mutating func orderRow(_ order: Order) {
     beginRow(String(order.id))
-    field("kind", "order")
+    kind(.order)
     field("user", order.user)
     field("placed", CommandHandler.timestamp(order.placed))
     field("items", order.lines.map { "\($0.quantity) \($0.item)" }.joined(separator: ", "))

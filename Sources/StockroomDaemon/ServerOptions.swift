@@ -23,29 +23,20 @@ public enum ServerOptions {
       .value(placeholder: "PORT") { settings, text throws(OptionProblem) in
         settings.configuration.port = UInt16(try OptionSettings.integer(text, 0...65535))
       }, help: "TCP port (default 7878; 0 picks a free one and logs it)"),
-    ServerOption(
-      "initial-stock",
-      .value(placeholder: "N") { settings, text throws(OptionProblem) in
-        settings.configuration.initialStock = try OptionSettings.integer(text, 0...1_000_000_000)
-      }, help: "every fruit starts with N (default: the catalogue's initial_stock, 10)"),
+    .integer(
+      "initial-stock", placeholder: "N", 0...1_000_000_000, \.initialStock,
+      help: "every fruit starts with N (default: the catalogue's initial_stock, 10)"),
     ServerOption(
       "catalog", .value(placeholder: "FILE") { settings, text in settings.configuration.catalogPath = text },
       help: "load this catalogue JSON instead of the shipped one"),
-    ServerOption(
-      "max-line",
-      .value(placeholder: "BYTES") { settings, text throws(OptionProblem) in
-        settings.configuration.maxLine = try OptionSettings.integer(text, 64...(64 * 1024 * 1024))
-      }, help: "longest request line accepted (default 65536)"),
-    ServerOption(
-      "max-clients",
-      .value(placeholder: "N") { settings, text throws(OptionProblem) in
-        settings.configuration.maxClients = try OptionSettings.integer(text, 1...1_000_000)
-      }, help: "connections served at once; more get ERR LIMIT (default 1024)"),
-    ServerOption(
-      "max-clients-per-address",
-      .value(placeholder: "N") { settings, text throws(OptionProblem) in
-        settings.configuration.maxClientsPerAddress = try OptionSettings.integer(text, 0...1_000_000)
-      },
+    .integer(
+      "max-line", placeholder: "BYTES", 64...(64 * 1024 * 1024), \.maxLine,
+      help: "longest request line accepted (default 65536)"),
+    .integer(
+      "max-clients", placeholder: "N", 1...1_000_000, \.maxClients,
+      help: "connections served at once; more get ERR LIMIT (default 1024)"),
+    .integer(
+      "max-clients-per-address", placeholder: "N", 0...1_000_000, \.maxClientsPerAddress,
       help: """
         connections one address (an IPv6 /64) may hold at once, watchers included;
         more get ERR LIMIT (default 256; 0 for no limit)
@@ -107,11 +98,8 @@ public enum ServerOptions {
       .value(placeholder: "MS") { settings, text throws(OptionProblem) in
         settings.fsyncInterval = try OptionSettings.integer(text, 1...60_000)
       }, help: "for --fsync batch (default 1000)"),
-    ServerOption(
-      "loops",
-      .value(placeholder: "N") { settings, text throws(OptionProblem) in
-        settings.configuration.loops = try OptionSettings.integer(text, 1...256)
-      },
+    .integer(
+      "loops", placeholder: "N", 1...256, \.loops,
       help: """
         event-loop threads serving connections (default: 1 on up to two cores;
         above that one per core, less one for the committer when on disk)
@@ -126,29 +114,20 @@ public enum ServerOptions {
         dispatch: each loop a serial Dispatch queue with read and write sources
         (default $STOCKROOM_IO, else epoll)
         """),
-    ServerOption(
-      "timeout",
-      .value(placeholder: "SECONDS") { settings, text throws(OptionProblem) in
-        settings.configuration.idleTimeout = try OptionSettings.integer(text, 0...31_536_000)
-      },
+    .integer(
+      "timeout", placeholder: "SECONDS", 0...31_536_000, \.idleTimeout,
       help: """
         close a connection that sends and reads nothing for this long (default 600;
         0 never); a watching connection is never idle
         """),
-    ServerOption(
-      "line-timeout",
-      .value(placeholder: "SECONDS") { settings, text throws(OptionProblem) in
-        settings.configuration.lineTimeout = try OptionSettings.integer(text, 0...86_400)
-      },
+    .integer(
+      "line-timeout", placeholder: "SECONDS", 0...86_400, \.lineTimeout,
       help: """
         close a connection whose request line takes longer than this to arrive
         whole (default 30; 0 never)
         """),
-    ServerOption(
-      "watch-timeout",
-      .value(placeholder: "SECONDS") { settings, text throws(OptionProblem) in
-        settings.configuration.watchTimeout = try OptionSettings.integer(text, 0...86_400)
-      },
+    .integer(
+      "watch-timeout", placeholder: "SECONDS", 0...86_400, \.watchTimeout,
       help: """
         close a watching connection that leaves its events unread for this long
         (default 300; 0 never); a watcher with nothing waiting is never closed

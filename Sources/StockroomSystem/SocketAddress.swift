@@ -12,29 +12,28 @@ package struct SocketAddress: Sendable, CustomStringConvertible {
 
   /// Parses a numeric host (`127.0.0.1`, `::1`, `0.0.0.0`); `localhost` means 127.0.0.1.
   package init?(host: String, port: UInt16) {
-    var storage = sockaddr_storage()
     let host = host == "localhost" ? "127.0.0.1" : host
     var v4 = sockaddr_in()
     if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
       v4.sin_family = sa_family_t(AF_INET)
       v4.sin_port = port.bigEndian
-      withUnsafeBytes(of: v4) { bytes in
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
-      }
-      self.storage = storage
+      self.init(copying: v4)
       return
     }
     var v6 = sockaddr_in6()
-    if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
-      v6.sin6_family = sa_family_t(AF_INET6)
-      v6.sin6_port = port.bigEndian
-      withUnsafeBytes(of: v6) { bytes in
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
-      }
-      self.storage = storage
-      return
+    guard inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 else { return nil }
+    v6.sin6_family = sa_family_t(AF_INET6)
+    v6.sin6_port = port.bigEndian
+    self.init(copying: v6)
+  }
+
+  /// A `sockaddr_in` or `sockaddr_in6` in the storage that holds either.
+  private init<Address>(copying address: Address) {
+    var storage = sockaddr_storage()
+    withUnsafeBytes(of: address) { bytes in
+      withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
     }
-    return nil
+    self.storage = storage
   }
 
   package var family: Int32 { Int32(storage.ss_family) }

@@ -136,7 +136,7 @@ extension CommandHandler {
       out.field("created", Self.timestamp(account.created))
       out.endLine()
     }
-    Self.pageFooter(page, out: &out)
+    try Self.pageFooter(page, out: &out)
   }
 
   private static func role(_ text: String) throws(ProtocolError) -> Role {

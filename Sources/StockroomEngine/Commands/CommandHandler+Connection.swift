@@ -104,7 +104,7 @@ extension CommandHandler {
       switch section {
       case .server: infoServer(out: &out)
       case .clients: infoClients(session: session, role: role, out: &out)
-      case .store: infoStore(session: session, out: &out)
+      case .store: infoStore(session: session, role: role, out: &out)
       case .stats: infoStats(out: &out)
       }
     }
@@ -131,7 +131,7 @@ extension CommandHandler {
     out.field("role", role.rawValue)
   }
 
-  private func infoStore(session: Session, out: inout ReplyEncoder) {
+  private func infoStore(session: Session, role: Role, out: inout ReplyEncoder) {
     let (products, diaryEntries, history, generation) = store.read { state in
       (
         state.products.count, session.account.map { state.diaryCount(of: $0) } ?? 0, store.listedOrders(state),
@@ -140,7 +140,8 @@ extension CommandHandler {
     }
     if let journal = store.journal, let figures = store.commitFigures {
       out.field("storage", journal.kind.rawValue)
-      out.field("data", journal.location)
+      // Where the shop lives on the machine is the operator's business, not a visitor's.
+      if role >= .staff { out.field("data", journal.location) }
       out.field("fsync", settings.fsync.description)
       out.field("commits", figures.commits.load(ordering: .relaxed))
       out.field("committed_changes", figures.committedMutations.load(ordering: .relaxed))

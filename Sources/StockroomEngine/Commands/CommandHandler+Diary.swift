@@ -25,7 +25,7 @@ extension CommandHandler {
       out.diaryRow(entry, detail: false)
       out.endLine()
     }
-    Self.pageFooter(page, out: &out)
+    try Self.pageFooter(page, out: &out)
   }
 
   package func diaryShow(_ request: Request, session: Session, out: inout ReplyEncoder) throws {

@@ -95,14 +95,14 @@ extension CommandHandler {
         out.fruitRow(fruit, level: level, detail: false)
         out.endLine()
       }
-      Self.pageFooter(page, out: &out)
+      try Self.pageFooter(page, out: &out)
     case .juices:
       let page = paging.slice(store.read { state in state.catalog.juices.map { ($0, state.canMake($0)) } })
       for (juice, canMake) in page.items {
         out.juiceRow(juice, canMake: canMake)
         out.endLine()
       }
-      Self.pageFooter(page, out: &out)
+      try Self.pageFooter(page, out: &out)
     case .sections:
       let page = paging.slice(
         store.read { state in state.catalog.sections.map { ($0, state.dishes(in: $0.id).count) } })
@@ -110,25 +110,25 @@ extension CommandHandler {
         out.sectionRow(section, count: count)
         out.endLine()
       }
-      Self.pageFooter(page, out: &out)
+      try Self.pageFooter(page, out: &out)
     case .dishes:
       try listDishes(section: request.arguments.dropFirst().first?.text, paging: paging, out: &out)
     case .products:
-      listProducts(paging, out: &out)
+      try listProducts(paging, out: &out)
     case .exhibits:
       let page = paging.slice(store.read { state in state.catalog.exhibits })
       for exhibit in page.items {
         out.exhibitRow(exhibit, detail: false)
         out.endLine()
       }
-      Self.pageFooter(page, out: &out)
+      try Self.pageFooter(page, out: &out)
     case .diary:
       let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
       for entry in page.items {
         out.diaryRow(entry, detail: false)
         out.endLine()
       }
-      Self.pageFooter(page, out: &out)
+      try Self.pageFooter(page, out: &out)
     case .orders:
       let user = session.user
       return try reading(out: &out) { out in
@@ -138,19 +138,19 @@ extension CommandHandler {
           out.orderRow(order)
           out.endLine()
         }
-        Self.pageFooter(page, out: &out)
+        try Self.pageFooter(page, out: &out)
       }
     }
     return nil
   }
 
-  package func listProducts(_ paging: Paging, out: inout ReplyEncoder) {
+  package func listProducts(_ paging: Paging, out: inout ReplyEncoder) throws(ProtocolError) {
     let page = paging.slice(store.read { state in state.productsNewestFirst().map { ($0, state.level(of: $0.id)) } })
     for (product, level) in page.items {
       out.productRow(product, level: level, detail: false)
       out.endLine()
     }
-    Self.pageFooter(page, out: &out)
+    try Self.pageFooter(page, out: &out)
   }
 
   /// Dishes grouped by section: a section row (with its count) before the first of its dishes
@@ -179,7 +179,7 @@ extension CommandHandler {
       out.dishRow(dish, level: level, detail: false)
       out.endLine()
     }
-    Self.pageFooter(page, out: &out)
+    try Self.pageFooter(page, out: &out)
   }
 
   package func show(_ request: Request, out: inout ReplyEncoder) throws {
@@ -328,7 +328,7 @@ extension CommandHandler {
         out.field("at", Self.timestamp(entry.at))
         out.endLine()
       }
-      Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
+      try Self.pageFooter(Page(items: entries, paging: paging, total: total), out: &out)
     }
   }
 

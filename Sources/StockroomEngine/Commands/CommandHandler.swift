@@ -324,8 +324,16 @@ package struct CommandHandler: Sendable {
     return value
   }
 
-  /// The page footer shared by every paged list.
-  package static func pageFooter<T>(_ page: Page<T>, out: inout ReplyEncoder) {
+  /// The page footer shared by every paged list. A page past the last is refused rather than
+  /// answered empty with OK, so a script paging on does not mistake it for the end of a list
+  /// that shrank; page 1 of an empty list is the one empty page.
+  package static func pageFooter<T>(_ page: Page<T>, out: inout ReplyEncoder) throws(ProtocolError) {
+    guard page.paging.page <= page.pageCount else {
+      throw ProtocolError(
+        .invalid,
+        "page \(page.paging.page) is past the last page, \(page.pageCount) (total=\(page.total) size=\(page.paging.size))"
+      )
+    }
     out.ok(fields: [
       ("total", String(page.total)), ("page", String(page.paging.page)), ("pages", String(page.pageCount)),
       ("size", String(page.paging.size)),

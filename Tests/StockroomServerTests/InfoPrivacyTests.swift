@@ -1,0 +1,23 @@
+import StockroomProtocol
+import Testing
+
+/// INFO tells anyone how the shop is doing, but where it is kept on the machine only to staff:
+/// a guest on the network learns no path.
+@Suite struct InfoPrivacyTests {
+  @Test("INFO store shows the data file to staff and admins, not to guests or customers")
+  func dataPathOnlyForStaff() throws {
+    let data = try DataDirectory().addAccount()
+    let server = try data.openServer(initialStock: nil)
+    let port = try server.start()
+    defer { server.stop() }
+    let guest = try LineClient.greeted(port)
+    let customer = try LineClient.greeted(port, user: "minji")
+    let staff = try LineClient.greeted(port, user: "bob", role: .staff)
+    for (client, sees) in [(guest, false), (customer, false), (staff, true)] {
+      let info = try client.request("INFO store")
+      #expect(info.isOK && info.rows.first?["storage"] == "sqlite", "\(info.lines)")
+      #expect((info.rows.first?["data"] != nil) == sees, "\(info.lines)")
+      #expect(info.lines.joined().contains(data.path) == sees, "\(info.lines)")
+    }
+  }
+}

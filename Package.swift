@@ -95,7 +95,9 @@ let package = Package(
     .target(name: "CStockroomShims", dependencies: ["CLibedit"]),
     .target(
       name: "StockroomClient",
-      dependencies: ["StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit", "StockroomTLS"]),
+      dependencies: [
+        "StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit", "StockroomTLS", "StockroomSystem",
+      ]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
     // What the test targets share: starting real programs with a clean signal mask.
     .target(name: "StockroomTestSupport", path: "Tests/StockroomTestSupport"),

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomProtocol
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -287,11 +288,7 @@ public final class BoardSession {
 
   // MARK: - Time
 
-  private static func seconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-  }
+  private static func seconds() -> Double { MonotonicClock.seconds() }
 
   private static func milliseconds(until due: Double, now: Double) -> Int32 {
     Int32(max(0, min(60_000, ((due - now) * 1000).rounded(.up))))

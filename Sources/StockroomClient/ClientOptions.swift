@@ -102,18 +102,7 @@ public struct ClientOptions: Sendable, Equatable {
   public static func parse(
     _ arguments: [String], environment: [String: String] = [:], config: ClientConfig = ClientConfig()
   ) throws(UsageError) -> Parsed {
-    var options = ClientOptions()
-    if let host = config.host { options.host = host }
-    if let port = config.port { options.port = port }
-    if let user = config.user { options.user = user }
-    if config.color == false { options.noColor = true }
-    if let pager = config.pager { options.pager = pager }
-    if let host = environment["STOCKROOM_HOST"], !host.isEmpty { options.host = host }
-    if let text = environment["STOCKROOM_PORT"], !text.isEmpty {
-      options.port = try port(text, source: "STOCKROOM_PORT")
-    }
-    if let user = environment["STOCKROOM_USER"], !user.isEmpty { options.user = user }
-    if let password = environment["STOCKROOM_PASSWORD"], !password.isEmpty { options.password = Secret(password) }
+    var options = try defaults(environment: environment, config: config)
     var index = 0
     /// The port was chosen (config, environment, flag or URL): --tls does not move it.
     var portChosen = config.port != nil || !(environment["STOCKROOM_PORT"] ?? "").isEmpty
@@ -125,6 +114,11 @@ public struct ClientOptions: Sendable, Equatable {
       index += 1
       guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
       return arguments[index]
+    }
+    func finish() throws(UsageError) -> Parsed {
+      try checked(
+        options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
+        configCA: config.cacert)
     }
     while index < arguments.count {
       let argument = arguments[index]
@@ -145,18 +139,8 @@ public struct ClientOptions: Sendable, Equatable {
       case "-u", "--user": options.user = try value(argument)
       case "--password-file": options.passwordFile = try value(argument)
       case "-e": options.exitOnError = true
-      case "-r":
-        let text = try value(argument)
-        guard let count = Int(text), count >= 1 || count == -1 else {
-          throw UsageError(message: "-r takes a count of 1 or more, or -1 for ever, not '\(text)'")
-        }
-        options.repeatCount = count
-      case "-i":
-        let text = try value(argument)
-        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-          throw UsageError(message: "-i takes seconds, 0 or more (0.5 is half a second), not '\(text)'")
-        }
-        options.interval = seconds
+      case "-r": options.repeatCount = try repeatCount(try value(argument))
+      case "-i": options.interval = try interval(try value(argument))
       case "--raw": options.mode = .raw
       case "--json": options.mode = .json
       case "--human": options.mode = .human
@@ -166,9 +150,7 @@ public struct ClientOptions: Sendable, Equatable {
       case "--wide": options.wide = true
       case "--":
         options.command = Array(arguments[(index + 1)...])
-        return try checked(
-          options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
-          configCA: config.cacert)
+        return try finish()
       default:
         if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
           throw UsageError(message: "unknown option '\(argument)'")
@@ -182,15 +164,45 @@ public struct ClientOptions: Sendable, Equatable {
           continue
         }
         options.command = Array(arguments[index...])
-        return try checked(
-          options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
-          configCA: config.cacert)
+        return try finish()
       }
       index += 1
     }
-    return try checked(
-      options, tls: wantsTLS ? tls : nil, tlsWords: tls != ClientTLS(), portChosen: portChosen,
-      configCA: config.cacert)
+    return try finish()
+  }
+
+  /// The config file's settings, then the environment's over them.
+  private static func defaults(environment: [String: String], config: ClientConfig) throws(UsageError) -> ClientOptions
+  {
+    var options = ClientOptions()
+    if let host = config.host { options.host = host }
+    if let port = config.port { options.port = port }
+    if let user = config.user { options.user = user }
+    if config.color == false { options.noColor = true }
+    if let pager = config.pager { options.pager = pager }
+    if let host = environment["STOCKROOM_HOST"], !host.isEmpty { options.host = host }
+    if let text = environment["STOCKROOM_PORT"], !text.isEmpty {
+      options.port = try port(text, source: "STOCKROOM_PORT")
+    }
+    if let user = environment["STOCKROOM_USER"], !user.isEmpty { options.user = user }
+    if let password = environment["STOCKROOM_PASSWORD"], !password.isEmpty { options.password = Secret(password) }
+    return options
+  }
+
+  /// `-r`: a count of 1 or more, or -1 for ever.
+  private static func repeatCount(_ text: String) throws(UsageError) -> Int {
+    guard let count = Int(text), count >= 1 || count == -1 else {
+      throw UsageError(message: "-r takes a count of 1 or more, or -1 for ever, not '\(text)'")
+    }
+    return count
+  }
+
+  /// `-i`: seconds between repeats, 0 or more.
+  private static func interval(_ text: String) throws(UsageError) -> Double {
+    guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+      throw UsageError(message: "-i takes seconds, 0 or more (0.5 is half a second), not '\(text)'")
+    }
+    return seconds
   }
 
   /// A password file names no account by itself; $STOCKROOM_PASSWORD alone is left unused,

@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomSystem
 import StockroomTLS
 
 #if canImport(Glibc)
@@ -227,11 +228,7 @@ public final class Connection {
     return ClientError(.closed, "connection to \(host):\(port) lost: \(reason)")
   }
 
-  private static func monotonicMilliseconds() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-  }
+  private static func monotonicMilliseconds() -> Int { MonotonicClock.milliseconds() }
 
   /// `nextItem`, giving up at `deadline` (monotonic milliseconds) when there is one.
   private func nextItem(before deadline: Int?) throws(ClientError) -> ReplyReader.Item {

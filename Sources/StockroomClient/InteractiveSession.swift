@@ -1,5 +1,6 @@
 import CStockroomShims
 import StockroomProtocol
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -541,9 +542,5 @@ public final class InteractiveSession {
     }
   }
 
-  private static func seconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-  }
+  private static func seconds() -> Double { MonotonicClock.seconds() }
 }

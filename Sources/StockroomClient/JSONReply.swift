@@ -1,4 +1,5 @@
 import StockroomProtocol
+import StockroomText
 
 /// Replies and events as JSON objects, so `jq` can read a session.
 ///
@@ -80,24 +81,6 @@ public enum JSONReply {
     return isNumber ? text : string(text)
   }
 
-  public static func string(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string literal, as the log's JSON form writes one.
+  public static func string(_ text: String) -> String { JSONString.quoted(text) }
 }

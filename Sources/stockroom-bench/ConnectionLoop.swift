@@ -1,3 +1,4 @@
+import StockroomSystem
 import StockroomTLS
 
 /// One connection's life: connect, line up, then send a batch and read its replies until the

@@ -1,4 +1,5 @@
 import CStockroomSystem
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc

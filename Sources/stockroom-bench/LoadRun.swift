@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StockroomSystem
 import StockroomTLS
 
 /// One run: a thread per connection, all measured over the same window, tallies merged.

@@ -1,4 +1,5 @@
 import Dispatch
+import StockroomSystem
 import Synchronization
 
 /// Where the main thread and the connection threads meet: at the start, so that connecting is

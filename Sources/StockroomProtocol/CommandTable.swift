@@ -90,7 +90,7 @@ public enum CommandTable {
         Restriction(.argument(index: 0, value: "diary"), role: .customer, "a diary is its owner's alone"),
       ],
       summary: "Without a category, every category with its item count; with one, its items, a page at a time.",
-      examples: ["LIST", "LIST juices", "LIST dishes soup", "LIST products page=2 size=5", "LIST orders"]),
+      examples: ["LIST", "LIST juices", "LIST dishes soup", "LIST dishes page=2 size=5", "LIST orders"]),
     CommandSpec(
       .show, "SHOW", group: .shop, flags: [.read],
       arguments: [Argument("item", .anything)],
@@ -121,7 +121,7 @@ public enum CommandTable {
         OptionSpec("size", .number, "ledger entries per page, 1 to 100"),
       ],
       summary: "One item's ledger: its totals, whether they balance, and every restock and order that moved it.",
-      examples: ["STOCKTAKE banana", "STOCKTAKE 딸기 page=2"]),
+      examples: ["STOCKTAKE banana", "STOCKTAKE 딸기 size=5"]),
     CommandSpec(
       .order, "ORDER", group: .shop, flags: [.write],
       arguments: [Argument("item", .item), Argument("n", .quantity, optional: true)], repeats: true,
@@ -148,7 +148,7 @@ public enum CommandTable {
             OptionSpec("page", .number, "page number, from 1"),
             OptionSpec("size", .number, "entries per page, 1 to 100"),
           ],
-          summary: "Your entries, newest first, with a one-line preview.", examples: ["DIARY LIST page=2"]),
+          summary: "Your entries, newest first, with a one-line preview.", examples: ["DIARY LIST size=5"]),
         CommandSpec(
           .diaryShow, "SHOW", group: .diary, role: .customer, flags: [.read],
           arguments: [Argument("id", .diaryID)], summary: "One entry in full.", examples: ["DIARY SHOW 3"]),
@@ -189,7 +189,7 @@ public enum CommandTable {
             OptionSpec("page", .number, "page number, from 1"),
             OptionSpec("size", .number, "products per page, 1 to 100"),
           ],
-          summary: "Every product on sale, a page at a time (as LIST products).", examples: ["PRODUCT LIST page=2"]),
+          summary: "Every product on sale, a page at a time (as LIST products).", examples: ["PRODUCT LIST size=5"]),
         CommandSpec(
           .productShow, "SHOW", group: .market, flags: [.read],
           arguments: [Argument("id", .productID)], summary: "One product (as SHOW p1).",

@@ -3,14 +3,14 @@ import StockroomProtocol
 import Synchronization
 import Testing
 
-@Suite("Many users at once, over TCP and over TLS")
+@Suite("Many users at once, over TCP, over TLS and through the engine alone")
 struct ConcurrencyTests {
   @Test(
     "50 connections ordering the same juices until stock runs out take exactly what the stock allowed",
     arguments: TestTransport.allCases)
   func rushUntilEmpty(transport: TestTransport) throws {
     let initial = 300
-    let server = try TestServer(initialStock: initial, transport: transport)
+    let server = try transport.shop(initialStock: initial)
     let successes = Mutex<[String: Int]>([:])
     let shortages = Atomic<Int>(0)
     let juices = ["banana_juice", "strawberry_banana_juice", "딸바쥬스", "mango_kiwi_juice", "kiwi_juice"]
@@ -66,7 +66,7 @@ struct ConcurrencyTests {
     "orders and restocks from many connections keep start + restocked - taken = current",
     arguments: TestTransport.allCases)
   func mixedLedger(transport: TestTransport) throws {
-    let server = try TestServer(initialStock: 50, transport: transport)
+    let server = try transport.shop(initialStock: 50)
     let restocked = Atomic<Int>(0)
     let taken = Atomic<Int>(0)
     together(50) { index in
@@ -89,7 +89,7 @@ struct ConcurrencyTests {
 
   @Test("a watcher sees every change by others, in order, and never inside a reply", arguments: TestTransport.allCases)
   func watchEvents(transport: TestTransport) throws {
-    let server = try TestServer(initialStock: 10_000, transport: transport)
+    let server = try transport.shop(initialStock: 10_000)
     // Staff, who alone are told who made a change.
     let watcher = try server.client(as: "watcher", role: .staff)
     #expect(try watcher.request("WATCH banana 딸기").statusFields["watching"] == "banana strawberry")

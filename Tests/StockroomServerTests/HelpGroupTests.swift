@@ -1,11 +1,11 @@
 import StockroomProtocol
 import Testing
 
-@Suite("HELP by group over TCP")
+@Suite("HELP by group")
 struct HelpGroupTests {
   @Test("HELP lists every group with its commands after the commands, and HELP @group one group's")
   func groups() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     let help = try client.request("HELP")
     #expect(help.isOK)
@@ -30,7 +30,7 @@ struct HelpGroupTests {
 
   @Test("an unknown group is ERR UNKNOWN with a guess and every group's name")
   func unknownGroup() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     let typo = try client.request("HELP @shp")
     #expect(typo.errorCode == .unknown)

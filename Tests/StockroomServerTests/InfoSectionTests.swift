@@ -16,7 +16,7 @@ struct InfoSectionTests {
 
   @Test("INFO <section> gives one row with that section's fields under their usual names; INFO gives every section")
   func sections() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     let all = try client.request("INFO")
     #expect(all.rows.count == 1)
@@ -36,7 +36,7 @@ struct InfoSectionTests {
 
   @Test("an unknown section is ERR NOTFOUND naming the sections, with a guess")
   func unknownSection() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     let reply = try client.request("INFO cleints")
     #expect(reply.errorCode == .notFound)
@@ -49,7 +49,7 @@ struct InfoSectionTests {
 
   @Test("the stats section counts shortages, and HELP INFO shows the section argument from the table")
   func counts() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     #expect(try client.request("ORDER banana 1000").errorCode == .shortage)
     #expect(try client.request("ORDER banana 1000 kiwi 1000").errorCode == .shortage)

@@ -24,6 +24,15 @@ final class LineClient: @unchecked Sendable {
   private(set) var transcript: [String] = []
   /// Set for a client on the TLS port, once its handshake is done.
   private var tls: TLSChannel?
+  /// Set for a client of an `EngineHarness`: no socket, the engine's bytes straight in and out.
+  private(set) var embedded: EmbeddedChannel?
+
+  /// A client of the engine itself, through `channel` (see `EngineHarness`).
+  init(embedded channel: EmbeddedChannel) {
+    fd = -1
+    embedded = channel
+    closed = true
+  }
 
   /// With `tls`, the handshake is done before this returns (or throws its `TLSError`); the
   /// server's certificate is checked against `verifyHost`, by default the address dialled. With
@@ -68,6 +77,7 @@ final class LineClient: @unchecked Sendable {
 
   /// Closes with a reset (SO_LINGER 0) instead of a FIN, as a crashed or hostile peer may.
   func resetNow() {
+    embedded?.close()
     guard !closed else { return }
     Loopback.resetOnClose(fd)
     closeNow()
@@ -75,6 +85,7 @@ final class LineClient: @unchecked Sendable {
 
   /// Closes the socket now, as a client that goes away does.
   func closeNow() {
+    embedded?.close()
     guard !closed else { return }
     closed = true
     close(fd)
@@ -85,6 +96,11 @@ final class LineClient: @unchecked Sendable {
   }
 
   func send(_ bytes: [UInt8]) throws {
+    if let embedded {
+      guard !embedded.isClosed else { throw Failure(description: "write failed: the engine closed the connection") }
+      embedded.write(bytes)
+      return
+    }
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes { raw in
@@ -105,6 +121,12 @@ final class LineClient: @unchecked Sendable {
         buffer.removeSubrange(...lf)
         transcript.append(line)
         return line
+      }
+      if let embedded {
+        let answered = try embedded.read()
+        if answered.isEmpty { return nil }
+        buffer.append(contentsOf: answered)
+        continue
       }
       var chunk = [UInt8](repeating: 0, count: 65536)
       let count = chunk.withUnsafeMutableBytes { raw in

@@ -62,7 +62,7 @@ struct LoginTests {
 
   @Test("a wrong name and a wrong password get the same answer; each failure slows the next; the fifth closes")
   func failuresAreSlowedAndAlike() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     try server.account("frank", role: .customer)
     let client = try server.client()
     let unknownName = try client.request("LOGIN nobody-at-all some-password")
@@ -89,7 +89,7 @@ struct LoginTests {
 
   @Test("a flood of logins waits on the password pool while orders on other connections are answered")
   func loginFloodDoesNotStallOrders() throws {
-    let server = try TestServer(initialStock: 1_000)
+    let server = try EngineHarness(initialStock: 1_000)
     let flood = try (0..<40).map { _ in try server.client() }
     for (index, client) in flood.enumerated() { try client.send("LOGIN flood\(index) some-password\n") }
     let buyer = try server.client()

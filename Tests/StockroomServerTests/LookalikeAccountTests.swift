@@ -7,7 +7,7 @@ import Testing
 struct LookalikeAccountTests {
   @Test("REGISTER: case, lookalike letters of one script, and mixed scripts are refused; PRODUCT LIST shows one seller")
   func register() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let owner = try server.client()
     #expect(try owner.request("REGISTER realuser \"real-user-password\"").isOK)
     #expect(try owner.request("PRODUCT NEW name=\"Red apple\" price=1200 stock=5").isOK)
@@ -33,7 +33,7 @@ struct LookalikeAccountTests {
 
   @Test("USER ADD by an admin is held to the same rule")
   func userAdd() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let admin = try server.client(as: "root", role: .admin)
     #expect(try admin.request("USER ADD shopkeeper \"keeper-password\" role=staff").isOK)
     let reply = try admin.request("USER ADD ShopKeeper \"keeper-password\" role=staff")

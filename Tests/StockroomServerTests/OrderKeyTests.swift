@@ -69,7 +69,7 @@ struct OrderKeyTests {
 
   @Test("without a database, where receipts stay in memory, at most 10,000 keys are held")
   func memoryCap() throws {
-    let server = try TestServer(initialStock: 100_000)
+    let server = try EngineHarness(initialStock: 100_000)
     let client = try server.client(as: "alice")
     let cap = ShopLimits.inMemoryOrderKeys
     var sent = 0

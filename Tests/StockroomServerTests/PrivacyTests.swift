@@ -7,7 +7,7 @@ import Testing
 struct PrivacyTests {
   @Test("every diary, product, order and key command by the wrong user fails and leaks nothing")
   func wrongUserLearnsNothing() throws {
-    let server = try TestServer(initialStock: 100)
+    let server = try EngineHarness(initialStock: 100)
     let alice = try server.client(as: "alice")
     let secretTitle = "alice-secret-title"
     let secretBody = "alice-secret-body"
@@ -66,7 +66,7 @@ struct PrivacyTests {
 
   @Test("a watch event names who made the change to staff only")
   func eventsNameUsersToStaffOnly() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let customer = try server.client(as: "watcher")
     let guest = try server.client()
     let staff = try server.client(as: "clerk", role: .staff)
@@ -83,7 +83,7 @@ struct PrivacyTests {
 
   @Test("diary numbers are never given twice, even after the newest is deleted")
   func diaryNumbersNotReused() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "writer")
     #expect(try client.request("DIARY NEW one body").statusFields["diary"] == "1")
     #expect(try client.request("DIARY NEW two body").statusFields["diary"] == "2")

@@ -1,9 +1,9 @@
 import StockroomProtocol
 import Testing
 
-/// The command table's policy, walked over real TCP: every command and subcommand, and every
+/// The command table's policy, walked through the engine (EngineHarness, no socket): every command and subcommand, and every
 /// restricted use of one, as a guest, a customer, staff and an admin.
-@Suite("Who may do what: the role matrix over TCP")
+@Suite("Who may do what: the role matrix")
 struct RoleMatrixTests {
   /// The least role each path needs, written here by hand: the table must agree with it.
   static let matrix: [String: Role] = [
@@ -62,7 +62,7 @@ struct RoleMatrixTests {
 
   @Test("every command and restricted use is allowed from its role up and refused below it", arguments: Role.allCases)
   func walk(as role: Role) throws {
-    let server = try TestServer(initialStock: 1_000)
+    let server = try EngineHarness(initialStock: 1_000)
     // Something for the examples to find: alice's product p1 and diary entry 1.
     let alice = try server.client(as: "alice")
     #expect(try alice.request("PRODUCT NEW name=Pear price=100 stock=5").statusFields["product"] == "p1")
@@ -108,7 +108,7 @@ struct RoleMatrixTests {
 
   @Test("HELP shows each command's role from the table")
   func helpShowsRoles() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     for (path, needs) in [("ADD", Role.staff), ("USER", .admin), ("LOGIN", .guest), ("PASSWD", .customer)] {
       let rows = try client.request("HELP \(path)").rows
@@ -125,7 +125,7 @@ struct RoleMatrixTests {
 
   @Test("a role given or taken by an admin applies to the account's next request; a removed account is a guest")
   func roleChangesApplyAtOnce() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let admin = try server.client(as: "admin", role: .admin)
     let bob = try server.client(as: "bob")
     #expect(try bob.request("ADD kiwi 1").errorCode == .denied)
@@ -159,7 +159,7 @@ struct RoleMatrixTests {
 
   @Test("with --registration closed only an admin makes accounts")
   func closedRegistration() throws {
-    let server = try TestServer { $0.registration = .closed }
+    let server = try EngineHarness { $0.registration = .closed }
     let client = try server.client()
     #expect(try client.request("REGISTER dave long-enough-pw").errorCode == .denied)
     let admin = try server.client(as: "admin", role: .admin)

@@ -2,12 +2,12 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-@Suite("A whole session per shop, over TCP and over TLS")
+@Suite("A whole session per shop, over TCP, over TLS and through the engine alone")
 struct ShopSessionTests {
   @Test(
     "the greeting names the server, its version and protocol, and says to type HELP", arguments: TestTransport.allCases)
   func greeting(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client(greeted: false)
     let greeting = try #require(try client.readLine())
     #expect(greeting.hasPrefix("OK stockroomd "))
@@ -17,7 +17,7 @@ struct ShopSessionTests {
 
   @Test("the juice bar: list, show, order, shortage, stock", arguments: TestTransport.allCases)
   func juiceBar(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client(as: "juicer")
     let juices = try client.request("LIST juices")
     #expect(juices.rows.count == 7)
@@ -54,7 +54,7 @@ struct ShopSessionTests {
     "ADD answers one row per item with its kind, change and level, even when changes cancel out",
     arguments: TestTransport.allCases)
   func addRows(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client(as: "clerk", role: .staff)
     let reply = try client.request("ADD banana 5 banana -5 kiwi 3 galbi_jjim -1")
     #expect(
@@ -66,14 +66,14 @@ struct ShopSessionTests {
 
   @Test("words that look like options keep their case in commands that take none", arguments: TestTransport.allCases)
   func optionLikeText(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client()
     #expect(try client.request("PING Foo=Bar").message == "Foo=Bar")
   }
 
   @Test("a fruit ordered by its Korean name takes that fruit", arguments: TestTransport.allCases)
   func fruitByAlias(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client()
     #expect(try client.request("ORDER 망고 3").isOK)
     #expect(try client.request("STOCK mango").rows[0]["stock"] == "7")
@@ -83,7 +83,7 @@ struct ShopSessionTests {
     "display names work where ids do, products by a unique name, and events carry the name",
     arguments: TestTransport.allCases)
   func displayNames(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let alice = try server.client(as: "alice")
     let watcher = try server.client(as: "carol", role: .staff)
     #expect(try watcher.request("WATCH").isOK)
@@ -125,7 +125,7 @@ struct ShopSessionTests {
 
   @Test("the side-dish shop: sections with counts, discounted prices, totals", arguments: TestTransport.allCases)
   func banchan(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client()
     let sections = try client.request("LIST sections")
     #expect(sections.rows.map { $0.id } == ["main", "soup", "side"])
@@ -156,7 +156,7 @@ struct ShopSessionTests {
   @Test(
     "the open market: register, edit, list newest first with paging, order, delete", arguments: TestTransport.allCases)
   func market(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let alice = try server.client(as: "alice")
     let bob = try server.client(as: "bob")
     for index in 1...7 {
@@ -197,7 +197,7 @@ struct ShopSessionTests {
 
   @Test("the diary: Korean multi-line entries, newest first, private to their owner", arguments: TestTransport.allCases)
   func diary(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let minji = try server.client(as: "민지")
     let guest = try server.client()
     let other = try server.client(as: "other")
@@ -232,7 +232,7 @@ struct ShopSessionTests {
 
   @Test("the Paris 1900 exhibit: poster with grouped numbers, exhibits, long text", arguments: TestTransport.allCases)
   func expo(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client()
     let poster = try client.request("EXPO")
     #expect(poster.rows[0]["visitors"] == "48130300")
@@ -249,7 +249,7 @@ struct ShopSessionTests {
 
   @Test("HELP lists every command of the table, and INFO counts what happened", arguments: TestTransport.allCases)
   func helpAndInfo(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client()
     let help = try client.request("HELP")
     #expect(help.rows.filter { $0["kind"] == nil }.map(\.id) == CommandTable.commands.map(\.name))
@@ -266,7 +266,7 @@ struct ShopSessionTests {
 
   @Test("NAMES lists every id and alias a command takes", arguments: TestTransport.allCases)
   func names(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client(as: "seller")
     let names = try client.request("NAMES")
     #expect(names.rows.first { $0.id == "strawberry_banana_juice" }?["aliases"] == "딸바쥬스")
@@ -279,7 +279,7 @@ struct ShopSessionTests {
 
   @Test("QUIT answers and closes the connection", arguments: TestTransport.allCases)
   func quit(transport: TestTransport) throws {
-    let server = try TestServer(transport: transport)
+    let server = try transport.shop()
     let client = try server.client()
     try client.send("QUIT\nPING\n")
     #expect(try client.readsToEnd() == ["OK bye"])

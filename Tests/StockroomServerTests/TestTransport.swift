@@ -4,11 +4,21 @@ import StockroomTestSupport
 import StockroomTransport
 import Testing
 
-/// How a test's clients reach the server: the plaintext port, or the same protocol on the TLS
-/// port, with the server's certificate checked against the test CA.
+/// How a test's clients reach the server: the plaintext port, the same protocol on the TLS
+/// port (the server's certificate checked against the test CA), or no socket at all: the
+/// engine's own bytes through an `EngineHarness`.
 enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case plain
   case tls
+  case embedded
+
+  /// A shop whose clients come this way.
+  func shop(initialStock: Int? = nil) throws -> any ShopEndpoint {
+    switch self {
+    case .plain, .tls: try TestServer(initialStock: initialStock, transport: self)
+    case .embedded: try EngineHarness(initialStock: initialStock)
+    }
+  }
 
   var testDescription: String { rawValue }
 

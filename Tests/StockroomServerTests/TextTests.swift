@@ -2,7 +2,7 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-@Suite("Text from clients: byte limits, hidden characters, escapes and echoes, over TCP")
+@Suite("Text from clients: byte limits, hidden characters, escapes and echoes, through the engine")
 struct TextTests {
   /// One character (grapheme cluster) of 64,001 bytes: a letter with 32,000 combining accents.
   static let heavyCharacter = "a" + String(repeating: "\u{301}", count: 32_000)
@@ -15,7 +15,7 @@ struct TextTests {
       "DIARY NEW title {}", "ORDER banana key={}",
     ])
   func heavyCharacterRefused(template: String) throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let line = template.replacingOccurrences(of: "{}", with: Self.heavyCharacter)
     let reply = try client.request(line)
@@ -36,7 +36,7 @@ struct TextTests {
     "REGISTER and USER ADD refuse invisible, combining-only, bidi-override and fullwidth-lookalike names",
     arguments: hiddenNames + ["ａｌｉｃｅ"])
   func accountsRefuseHiddenNames(name: String) throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     let reply = try client.request("REGISTER \(Quoting.quote(name)) long-enough-pw")
     #expect(reply.errorCode == .invalid, "\(name.unicodeScalars.map { $0.value }) → \(reply.lines)")
@@ -48,14 +48,14 @@ struct TextTests {
 
   @Test("a fullwidth name is refused with the ASCII name it imitates")
   func fullwidthSuggestsASCII() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     #expect(try client.request("REGISTER ａｌｉｃｅ long-enough-pw").message.contains("'alice'"))
   }
 
   @Test("a user name is NFC-normalized, so two spellings of one name are one user")
   func userNamesAreNFC() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     #expect(try client.request("REGISTER jose\u{301} long-enough-pw").isOK)
     #expect(try client.request("DIARY NEW t b").isOK)
@@ -70,7 +70,7 @@ struct TextTests {
 
   @Test("PRODUCT NEW and DIARY NEW refuse hidden and reordering characters in names and titles", arguments: hiddenNames)
   func namesAndTitlesRefuseHiddenText(text: String) throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let quoted = Quoting.quote(text, isValue: true)
     #expect(try client.request("PRODUCT NEW name=\(quoted) price=1").errorCode == .invalid)
@@ -85,7 +85,7 @@ struct TextTests {
 
   @Test("line and paragraph separators and NEL in stored text are escaped on the wire and read back")
   func lineSeparatorsEscaped() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let description = "line one\u{2028}line two\u{2029}line three\u{85}end"
     let created = try client.request(
@@ -117,7 +117,7 @@ struct TextTests {
       "DIARY SHOW 1{}", "LIST fruits {}=1", "WATCH {}", "STOCK {}", "STOCKTAKE {}",
     ])
   func longWordsAreCut(template: String) throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let reply = try client.request(template.replacingOccurrences(of: "{}", with: Self.longWord))
     #expect(reply.errorCode != nil)
@@ -128,7 +128,7 @@ struct TextTests {
 
   @Test("an unknown 60 KB word gets a short error ending the quote in …'")
   func unknownCommandEchoIsShort() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let reply = try client.request(Self.longWord)
     let line = try #require(reply.lines.last)
@@ -139,7 +139,7 @@ struct TextTests {
 
   @Test("an echoed word shows hidden characters as escapes instead of sending them raw")
   func echoShowsHiddenCharacters() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let line = try #require(try client.request("SHOW ali\u{202E}ce").lines.last)
     #expect(line.contains(#"'ali\u{202e}ce'"#), "\(line)")
@@ -151,7 +151,7 @@ struct TextTests {
 
   @Test("a page of 100 products at every byte maximum stays under the documented largest reply")
   func worstCasePageIsBounded() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     // The longest name escaping can make: 100 quote characters carrying 300 bytes of accents.
     let name = String(repeating: "\"\u{301}", count: 50) + String(repeating: "\"\u{301}\u{301}", count: 50)
     // 1,000 characters in 3,960 bytes that take 8,880 bytes on the wire.
@@ -190,7 +190,7 @@ struct TextTests {
 
   @Test("STOCK names at most 100 items, so a short line cannot ask for a reply many times its size")
   func stockNamesBounded() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let hundred = Array(repeating: "kiwi", count: 100).joined(separator: " ")
     #expect(try client.request("STOCK \(hundred)").rows.count == 100)

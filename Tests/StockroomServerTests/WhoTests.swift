@@ -2,7 +2,7 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-/// WHO over real TCP: counts for everyone, names for staff only, and a connection counted
+/// WHO through the engine: counts for everyone, names for staff only, and a connection counted
 /// as what it is now (gone, logged out, its account removed).
 @Suite("WHO: who is connected, names for staff only")
 struct WhoTests {
@@ -25,7 +25,7 @@ struct WhoTests {
 
   @Test("guests and customers get counts only; staff and admins get each logged-in account with its connections")
   func namesForStaffOnly() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let minji = try server.client(as: "minji")
     let minjiPhone = try server.client(as: "minji")
     #expect(try minjiPhone.request("WATCH").isOK)
@@ -54,7 +54,7 @@ struct WhoTests {
 
   @Test("a connection that closes, logs out or loses its account leaves the list")
   func leavingTheList() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let staff = try server.client(as: "bob", role: .staff)
     let carol = try server.client(as: "carol")
     let dave = try server.client(as: "dave")

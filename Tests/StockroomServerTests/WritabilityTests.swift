@@ -21,8 +21,8 @@ struct WritabilityTests {
 
   @Test("a store whose link is lost refuses, says why, and takes changes again once it is back")
   func linkLostAndBack() throws {
-    let server = try TestServer()
-    let store = server.server.store
+    let server = try EngineHarness()
+    let store = server.store
     store.sharedLinkLost("gone")
     #expect(store.readOnlyReason == "gone")
     #expect(store.linkDown)

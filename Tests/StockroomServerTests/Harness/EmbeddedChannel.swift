@@ -1,0 +1,178 @@
+import Foundation
+import StockroomDomain
+import StockroomEngine
+import StockroomProtocol
+import StockroomSystem
+import Synchronization
+
+/// One connection to the engine with no socket, no listener and no event loop, in the manner
+/// of SwiftNIO's `EmbeddedChannel`: bytes written in run through a `ConnectionCore` and the real
+/// command handlers, and the bytes it answers are read out. The test's thread is the loop:
+/// work done elsewhere (password hashing on the credentials pool, a history read) hands its
+/// completion back through `execute`, and runs when the test next reads. Time is a fake clock
+/// the test moves (`advance`), so deadlines fire only when it says.
+final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchecked Sendable {
+  private let engine: EngineHarness
+  private let id: Int
+  private var core: ConnectionCore
+  private var mailbox: EventMailbox?
+  /// Completions handed in from other threads, run on the test's thread by `read`.
+  private let tasks = Mutex<[@Sendable () -> Void]>([])
+  private let arrived = Semaphore()
+  private(set) var now: UInt64 = 0
+  /// How long `read` waits for work done elsewhere before it gives up.
+  static let patience = Duration.seconds(60)
+
+  init(engine: EngineHarness, id: Int) {
+    self.engine = engine
+    self.id = id
+    core = ConnectionCore(limits: engine.limits, now: 0, transport: .plaintextLocal)
+    engine.openChannels.opened()
+    core.start(rejection: nil, now: now)
+  }
+
+  /// A client that goes away closes, as its socket's close would tell a server.
+  deinit {
+    if core.phase != .closed { core.close(.clientClosed, host: self) }
+    forget()
+  }
+
+  private var forgotten = false
+
+  /// Leaves the shop's registries once: the hub, WHO's presence and the client count.
+  private func forget() {
+    guard !forgotten else { return }
+    forgotten = true
+    engine.store.hub.unsubscribe(id)
+    engine.handler.presence.update(id, nil)
+    mailbox = nil
+    engine.openChannels.closed()
+  }
+
+  var executor: any LoopExecutor { self }
+  /// The engine has closed the connection, or finished writing to it for good.
+  var isClosed: Bool { forgotten || core.phase == .closed || core.finishedWriting }
+
+  /// What a client sends.
+  func write(_ bytes: [UInt8]) {
+    runTasks()
+    core.received(bytes, now: now, host: self)
+  }
+
+  /// The client half-closes: no more requests.
+  func endInput() {
+    core.inputEnded(now: now, host: self)
+  }
+
+  /// Everything the engine has answered so far, waiting for work done elsewhere when there is
+  /// none yet; empty once the connection has closed and everything was read.
+  func read() throws -> [UInt8] {
+    while true {
+      runTasks()
+      let output = core.takeOutput(now: now, host: self)
+      if !output.isEmpty { return output }
+      if core.phase == .closed || core.finishedWriting {
+        forget()
+        return []
+      }
+      guard arrived.wait(timeout: Self.patience) else {
+        throw LineClient.Failure(description: "no answer from the engine within \(Self.patience)")
+      }
+    }
+  }
+
+  /// Moves the fake clock on, and lets whatever deadline has come fire.
+  func advance(by duration: Duration) {
+    now += UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+    if let deadline = core.nextDeadline(now: now), deadline <= now { core.deadlineReached(now: now, host: self) }
+  }
+
+  func close() {
+    core.close(.clientClosed, host: self)
+    forget()
+  }
+
+  private func runTasks() {
+    let batch = tasks.withLock { tasks in
+      defer { tasks = [] }
+      return tasks
+    }
+    for task in batch { task() }
+  }
+
+  // MARK: LoopExecutor
+
+  @discardableResult
+  func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+    tasks.withLock { $0.append(task) }
+    arrived.signal()
+    return true
+  }
+
+  func executeLater(_ delay: Duration, _ task: @escaping @Sendable () -> Void) {
+    // The throttle's delays are on the real clock in the engine; a timer thread stands in for
+    // the loop's timer, and hands the task back like any other completion.
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in execute(task) }
+  }
+
+  // MARK: CommitWaiter
+
+  func commitFinished() {
+    _ = core.commitFinished()
+  }
+
+  // MARK: ConnectionHost
+
+  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    engine.handler.handle(line, session: &session, out: &out)
+  }
+
+  func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    engine.handler.finish(work, session: &session, out: &out)
+  }
+
+  func role(_ session: inout Session) -> Role { engine.handler.role(&session) }
+
+  func awaitCommit(_ ticket: CommitTicket) { ticket.notify(self) }
+
+  func run(_ work: PendingWork) {
+    let done: @Sendable () -> Void = { [self] in core.workFinished(now: now, host: self) }
+    switch work {
+    case .credential(let ticket): ticket.run(on: self, pool: engine.handler.credentials, done: done)
+    case .read(let ticket): ticket.run(on: self, pool: engine.handler.history, done: done)
+    case .change: preconditionFailure("the harness serves a shop in memory; changes never wait for a shared writer")
+    }
+  }
+
+  func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
+    let old = mailbox
+    if let watching {
+      let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
+        guard let self else { return }
+        self.execute { self.deliverEvents() }
+      }
+      self.mailbox = mailbox
+      engine.store.hub.subscribe(id, mailbox)
+    } else if old != nil {
+      engine.store.hub.unsubscribe(id)
+      mailbox = nil
+    }
+    return old?.take().events ?? []
+  }
+
+  private func deliverEvents() {
+    guard core.phase == .open, let mailbox else { return }
+    let (events, overflowed, _) = mailbox.take()
+    guard !overflowed else {
+      core.close(.watcherBehind(events: EventMailbox.capacity), host: self)
+      return
+    }
+    core.eventsArrived(events, host: self)
+  }
+
+  func presenceChanged(_ entry: Presence.Entry?) { engine.handler.presence.update(id, entry) }
+
+  func refused(_ foreign: ForeignProtocol) {}
+}

@@ -1,0 +1,79 @@
+import Foundation
+import StockroomDomain
+import StockroomEngine
+import StockroomLogging
+import StockroomProtocol
+import StockroomSecurity
+import StockroomServer
+import StockroomStorage
+import StockroomSystem
+import Synchronization
+
+/// The engine with nothing around it: a shop in memory, the real command handlers, password
+/// and history pools, and connections that are `EmbeddedChannel`s instead of sockets. Shaped
+/// like `TestServer` (`client`, `account`), so a command test moves here by changing which it
+/// makes; tests of sockets, TLS, limits on real connections and processes stay on `TestServer`.
+final class EngineHarness: Sendable {
+  let store: Store
+  let handler: CommandHandler
+  let limits: ConnectionLimits
+  var stats: ServerStats { handler.stats }
+  private let nextID = Atomic<Int>(1)
+  /// Channels open now, for INFO's and WHO's client counts.
+  let openChannels = ChannelCount()
+  private let accounts = Mutex<[String: Role]>([:])
+
+  init(initialStock: Int? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    var configuration = ServerConfiguration()
+    configuration.dataDirectory = nil
+    configure(&configuration)
+    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)
+    store = Store(ShopState(catalog: catalog, limits: .inMemory))
+    let throttle = LoginThrottle()
+    let stats = ServerStats()
+    handler = CommandHandler(
+      store: store, stats: stats, settings: EngineSettings(configuration),
+      clientCount: { [openChannels] in openChannels.value }, logger: Logger(isEnabled: false),
+      credentials: JobPool(name: "credentials", threads: 2, capacity: 64) { source in
+        throttle.penalty(of: source, now: MonotonicClock.now())
+      },
+      history: JobPool(name: "history", threads: 2, capacity: 256), throttle: throttle, presence: Presence())
+    limits = ConnectionLimits(configuration)
+    try account("admin", role: .admin)
+  }
+
+  deinit {
+    handler.credentials.shutdown()
+    handler.history.shutdown()
+  }
+
+  /// A connection, not yet greeted.
+  func connect() -> LineClient {
+    LineClient(embedded: EmbeddedChannel(engine: self, id: nextID.add(1, ordering: .relaxed).oldValue))
+  }
+
+  /// A connection, past the greeting unless `greeted` is false, logged in as `user` when given.
+  func client(greeted: Bool = true, as user: String? = nil, role: Role = .customer) throws -> LineClient {
+    let client = connect()
+    if greeted { _ = try client.readReply() }
+    if let user {
+      try account(user, role: role)
+      try client.logInExisting(user)
+    }
+    return client
+  }
+
+  /// Makes `name`'s account with `role` unless it exists; its password is `LineClient.password(for:)`.
+  func account(_ name: String, role: Role) throws {
+    if let known = accounts.withLock({ $0[name] }) {
+      guard known == role else { throw LineClient.Failure(description: "\(name) is \(known), not \(role)") }
+      return
+    }
+    let now = Date()
+    try store.applyAndWait(
+      .createAccount(
+        Account(name: name, role: role, passwordHash: try TestAccounts.hash(for: name), created: now, updated: now),
+        selfRegistered: false))
+    accounts.withLock { $0[name] = role }
+  }
+}

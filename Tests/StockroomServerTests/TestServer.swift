@@ -49,18 +49,6 @@ final class TestServer: Sendable {
     return try LineClient(port: tlsPort, tls: tlsClient)
   }
 
-  /// A connection, past the greeting unless `greeted` is false, logged in as `user` when given
-  /// (the account is made first if missing; see `LineClient.logIn`).
-  func client(greeted: Bool = true, as user: String? = nil, role: Role = .customer) throws -> LineClient {
-    let client = try connect()
-    if greeted { _ = try client.readReply() }
-    if let user {
-      try account(user, role: role)
-      try client.logInExisting(user)
-    }
-    return client
-  }
-
   /// Makes `name`'s account with `role` unless it exists; its password is `LineClient.password(for:)`.
   func account(_ name: String, role: Role) throws {
     let known = accounts.withLock { $0[name] }

@@ -52,17 +52,6 @@ final class EngineHarness: Sendable {
     LineClient(embedded: EmbeddedChannel(engine: self, id: nextID.add(1, ordering: .relaxed).oldValue))
   }
 
-  /// A connection, past the greeting unless `greeted` is false, logged in as `user` when given.
-  func client(greeted: Bool = true, as user: String? = nil, role: Role = .customer) throws -> LineClient {
-    let client = connect()
-    if greeted { _ = try client.readReply() }
-    if let user {
-      try account(user, role: role)
-      try client.logInExisting(user)
-    }
-    return client
-  }
-
   /// Makes `name`'s account with `role` unless it exists; its password is `LineClient.password(for:)`.
   func account(_ name: String, role: Role) throws {
     if let known = accounts.withLock({ $0[name] }) {

@@ -468,21 +468,12 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   }
 
   package func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
-    let old = mailbox
-    if let watching {
-      let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
-        guard let self else { return }
-        self.loop.execute { self.deliverEvents() }
-      }
-      self.mailbox = mailbox
-      // Replaces the old mailbox in one step, so every change lands in one or the other.
-      server.store.hub.subscribe(id, mailbox)
-    } else if old != nil {
-      server.store.hub.unsubscribe(id)
-      mailbox = nil
+    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
+      guard let self else { return }
+      self.loop.execute { self.deliverEvents() }
     }
-    // Changes that reached the old mailbox came first and are still owed to the client.
-    return old?.take().events ?? []
+    self.mailbox = mailbox
+    return owed
   }
 
   package func presenceChanged(_ entry: Presence.Entry?) {

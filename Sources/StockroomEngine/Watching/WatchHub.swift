@@ -20,6 +20,24 @@ package final class WatchHub: Sendable {
     }
   }
 
+  /// Moves `connection` from `old` to what `watching` names (nil: nothing, empty: everything):
+  /// the new mailbox replaces the old in one step, so every change lands in one or the other,
+  /// and what reached the old one came first and is still owed to the client. `wake` is called,
+  /// on any thread, when events arrive.
+  package func resubscribe(
+    _ connection: Int, from old: EventMailbox?, to watching: Set<String>?, wake: @escaping @Sendable () -> Void
+  ) -> (mailbox: EventMailbox?, owed: [WatchEvent]) {
+    var mailbox: EventMailbox?
+    if let watching {
+      let new = EventMailbox(filter: watching.isEmpty ? nil : watching, wake: wake)
+      subscribe(connection, new)
+      mailbox = new
+    } else if old != nil {
+      unsubscribe(connection)
+    }
+    return (mailbox, old?.take().events ?? [])
+  }
+
   /// Called by one caller at a time in the order of the changes: under the store's lock in
   /// memory, from the committer's one thread in commit order on disk. So every mailbox receives
   /// events in that order. Returns the mailboxes whose connections must be woken, which the

@@ -147,19 +147,12 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   }
 
   func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
-    let old = mailbox
-    if let watching {
-      let mailbox = EventMailbox(filter: watching.isEmpty ? nil : watching) { [weak self] in
-        guard let self else { return }
-        self.execute { self.deliverEvents() }
-      }
-      self.mailbox = mailbox
-      engine.store.hub.subscribe(id, mailbox)
-    } else if old != nil {
-      engine.store.hub.unsubscribe(id)
-      mailbox = nil
+    let (mailbox, owed) = engine.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
+      guard let self else { return }
+      self.execute { self.deliverEvents() }
     }
-    return old?.take().events ?? []
+    self.mailbox = mailbox
+    return owed
   }
 
   private func deliverEvents() {

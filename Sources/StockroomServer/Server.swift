@@ -21,7 +21,7 @@ import Synchronization
 public final class Server: Sendable {
   public let configuration: ServerConfiguration
   package let store: Store
-  package let stats = ServerStats()
+  package let stats: ServerStats
   private let logger: Logger
   private let listener = Mutex<Listener?>(nil)
   private let metrics = Mutex<MetricsListener?>(nil)
@@ -37,16 +37,15 @@ public final class Server: Sendable {
   private let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
   package let maxClients: Int
-  /// Two threads hash and check passwords for every connection, fairly by address (a waiting
-  /// check yields as its address's failures grow, even those found after it was queued); a full
-  /// queue answers busy.
+  /// Where passwords are hashed and checked (`JobPool.credentials`).
   package let credentials: JobPool
-
-  /// Two threads read history from the database (STOCKTAKE, older orders, receipts) for every
-  /// connection, so a slow query never stalls a loop; a full queue answers busy.
-  private let history = JobPool(name: "history", threads: 2, capacity: 256)
+  /// Where history is read from the database (`JobPool.history`).
+  private let history: JobPool
   package let throttle: LoginThrottle
-  private let presence = Presence()
+  private let presence: Presence
+  /// What every connection shares, made once: the handler and the limits the configuration sets.
+  private let handler: CommandHandler
+  private let limits: ConnectionLimits
   /// Taken by the first `stop()`; later calls wait for `stopFinished` instead of stopping again.
   private let stopClaimed = Atomic<Bool>(false)
   /// Signalled when the first `stop()` is done, and passed on by every call that waited for it.
@@ -113,10 +112,9 @@ public final class Server: Sendable {
 
   package init(configuration: ServerConfiguration, store: Store, logger: Logger) {
     let throttle = LoginThrottle()
+    let credentials = JobPool.credentials(throttle: throttle)
     self.throttle = throttle
-    self.credentials = JobPool(name: "credentials", threads: 2, capacity: 64) { source in
-      throttle.penalty(of: source, now: EventLoop.clock())
-    }
+    self.credentials = credentials
     self.configuration = configuration
     self.store = store
     self.logger = logger
@@ -127,6 +125,17 @@ public final class Server: Sendable {
     if let warning = files.warning { logger.warning(warning) }
     self.maxClients = files.maxClients
     self.rejections = Mutex(RejectionLog(interval: configuration.rejectionLogInterval))
+    let stats = ServerStats()
+    let history = JobPool.history()
+    let presence = Presence()
+    self.stats = stats
+    self.history = history
+    self.presence = presence
+    self.handler = CommandHandler(
+      store: store, stats: stats, settings: EngineSettings(configuration),
+      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
+      credentials: credentials, history: history, throttle: throttle, presence: presence)
+    self.limits = ConnectionLimits(configuration)
   }
 
   /// Starts listening and returns the plaintext port, which is the kernel's choice when
@@ -219,11 +228,7 @@ public final class Server: Sendable {
 
   /// Makes an account from a hash made earlier with `PasswordHash.make`.
   public func addAccount(name: String, passwordHash hash: String, role: Role) throws {
-    let now = Date()
-    try store.applyAndWait(
-      .createAccount(
-        Account(name: try TextRules.userName(name), role: role, passwordHash: hash, created: now, updated: now),
-        selfRegistered: false))
+    try store.addAccount(name: name, passwordHash: hash, role: role)
   }
 
   /// What protected mode and the start-up log need to know of the shop's accounts.
@@ -276,12 +281,8 @@ public final class Server: Sendable {
   }
 
   private var context: ConnectionContext {
-    let handler = CommandHandler(
-      store: store, stats: stats, settings: EngineSettings(configuration),
-      clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
-      credentials: credentials, history: history, throttle: throttle, presence: presence)
-    return ConnectionContext(
-      limits: ConnectionLimits(configuration), handshakeTimeout: configuration.tls?.handshakeTimeout ?? .seconds(10),
+    ConnectionContext(
+      limits: limits, handshakeTimeout: configuration.tls?.handshakeTimeout ?? .seconds(10),
       store: store, handler: handler, logger: logger,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })
   }

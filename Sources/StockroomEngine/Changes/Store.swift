@@ -3,6 +3,7 @@ import StockroomDomain
 import StockroomLogging
 import StockroomStorage
 import StockroomSystem
+import StockroomText
 import Synchronization
 
 /// The one shared shop every connection reads and changes.
@@ -133,6 +134,16 @@ package final class Store: Sendable {
   }
 
   /// Runs `body` on a consistent view of the shop. Keep it short: the lock is held throughout.
+  /// Makes an account from a hash made earlier with `PasswordHash.make`, as an operator does
+  /// (`stockroomd user add`, a test's fixture): not self-registered, and saved before it returns.
+  package func addAccount(name: String, passwordHash hash: String, role: Role) throws {
+    let now = Date()
+    try applyAndWait(
+      .createAccount(
+        Account(name: try TextRules.userName(name), role: role, passwordHash: hash, created: now, updated: now),
+        selfRegistered: false))
+  }
+
   package func read<T: Sendable, E: Error>(_ body: (borrowing ShopState) throws(E) -> T) throws(E) -> T {
     try state.withLock { state throws(E) in try body(state.shop) }
   }

@@ -34,10 +34,7 @@ final class EngineHarness: Sendable {
     handler = CommandHandler(
       store: store, stats: stats, settings: EngineSettings(configuration),
       clientCount: { [openChannels] in openChannels.value }, logger: Logger(isEnabled: false),
-      credentials: JobPool(name: "credentials", threads: 2, capacity: 64) { source in
-        throttle.penalty(of: source, now: MonotonicClock.now())
-      },
-      history: JobPool(name: "history", threads: 2, capacity: 256), throttle: throttle, presence: Presence())
+      credentials: .credentials(throttle: throttle), history: .history(), throttle: throttle, presence: Presence())
     limits = ConnectionLimits(configuration)
     try account("admin", role: .admin)
   }
@@ -58,11 +55,7 @@ final class EngineHarness: Sendable {
       guard known == role else { throw LineClient.Failure(description: "\(name) is \(known), not \(role)") }
       return
     }
-    let now = Date()
-    try store.applyAndWait(
-      .createAccount(
-        Account(name: name, role: role, passwordHash: try TestAccounts.hash(for: name), created: now, updated: now),
-        selfRegistered: false))
+    try store.addAccount(name: name, passwordHash: try TestAccounts.hash(for: name), role: role)
     accounts.withLock { $0[name] = role }
   }
 }

@@ -49,6 +49,10 @@ public final class LineEditor {
   private var hintDrawnWhole = " "
   /// Bytes read ahead after an ESC that turned out not to be a cursor key.
   private var pending: [UInt8] = []
+  /// What the private key does next time libedit runs it.
+  private var privateKey = CursorKey.ignored
+  /// Ctrl-^, which emacs mode leaves unused: a key no search takes as text, so it ends one.
+  private static let privateKeyByte: UInt8 = 0x1E
 
   private static let escape: CChar = 1
   /// What a hint starts with when colour is off (NO_COLOR), where it cannot be dimmed.
@@ -89,6 +93,10 @@ public final class LineEditor {
       raise(SIGTSTP)
       return UInt8(CC_REDISPLAY)
     }
+    _ = sr_el_add_function(editLine, "stockroom-cursor-key", "Move a word, or delete forward") { el, _ in
+      LineEditor.from(el)?.runPrivateKey() ?? UInt8(CC_ERROR)
+    }
+    _ = sr_el_bind(editLine, "^^", "stockroom-cursor-key")
     _ = sr_el_bind(editLine, "^Z", "stockroom-suspend")
     _ = sr_el_bind(editLine, "^I", "stockroom-complete")
     _ = sr_el_bind(editLine, "^M", "stockroom-accept")
@@ -260,25 +268,53 @@ public final class LineEditor {
     return 1
   }
 
-  /// After an ESC, the two bytes a terminal sends with it for a cursor key, read only if
-  /// they follow at once; anything else read is kept for the next characters.
+  /// After an ESC, the rest of a cursor key's sequence, read only if it follows at once: `[`
+  /// or `O`, then up to the final byte (`[C`, `[1;5D`, `[3~`). Anything else read is kept for
+  /// the next characters.
   private func readCursorKey() -> UInt8? {
     var sequence: [UInt8] = []
-    // `[C` is two bytes; Home and End (`[1~`, `[4~`) are three.
-    while sequence.count < (sequence.count == 2 && Self.isDigit(sequence[1]) ? 3 : 2) {
+    while sequence.count < 8 {
       var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
       guard poll(&fds, 1, 50) == 1, let byte = readByte() else { break }
       sequence.append(byte)
       // Alt and a letter is ESC and that letter; no second byte is coming.
       if sequence.count == 1, byte != UInt8(ascii: "["), byte != UInt8(ascii: "O") { break }
+      if sequence.count == 2, sequence[0] == UInt8(ascii: "O") { break }
+      if sequence.count >= 2, CursorKey.isFinal(byte) { break }
     }
-    if let control = CursorKey.control(for: sequence) { return control }
-    pending += sequence
-    return nil
+    switch CursorKey.key(for: sequence) {
+    case .control(let byte)?: return byte
+    case let key?:
+      // Done by `runPrivateKey` when libedit runs the private key, after ending a search.
+      privateKey = key
+      return Self.privateKeyByte
+    case nil:
+      pending += sequence
+      return nil
+    }
   }
 
-  private static func isDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  /// A word motion or Delete, asked for by a cursor key (see `CursorKey`).
+  private func runPrivateKey() -> UInt8 {
+    let key = privateKey
+    privateKey = .ignored
+    guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor,
+      let last = info.lastchar
+    else { return UInt8(CC_ERROR) }
+    let line = Array(text(from: buffer, count: last - buffer).unicodeScalars)
+    let at = text(from: buffer, count: cursor - buffer).unicodeScalars.count
+    switch key {
+    case .wordLeft, .wordRight:
+      _ = el_cursor(editLine, Int32(CursorKey.target(of: key, in: line, from: at) - at))
+      return UInt8(CC_CURSOR)
+    case .deleteForward:
+      guard at < line.count else { return UInt8(CC_NORM) }
+      _ = el_cursor(editLine, 1)
+      el_deletestr(editLine, 1)
+      return UInt8(CC_REFRESH)
+    case .control, .ignored:
+      return UInt8(CC_NORM)
+    }
   }
 
   private func nextByte() -> UInt8? {

@@ -49,4 +49,35 @@ struct SearchTerminalTests {
     let screen = try terminal.waitForPrompt(after: "OK order=3")
     #expect(!screen.contains("[C") && !screen.contains("[D") && !screen.contains("NOTFOUND"), "\(screen)")
   }
+
+  @Test("Ctrl-Left and Ctrl-Right after Ctrl-R move a word, and Delete deletes, with no [1;5D in the line")
+  func wordKeysLeaveTheSearch() throws {
+    let server = try ShopServer()
+    let terminal = try TerminalSession()
+    defer { terminal.stop() }
+    try terminal.start(["-p", "\(server.port)"])
+    try terminal.waitFor(text: ">")
+    try terminal.type("PING abcd")
+    try terminal.send("Left", "Left", "DC")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK abd")
+    try terminal.send("C-r")
+    try terminal.type("bd")
+    try found(terminal, "PING abd")
+    // The search leaves the cursor on the match, inside abd: Ctrl-Left goes to its start.
+    try terminal.send("C-Left")
+    try left(terminal, reading: "PING abd")
+    try terminal.type("x_")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "OK x_abd")
+    try terminal.send("C-r")
+    try terminal.type("x_")
+    try found(terminal, "PING x_abd")
+    try terminal.send("C-Right")
+    try left(terminal, reading: "PING x_abd")
+    try terminal.type("9")
+    try terminal.send("Enter")
+    let screen = try terminal.waitForPrompt(after: "OK x_abd9")
+    #expect(!screen.contains("5D") && !screen.contains("5C") && !screen.contains("3~"), "\(screen)")
+  }
 }

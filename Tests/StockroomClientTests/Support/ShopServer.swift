@@ -16,9 +16,17 @@ final class ShopServer: Sendable {
   /// The TLS port, when started with TLS settings.
   let tlsPort: UInt16?
 
-  static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json").path
+  /// Found from the package root, the first folder up from this file with a Package.swift,
+  /// so that moving this file between test folders does not lose the catalogue.
+  static let catalogPath: String = {
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+      folder.path != "/"
+    {
+      folder = folder.deletingLastPathComponent()
+    }
+    return folder.appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json").path
+  }()
 
   /// Port 0 lets the kernel choose; a test that restarts a server passes the old port. A short
   /// idle timeout lets a test see the server close a quiet connection. `accounts` (with

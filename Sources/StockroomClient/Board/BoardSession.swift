@@ -80,7 +80,7 @@ public final class BoardSession {
   private func loop(terminal: BoardTerminal, signals: BoardSignals) -> BoardExit {
     var keysOpen = terminal.readsKeys
     while true {
-      var now = Self.seconds()
+      var now = MonotonicClock.seconds()
       tick(now: now)
       if pacer.isDue(at: now) && !terminal.isBusy {
         draw(on: terminal, now: now)
@@ -117,7 +117,7 @@ public final class BoardSession {
         terminal.flush()
       }
       if let socketIndex, fds[socketIndex].revents != 0 {
-        now = Self.seconds()
+        now = MonotonicClock.seconds()
         serveSocket(now: now)
       }
     }
@@ -179,7 +179,7 @@ public final class BoardSession {
     ask(.watch, "WATCH", on: connection)
     ask(.names, "NAMES", on: connection)
     ask(.stock, "STOCK", on: connection)
-    nextWho = Self.seconds() + Self.whoInterval
+    nextWho = MonotonicClock.seconds() + Self.whoInterval
     ask(.who, "WHO", on: connection)
     guard self.connection != nil else { throw ClientError(.closed, "the connection closed again at once") }
   }
@@ -189,7 +189,7 @@ public final class BoardSession {
       try connection.send(line)
       awaiting.append(request)
     } catch {
-      lost(error, now: Self.seconds())
+      lost(error, now: MonotonicClock.seconds())
     }
   }
 
@@ -272,7 +272,7 @@ public final class BoardSession {
         return
       }
       let wait = backoff.failed()
-      nextRetry = Self.seconds() + wait
+      nextRetry = MonotonicClock.seconds() + wait
       if case .lost(let reason, _, _) = state.link {
         state.link = .lost(reason: reason, attempts: backoff.attempts - 1, retryIn: wait)
       }
@@ -282,13 +282,11 @@ public final class BoardSession {
 
   private func say(_ text: String) {
     state.notice = text
-    noticeUntil = Self.seconds() + Self.noticeSeconds
+    noticeUntil = MonotonicClock.seconds() + Self.noticeSeconds
     pacer.changed()
   }
 
   // MARK: - Time
-
-  private static func seconds() -> Double { MonotonicClock.seconds() }
 
   private static func milliseconds(until due: Double, now: Double) -> Int32 {
     Int32(max(0, min(60_000, ((due - now) * 1000).rounded(.up))))

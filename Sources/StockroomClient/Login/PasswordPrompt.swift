@@ -1,3 +1,5 @@
+import StockroomSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -27,11 +29,11 @@ public enum PasswordPrompt {
 
   public static func read(prompt: String) throws(PasswordError) -> Secret {
     let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-    guard fd >= 0 else { throw .noTerminal(reason: "/dev/tty: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw .noTerminal(reason: "/dev/tty: \(Errno.current)") }
     defer { close(fd) }
     var saved = termios()
     guard tcgetattr(fd, &saved) == 0 else {
-      throw .noTerminal(reason: "/dev/tty: \(String(cString: strerror(errno)))")
+      throw .noTerminal(reason: "/dev/tty: \(Errno.current)")
     }
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
@@ -55,7 +57,7 @@ public enum PasswordPrompt {
     // Echo goes off before the prompt shows, so nothing typed after seeing it is echoed;
     // TCSAFLUSH drops keys typed earlier, which were echoed and so are no secret.
     guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else {
-      throw .noTerminal(reason: "cannot turn echo off: \(String(cString: strerror(errno)))")
+      throw .noTerminal(reason: "cannot turn echo off: \(Errno.current)")
     }
     defer {
       _ = tcsetattr(fd, TCSADRAIN, &saved)

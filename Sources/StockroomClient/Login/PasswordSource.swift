@@ -1,3 +1,5 @@
+import StockroomSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -25,11 +27,11 @@ public enum PasswordSource {
   /// refused: a password that anyone on the machine could have read is no secret.
   public static func read(file path: String) throws(PasswordError) -> Secret {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+    guard fd >= 0 else { throw .unreadable(path: path, reason: Errno.current.description) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
-      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+      throw .unreadable(path: path, reason: Errno.current.description)
     }
     let permissions = UInt32(info.st_mode) & 0o777
     // Pipes (`--password-file <(pass show shop)`) are the caller's own; only files are checked.
@@ -44,9 +46,14 @@ public enum PasswordSource {
       for index in chunk.indices { chunk[index] = 0 }
     }
     while !bytes.contains(UInt8(ascii: "\n")) && bytes.count < 64 * 1024 {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+      let read = chunk.withUnsafeMutableBytes { buffer in
+        Result { () throws(Errno) in try Syscall.read(fd, into: buffer) }
+      }
+      let count: Int
+      switch read {
+      case .success(let got): count = got
+      case .failure(let error): throw .unreadable(path: path, reason: error.description)
+      }
       if count == 0 { break }
       bytes += chunk[..<count]
     }

@@ -1,3 +1,5 @@
+import StockroomSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -27,7 +29,7 @@ struct ChildProcess {
     guard pipeInput else { return try start(command, arguments: arguments, actions: &actions, input: nil) }
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
+      throw Failure(description: "cannot make a pipe: \(Errno.current)")
     }
     // The client has one thread, so nothing can spawn between pipe and these.
     _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
@@ -61,7 +63,7 @@ struct ChildProcess {
     let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
     guard status == 0 else {
       if let input { close(input) }
-      throw Failure(description: "cannot start /bin/sh: \(String(cString: strerror(status)))")
+      throw Failure(description: "cannot start /bin/sh: \(Errno(status))")
     }
     return ChildProcess(pid: pid, input: input)
   }

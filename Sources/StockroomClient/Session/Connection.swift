@@ -46,7 +46,7 @@ public final class Connection {
     if let limitMilliseconds { setReceiveLimit(fd, milliseconds: limitMilliseconds) }
     // Over TLS a read that timed out looks like a record without data, which is read past: the
     // limit is kept by the clock instead.
-    let deadline = limitMilliseconds.map { monotonicMilliseconds() + Int($0) }
+    let deadline = limitMilliseconds.map { MonotonicClock.milliseconds() + Int($0) }
     let channel: TLSChannel?
     do {
       channel = try context.map { context throws(TLSError) in
@@ -88,7 +88,7 @@ public final class Connection {
       case .done: return channel
       // The socket blocks: a want is an interruption, or the receive limit reached.
       case .wants:
-        if let deadline, monotonicMilliseconds() >= deadline {
+        if let deadline, MonotonicClock.milliseconds() >= deadline {
           throw TLSError(.io, "no answer to the TLS handshake in time")
         }
       case .failed(let error): throw error
@@ -161,7 +161,7 @@ public final class Connection {
       lastError = failure
       Glibc.close(fd)
     }
-    throw ClientError(.unreachable, "cannot connect to \(host):\(port): \(String(cString: strerror(lastError)))")
+    throw ClientError(.unreachable, "cannot connect to \(host):\(port): \(Errno(lastError))")
   }
 
   public func close() {
@@ -192,13 +192,13 @@ public final class Connection {
     guard isOpen else { throw ClientError(.closed, "not connected") }
     if let tls { return try sendSome(bytes, blocking: blocking, over: tls) }
     let flags = Int32(MSG_NOSIGNAL) | (blocking ? 0 : Int32(MSG_DONTWAIT))
-    while true {
-      let result = bytes.withUnsafeBytes { raw in Glibc.send(fd, raw.baseAddress, raw.count, flags) }
-      if result >= 0 { return result }
-      let error = errno
-      if error == EINTR { continue }
-      if error == EAGAIN || error == EWOULDBLOCK { return 0 }
-      throw lost(String(cString: strerror(error)))
+    let sent = bytes.withUnsafeBytes { raw in
+      Result { () throws(Errno) in try Syscall.retrying { Glibc.send(fd, raw.baseAddress, raw.count, flags) } }
+    }
+    switch sent {
+    case .success(let count): return count
+    case .failure(let error) where error.isWouldBlock: return 0
+    case .failure(let error): throw lost(error.description)
     }
   }
 
@@ -228,12 +228,10 @@ public final class Connection {
     return ClientError(.closed, "connection to \(host):\(port) lost: \(reason)")
   }
 
-  private static func monotonicMilliseconds() -> Int { MonotonicClock.milliseconds() }
-
   /// `nextItem`, giving up at `deadline` (monotonic milliseconds) when there is one.
   private func nextItem(before deadline: Int?) throws(ClientError) -> ReplyReader.Item {
     while queued.isEmpty {
-      if let deadline, Self.monotonicMilliseconds() >= deadline {
+      if let deadline, MonotonicClock.milliseconds() >= deadline {
         throw ClientError(.closed, "connection to \(host):\(port) lost: no greeting in time")
       }
       try readOnce()
@@ -272,15 +270,12 @@ public final class Connection {
       try readOnce(over: tls, into: &chunk)
       return
     }
-    var count: Int
-    repeat {
-      count = chunk.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress, raw.count) }
-    } while count < 0 && errno == EINTR
-    if count <= 0 {
-      let reason = count == 0 ? "closed by the server" : String(cString: strerror(errno))
-      throw lost(reason)
+    let read = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try Syscall.read(fd, into: raw) } }
+    switch read {
+    case .success(0): throw lost("closed by the server")
+    case .success(let count): frame(chunk[..<count])
+    case .failure(let error): throw lost(error.description)
     }
-    frame(chunk[..<count])
   }
 
   /// One TLS read, and whatever else TLS already holds: the caller polls the socket next,

@@ -233,10 +233,10 @@ public final class InteractiveSession {
   private func execute(_ line: String) {
     guard let connection = connected() else { return }
     do {
-      let started = Self.seconds()
+      let started = MonotonicClock.seconds()
       try connection.send(line)
       let reply = try waitForReply(on: connection)
-      let elapsed = Self.seconds() - started
+      let elapsed = MonotonicClock.seconds() - started
       show(renderer.render(reply))
       if timing { say(renderer.palette.dim("Time: \(Self.milliseconds(elapsed)) ms") + "\n") }
       if reply.isOK { remember(after: line, reply: reply) }
@@ -411,7 +411,7 @@ public final class InteractiveSession {
     editor.watched = nil
     if nextRetry == nil, !closedForIdleness {
       retryDelay = Self.firstRetryDelay
-      nextRetry = Self.seconds() + retryDelay
+      nextRetry = MonotonicClock.seconds() + retryDelay
     }
     guard !lossAnnounced else {
       editor.prompt = prompt
@@ -440,13 +440,13 @@ public final class InteractiveSession {
   private func millisecondsToRetry() -> Int32 {
     guard connection == nil, let nextRetry else { return -1 }
     // Rounded up, so a wait that ends a hair early does not spin until the attempt is due.
-    return Int32(max(0, ((nextRetry - Self.seconds()) * 1000).rounded(.up)))
+    return Int32(max(0, ((nextRetry - MonotonicClock.seconds()) * 1000).rounded(.up)))
   }
 
   /// One attempt while the prompt waits; a failure doubles the wait, up to a ceiling, and
   /// says nothing, since the outage was announced when it began.
   private func retryIfDue() {
-    guard connection == nil, let due = nextRetry, Self.seconds() >= due else { return }
+    guard connection == nil, let due = nextRetry, MonotonicClock.seconds() >= due else { return }
     do {
       try connect(limitMilliseconds: Self.attemptLimitMilliseconds)
       // Fetching names after the login can lose the new connection again; lost() then
@@ -462,7 +462,7 @@ public final class InteractiveSession {
 
   private func backOff() {
     retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
-    nextRetry = Self.seconds() + retryDelay
+    nextRetry = MonotonicClock.seconds() + retryDelay
   }
 
   /// Runs inside the line editor's read when the socket has data: events go above the
@@ -512,7 +512,7 @@ public final class InteractiveSession {
   /// a product or diary command, a listed/delisted event, or simply time passing, since
   /// other users change the catalogue without this session watching.
   private func refreshNamesIfNeeded() {
-    let now = Self.seconds()
+    let now = MonotonicClock.seconds()
     guard namesStale || now - namesFetched > 10, let connection else { return }
     do {
       var fresh = names
@@ -542,5 +542,4 @@ public final class InteractiveSession {
     }
   }
 
-  private static func seconds() -> Double { MonotonicClock.seconds() }
 }

@@ -32,12 +32,11 @@ public final class InteractiveSession {
   /// When the next reconnect attempt is due (monotonic seconds); nil while connected, and
   /// before the first connection, where a failure is the user's to fix rather than an outage.
   private var nextRetry: Double? = nil
-  private var retryDelay = InteractiveSession.firstRetryDelay
+  /// The waits between background attempts, the same schedule as the board's.
+  private var backoff = RetryBackoff()
   /// Set by the server's idle notice: it closed us on purpose, so retrying at once would only
   /// hold a connection it wants back; the next command reconnects instead.
   private var closedForIdleness = false
-  private static let firstRetryDelay = 0.25
-  private static let longestRetryDelay = 5.0
   /// How long one background attempt may hold the editor: keys typed meanwhile wait in the
   /// terminal and appear when it ends.
   private static let attemptLimitMilliseconds: Int32 = 1000
@@ -410,8 +409,8 @@ public final class InteractiveSession {
     connection = nil
     editor.watched = nil
     if nextRetry == nil, !closedForIdleness {
-      retryDelay = Self.firstRetryDelay
-      nextRetry = MonotonicClock.seconds() + retryDelay
+      backoff.reset()
+      nextRetry = MonotonicClock.seconds() + backoff.failed()
     }
     guard !lossAnnounced else {
       editor.prompt = prompt
@@ -431,7 +430,7 @@ public final class InteractiveSession {
     lossAnnounced = false
     closedForIdleness = false
     nextRetry = nil
-    retryDelay = Self.firstRetryDelay
+    backoff.reset()
     editor.watched = connection?.fd
     let text = renderer.palette.dim("reconnected to \(options.host):\(options.port)") + "\n"
     editor.printAbove(text, prompt: prompt)
@@ -461,8 +460,7 @@ public final class InteractiveSession {
   }
 
   private func backOff() {
-    retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
-    nextRetry = MonotonicClock.seconds() + retryDelay
+    nextRetry = MonotonicClock.seconds() + backoff.failed()
   }
 
   /// Runs inside the line editor's read when the socket has data: events go above the

@@ -79,22 +79,21 @@ struct HumanOutputTests {
 
   @Test("in a 60-column terminal LIST dishes side keeps prices with their discounts and says what it left out")
   func narrowTerminal() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"], environment: ["NO_COLOR": "1"], width: 60)
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type("LIST dishes side")
-    try terminal.send("Enter")
-    let screen = try terminal.waitForPrompt(after: "> LIST dishes side")
-    let lines = TerminalSession.lines(screen)
-    let jinmichae = try #require(lines.firstIndex { $0.hasPrefix("jinmichae_bokkeum") }, "\(screen)")
-    // The price may wrap before its discount, but both prices are on the dish's lines.
-    let price = lines[jinmichae] + " " + lines[jinmichae + 1]
-    #expect(price.contains("₩5,000") && price.contains("₩6,000"), "\(screen)")
-    #expect(lines[jinmichae].contains("14"), "\(screen)")
-    #expect(screen.contains("left out to fit 60 columns: stock bars; --wide shows it"), "\(screen)")
-    #expect(screen.contains("SHOW <id>"), "\(screen)")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"], environment: ["NO_COLOR": "1"], width: 60)
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type("LIST dishes side")
+      try terminal.send("Enter")
+      let screen = try terminal.waitForPrompt(after: "> LIST dishes side")
+      let lines = TerminalSession.lines(screen)
+      let jinmichae = try #require(lines.firstIndex { $0.hasPrefix("jinmichae_bokkeum") }, "\(screen)")
+      // The price may wrap before its discount, but both prices are on the dish's lines.
+      let price = lines[jinmichae] + " " + lines[jinmichae + 1]
+      #expect(price.contains("₩5,000") && price.contains("₩6,000"), "\(screen)")
+      #expect(lines[jinmichae].contains("14"), "\(screen)")
+      #expect(screen.contains("left out to fit 60 columns: stock bars; --wide shows it"), "\(screen)")
+      #expect(screen.contains("SHOW <id>"), "\(screen)")
+    }
   }
 
   @Test("ORDER prints a receipt, LIST orders money, and DIARY SHOW the body's lines under the title")

@@ -6,13 +6,12 @@ import Testing
 struct BannerTerminalTests {
   @Test("a banner names the server and where to start, then the prompt")
   func banner() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    let screen = try terminal.waitForPrompt(after: "HELP lists the commands")
-    let banner = try #require(TerminalSession.lines(screen).first { $0.contains("HELP lists the commands") })
-    #expect(banner.hasPrefix("Connected to 127.0.0.1:\(server.port) (stockroomd "), "\(banner)")
-    #expect(banner.contains("Tab completes, Ctrl-D leaves"), "\(banner)")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      let screen = try terminal.waitForPrompt(after: "HELP lists the commands")
+      let banner = try #require(TerminalSession.lines(screen).first { $0.contains("HELP lists the commands") })
+      #expect(banner.hasPrefix("Connected to 127.0.0.1:\(server.port) (stockroomd "), "\(banner)")
+      #expect(banner.contains("Tab completes, Ctrl-D leaves"), "\(banner)")
+    }
   }
 }

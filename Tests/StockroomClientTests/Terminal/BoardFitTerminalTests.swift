@@ -13,30 +13,28 @@ struct BoardFitTerminalTests {
 
   @Test("at 80x24 the board keeps five recent orders in view, stock rows giving way")
   func fiveOrdersAt80x24() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)", "top"], width: 80, rows: 24)
-    try terminal.waitFor(text: "RECENT ORDERS")
-    for _ in 1...6 { try order(server, ["ORDER", "kiwi"]) }
-    let screen = try terminal.waitFor("the sixth order on the board") { $0.contains("#6") }
-    let lines = TerminalSession.lines(screen)
-    let orders = lines.filter { $0.contains("  #") }
-    #expect(orders.count >= 5, "only \(orders.count) orders shown:\n\(screen)")
-    #expect(lines.first?.hasSuffix("q quits") == true, "\(screen)")
-    #expect(lines.contains { $0.contains("more not shown") }, "\(screen)")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)", "top"], width: 80, rows: 24)
+      try terminal.waitFor(text: "RECENT ORDERS")
+      for _ in 1...6 { try order(server, ["ORDER", "kiwi"]) }
+      let screen = try terminal.waitFor("the sixth order on the board") { $0.contains("#6") }
+      let lines = TerminalSession.lines(screen)
+      let orders = lines.filter { $0.contains("  #") }
+      #expect(orders.count >= 5, "only \(orders.count) orders shown:\n\(screen)")
+      #expect(lines.first?.hasSuffix("q quits") == true, "\(screen)")
+      #expect(lines.contains { $0.contains("more not shown") }, "\(screen)")
+    }
   }
 
   @Test("at 60 columns the key hint and the whole summary stay on screen")
   func sixtyColumns() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)", "top"], width: 60, rows: 24)
-    let screen = try terminal.waitFor(text: "1 watching")
-    let lines = TerminalSession.lines(screen)
-    #expect(lines.first?.hasSuffix("q quits") == true, "\(screen)")
-    #expect(screen.contains("1 connected (1 guest, 0 logged in)"), "\(screen)")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)", "top"], width: 60, rows: 24)
+      let screen = try terminal.waitFor(text: "1 watching")
+      let lines = TerminalSession.lines(screen)
+      #expect(lines.first?.hasSuffix("q quits") == true, "\(screen)")
+      #expect(screen.contains("1 connected (1 guest, 0 logged in)"), "\(screen)")
+    }
   }
 
   @Test("at 60 columns the retry line is broken onto a second line, not cut")

@@ -71,40 +71,38 @@ struct BoardTerminalTests {
 
   @Test("an order by another client moves the level and shows in the recent orders")
   func orderMovesLevel() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    // The shell stays after, for the reason `sttyCheck` gives.
-    try terminal.start(["-p", "\(server.port)", "top"], afterwards: "exec cat")
-    try terminal.waitFor("banana at 10") { Self.level(of: "Banana", in: $0) == 10 }
-    try terminal.waitFor(text: "none yet")
-    let other = try ClientProcess.run(["-p", "\(server.port)", "ORDER", "banana_juice", "2", "kiwi"])
-    #expect(other.status == 0, "\(other.error)")
-    let screen = try terminal.waitFor("banana at 6, kiwi at 9 and order 1 listed") { screen in
-      Self.level(of: "Banana", in: screen) == 6 && Self.level(of: "Kiwi", in: screen) == 9
-        && screen.contains("#1  Banana -4, Kiwi -1")
+    try withTerminal { server, terminal in
+      // The shell stays after, for the reason `sttyCheck` gives.
+      try terminal.start(["-p", "\(server.port)", "top"], afterwards: "exec cat")
+      try terminal.waitFor("banana at 10") { Self.level(of: "Banana", in: $0) == 10 }
+      try terminal.waitFor(text: "none yet")
+      let other = try ClientProcess.run(["-p", "\(server.port)", "ORDER", "banana_juice", "2", "kiwi"])
+      #expect(other.status == 0, "\(other.error)")
+      let screen = try terminal.waitFor("banana at 6, kiwi at 9 and order 1 listed") { screen in
+        Self.level(of: "Banana", in: screen) == 6 && Self.level(of: "Kiwi", in: screen) == 9
+          && screen.contains("#1  Banana -4, Kiwi -1")
+      }
+      #expect(screen.contains("1 order seen"), "\(screen)")
+      #expect(!screen.contains(" by "), "a guest's board named who ordered: \(screen)")
+      try terminal.send("q")
+      try terminal.waitFor(text: "[stockroom exited with status 0]")
     }
-    #expect(screen.contains("1 order seen"), "\(screen)")
-    #expect(!screen.contains(" by "), "a guest's board named who ordered: \(screen)")
-    try terminal.send("q")
-    try terminal.waitFor(text: "[stockroom exited with status 0]")
   }
 
   @Test("a burst of orders is drawn in a few frames and the board ends on the last levels")
   func burstOfOrders() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)", "top"])
-    try terminal.waitFor("the board") { Self.level(of: "Kiwi", in: $0) == 10 }
-    let burst = String(repeating: "ORDER banana\nORDER kiwi\n", count: 10)
-    let other = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: burst)
-    #expect(other.status == 0, "\(other.error)")
-    let screen = try terminal.waitFor("both at 0 after 20 orders") { screen in
-      Self.level(of: "Banana", in: screen) == 0 && Self.level(of: "Kiwi", in: screen) == 0
-        && screen.contains("20 orders seen")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)", "top"])
+      try terminal.waitFor("the board") { Self.level(of: "Kiwi", in: $0) == 10 }
+      let burst = String(repeating: "ORDER banana\nORDER kiwi\n", count: 10)
+      let other = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: burst)
+      #expect(other.status == 0, "\(other.error)")
+      let screen = try terminal.waitFor("both at 0 after 20 orders") { screen in
+        Self.level(of: "Banana", in: screen) == 0 && Self.level(of: "Kiwi", in: screen) == 0
+          && screen.contains("20 orders seen")
+      }
+      #expect(screen.contains("#20  Kiwi -1"), "\(screen)")
     }
-    #expect(screen.contains("#20  Kiwi -1"), "\(screen)")
   }
 
   @Test("a resized window redraws to its new size, dropping the items that do not fit and saying how many")
@@ -213,24 +211,23 @@ struct BoardTerminalTests {
 
   @Test(":top in the REPL shows the board, and q brings the prompt back")
   func replTop() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type(":top")
-    try terminal.send("Enter")
-    try terminal.waitFor("the board") { Self.level(of: "Banana", in: $0) == 10 }
-    #expect(try terminal.pane("#{alternate_on}") == "1")
-    try terminal.send("q")
-    try terminal.waitFor("the prompt again") { screen in
-      !screen.contains("stockroom top ·")
-        && TerminalSession.lines(screen).last == "stockroom 127.0.0.1:\(server.port)>"
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type(":top")
+      try terminal.send("Enter")
+      try terminal.waitFor("the board") { Self.level(of: "Banana", in: $0) == 10 }
+      #expect(try terminal.pane("#{alternate_on}") == "1")
+      try terminal.send("q")
+      try terminal.waitFor("the prompt again") { screen in
+        !screen.contains("stockroom top ·")
+          && TerminalSession.lines(screen).last == "stockroom 127.0.0.1:\(server.port)>"
+      }
+      #expect(try terminal.pane("#{alternate_on}") == "0")
+      try terminal.type("STOCK kiwi")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK 1 item")
     }
-    #expect(try terminal.pane("#{alternate_on}") == "0")
-    try terminal.type("STOCK kiwi")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK 1 item")
   }
 
   @Test("top with stdout not a terminal is refused in one line")

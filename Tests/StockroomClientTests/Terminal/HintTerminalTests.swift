@@ -6,33 +6,31 @@ import Testing
 struct HintTerminalTests {
   @Test("ORDER 김치찌개 k hints what comes after the word being typed")
   func hintInsideAWord() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: ">")
-    try terminal.type("ORDER 김치찌개 k")
-    try terminal.waitFor("the rest of ORDER's usage beside the half-typed k") { screen in
-      let last = TerminalSession.lines(screen).last ?? ""
-      return last.contains("> ORDER 김치찌개 k ") && last.hasSuffix("[n] [<item> [n] ...] [key=<text>]")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("ORDER 김치찌개 k")
+      try terminal.waitFor("the rest of ORDER's usage beside the half-typed k") { screen in
+        let last = TerminalSession.lines(screen).last ?? ""
+        return last.contains("> ORDER 김치찌개 k ") && last.hasSuffix("[n] [<item> [n] ...] [key=<text>]")
+      }
     }
   }
 
   @Test("with NO_COLOR the hint is labelled, so it cannot pass for typed text")
   func plainHintIsLabelled() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"], environment: ["NO_COLOR": "1"])
-    try terminal.waitFor(text: ">")
-    try terminal.type("ORDER ")
-    let screen = try terminal.waitFor("a labelled hint") { screen in
-      TerminalSession.lines(screen).last?.hasSuffix("hint: <item> [n] [<item> [n] ...] [key=<text>]") == true
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"], environment: ["NO_COLOR": "1"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("ORDER ")
+      let screen = try terminal.waitFor("a labelled hint") { screen in
+        TerminalSession.lines(screen).last?.hasSuffix("hint: <item> [n] [<item> [n] ...] [key=<text>]") == true
+      }
+      #expect(!screen.contains("\u{1B}"), "\(screen)")
+      try terminal.send("Enter")
+      // Accepting the line leaves no hint, label or not, in scrollback.
+      let after = try terminal.waitForPrompt(after: "ERR")
+      #expect(!after.contains("hint:"), "\(after)")
     }
-    #expect(!screen.contains("\u{1B}"), "\(screen)")
-    try terminal.send("Enter")
-    // Accepting the line leaves no hint, label or not, in scrollback.
-    let after = try terminal.waitForPrompt(after: "ERR")
-    #expect(!after.contains("hint:"), "\(after)")
   }
 }

@@ -6,16 +6,15 @@ import Testing
 struct IdleNoticeTerminalTests {
   @Test("closed for idleness: one line says so and that the next command reconnects")
   func saidOnce() throws {
-    let server = try ShopServer(idleTimeout: 1)
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    let closed = try terminal.waitFor(text: "not connected>")
-    let lines = TerminalSession.lines(closed)
-    let notices = lines.filter { $0.contains("next command") }
-    #expect(notices.count == 1, "said \(notices.count) times:\n\(closed)")
-    #expect(notices.first?.contains("the server closed this idle connection after 1 s") == true, "\(closed)")
-    #expect(!lines.contains { $0.contains("lost") }, "\(closed)")
+    try withTerminal(try ShopServer(idleTimeout: 1)) { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      let closed = try terminal.waitFor(text: "not connected>")
+      let lines = TerminalSession.lines(closed)
+      let notices = lines.filter { $0.contains("next command") }
+      #expect(notices.count == 1, "said \(notices.count) times:\n\(closed)")
+      #expect(notices.first?.contains("the server closed this idle connection after 1 s") == true, "\(closed)")
+      #expect(!lines.contains { $0.contains("lost") }, "\(closed)")
+    }
   }
 }

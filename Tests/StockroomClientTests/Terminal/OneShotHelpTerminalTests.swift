@@ -11,18 +11,18 @@ struct OneShotHelpTerminalTests {
   /// lines it printed (or sends them to the file `stdout`). It runs after a first short program: output in a pane's first moments
   /// can lose its top row to tmux, which would hide the very line under test.
   private func run(_ arguments: [String], width: Int, stdout: String? = nil) throws -> [String] {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    let command =
-      "env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TERM=xterm-256color "
-      + ([try ClientProcess.binary(), "-p", "\(server.port)"] + arguments).map(Tmux.shellQuote).joined(separator: " ")
-      + (stdout.map { " > " + Tmux.shellQuote($0) } ?? "") + "; echo \"[help exited with status $?]\""
-    try terminal.start(["--version"], afterwards: command, width: width, rows: 40)
-    let screen = try terminal.waitFor(text: "[help exited with status 0]")
-    let lines = TerminalSession.lines(screen)
-    let start = (lines.firstIndex { $0.hasPrefix("[stockroom exited") } ?? -1) + 1
-    return Array(lines[start...].prefix { !$0.hasPrefix("[help exited") })
+    var printed: [String] = []
+    try withTerminal { server, terminal in
+      let command =
+        try terminal.commandLine(["-p", "\(server.port)"] + arguments)
+        + (stdout.map { " > " + Tmux.shellQuote($0) } ?? "") + "; echo \"[help exited with status $?]\""
+      try terminal.start(["--version"], afterwards: command, width: width, rows: 40)
+      let screen = try terminal.waitFor(text: "[help exited with status 0]")
+      let lines = TerminalSession.lines(screen)
+      let start = (lines.firstIndex { $0.hasPrefix("[stockroom exited") } ?? -1) + 1
+      printed = Array(lines[start...].prefix { !$0.hasPrefix("[help exited") })
+    }
+    return printed
   }
 
   @Test("HELP ORDER in an 80-column terminal: usage, summary, options and examples, each line within 80")

@@ -23,93 +23,90 @@ struct PagerEditorTerminalTests {
 
   @Test("a reply taller than the screen goes through $PAGER; one that fits does not; :pager off stops it")
   func pager() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    let record = terminal.folder.appendingPathComponent("paged").path
-    let pager = try Self.script(
-      "pager", in: terminal.folder,
-      "cat >> '\(record)'\necho '=== end of page ===' >> '\(record)'\necho '[pager ran]'\n")
-    try terminal.start(["-p", "\(server.port)"], environment: ["PAGER": pager], rows: 15)
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type("STOCK kiwi")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK 1 item")
-    #expect(!FileManager.default.fileExists(atPath: record), "a one-row reply was paged")
+    try withTerminal { server, terminal in
+      let record = terminal.folder.appendingPathComponent("paged").path
+      let pager = try Self.script(
+        "pager", in: terminal.folder,
+        "cat >> '\(record)'\necho '=== end of page ===' >> '\(record)'\necho '[pager ran]'\n")
+      try terminal.start(["-p", "\(server.port)"], environment: ["PAGER": pager], rows: 15)
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type("STOCK kiwi")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK 1 item")
+      #expect(!FileManager.default.fileExists(atPath: record), "a one-row reply was paged")
 
-    // Twenty rows, a header and the status: taller than 15 lines.
-    try terminal.type("STOCK")
-    try terminal.send("Enter")
-    let paged = try terminal.waitForPrompt(after: "[pager ran]")
-    let seen = Self.contents(record)
-    #expect(seen.contains("japchae"), "the pager did not get the reply: \(seen)")
-    #expect(seen.contains("OK 20 items"))
-    #expect(!paged.contains("japchae"), "the reply was printed as well as paged: \(paged)")
+      // Twenty rows, a header and the status: taller than 15 lines.
+      try terminal.type("STOCK")
+      try terminal.send("Enter")
+      let paged = try terminal.waitForPrompt(after: "[pager ran]")
+      let seen = Self.contents(record)
+      #expect(seen.contains("japchae"), "the pager did not get the reply: \(seen)")
+      #expect(seen.contains("OK 20 items"))
+      #expect(!paged.contains("japchae"), "the reply was printed as well as paged: \(paged)")
 
-    try terminal.type(":pager off")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "pager off")
-    try terminal.type("STOCK")
-    try terminal.send("Enter")
-    let direct = try terminal.waitForPrompt(after: "OK 20 items")
-    #expect(direct.contains("japchae"))
-    #expect(Self.contents(record).components(separatedBy: "=== end of page ===").count == 2, "paged again")
-    try terminal.send("C-d")
-    try terminal.waitFor(text: "[stockroom exited with status 0]")
+      try terminal.type(":pager off")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "pager off")
+      try terminal.type("STOCK")
+      try terminal.send("Enter")
+      let direct = try terminal.waitForPrompt(after: "OK 20 items")
+      #expect(direct.contains("japchae"))
+      #expect(Self.contents(record).components(separatedBy: "=== end of page ===").count == 2, "paged again")
+      try terminal.send("C-d")
+      try terminal.waitFor(text: "[stockroom exited with status 0]")
+    }
   }
 
   @Test("the default pager is less -FRX: Ctrl-C in it does not end the REPL, and q returns to the prompt")
   func realLess() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"], rows: 12)
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type("STOCK")
-    try terminal.send("Enter")
-    try terminal.waitFor("less's prompt") { TerminalSession.lines($0).last == ":" }
-    try terminal.send("C-c")
-    // less throws away keys typed ahead of an interrupt, so a `q` sent with the Ctrl-C may be
-    // lost: it is sent again until the REPL's prompt is back.
-    // A `q` that arrives after less has gone is typed at the prompt, and cleared with Ctrl-C.
-    let prompt = "127.0.0.1:\(server.port)>"
-    let back: (String) -> Bool = { screen in
-      guard let last = TerminalSession.lines(screen).last, let end = last.range(of: prompt) else { return false }
-      return last[end.upperBound...].allSatisfy { $0 == " " || $0 == "q" }
-    }
-    for _ in 0..<10 {
-      try terminal.send("q")
-      if (try? terminal.waitFor("the REPL's prompt after less", timeout: 2, back)) != nil { break }
-    }
-    let screen = try terminal.waitFor("the REPL's prompt after less", back)
-    if TerminalSession.lines(screen).last?.hasSuffix(prompt) == false {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"], rows: 12)
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type("STOCK")
+      try terminal.send("Enter")
+      try terminal.waitFor("less's prompt") { TerminalSession.lines($0).last == ":" }
       try terminal.send("C-c")
-      try terminal.waitFor("a clean prompt") { TerminalSession.lines($0).last?.hasSuffix(prompt) == true }
+      // less throws away keys typed ahead of an interrupt, so a `q` sent with the Ctrl-C may be
+      // lost: it is sent again until the REPL's prompt is back.
+      // A `q` that arrives after less has gone is typed at the prompt, and cleared with Ctrl-C.
+      let prompt = "127.0.0.1:\(server.port)>"
+      let back: (String) -> Bool = { screen in
+        guard let last = TerminalSession.lines(screen).last, let end = last.range(of: prompt) else { return false }
+        return last[end.upperBound...].allSatisfy { $0 == " " || $0 == "q" }
+      }
+      for _ in 0..<10 {
+        try terminal.send("q")
+        if (try? terminal.waitFor("the REPL's prompt after less", timeout: 2, back)) != nil { break }
+      }
+      let screen = try terminal.waitFor("the REPL's prompt after less", back)
+      if TerminalSession.lines(screen).last?.hasSuffix(prompt) == false {
+        try terminal.send("C-c")
+        try terminal.waitFor("a clean prompt") { TerminalSession.lines($0).last?.hasSuffix(prompt) == true }
+      }
+      try terminal.type("PING after")
+      try terminal.send("Enter")
+      let after = try terminal.waitForPrompt(after: "OK after")
+      #expect(!after.contains("[stockroom exited"), "\(after)")
     }
-    try terminal.type("PING after")
-    try terminal.send("Enter")
-    let after = try terminal.waitForPrompt(after: "OK after")
-    #expect(!after.contains("[stockroom exited"), "\(after)")
   }
 
   @Test("no pager when stdout is not a terminal, even in the REPL")
   func noPagerIntoFile() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    let record = terminal.folder.appendingPathComponent("paged").path
-    let output = terminal.folder.appendingPathComponent("out").path
-    let pager = try Self.script("pager", in: terminal.folder, "cat > '\(record)'\n")
-    try terminal.start(["-p", "\(server.port)"], environment: ["PAGER": pager], rows: 15, stdout: output)
-    // libedit does not edit (nor prompt) when stdout is not a terminal; the line waits in the
-    // terminal's input until it is read.
-    try terminal.type("STOCK")
-    try terminal.send("Enter")
-    try terminal.waitFor("the reply in the output file") { _ in Self.contents(output).contains("OK 20 items") }
-    try terminal.send("C-d")
-    try terminal.waitFor(text: "[stockroom exited with status 0]")
-    #expect(Self.contents(output).contains("japchae"))
-    #expect(!FileManager.default.fileExists(atPath: record), "paged into a file")
+    try withTerminal { server, terminal in
+      let record = terminal.folder.appendingPathComponent("paged").path
+      let output = terminal.folder.appendingPathComponent("out").path
+      let pager = try Self.script("pager", in: terminal.folder, "cat > '\(record)'\n")
+      try terminal.start(["-p", "\(server.port)"], environment: ["PAGER": pager], rows: 15, stdout: output)
+      // libedit does not edit (nor prompt) when stdout is not a terminal; the line waits in the
+      // terminal's input until it is read.
+      try terminal.type("STOCK")
+      try terminal.send("Enter")
+      try terminal.waitFor("the reply in the output file") { _ in Self.contents(output).contains("OK 20 items") }
+      try terminal.send("C-d")
+      try terminal.waitFor(text: "[stockroom exited with status 0]")
+      #expect(Self.contents(output).contains("japchae"))
+      #expect(!FileManager.default.fileExists(atPath: record), "paged into a file")
+    }
   }
 
   @Test("DIARY NEW without a body and DIARY EDIT without text open $EDITOR on a private file and send what was saved")
@@ -185,26 +182,25 @@ struct PagerEditorTerminalTests {
 
   @Test(":timing on prints the time per command, :timing off stops it")
   func timing() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type(":timing on")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "timing on")
-    try terminal.type("PING one")
-    try terminal.send("Enter")
-    let timed = try terminal.waitForPrompt(after: "Time: ")
-    let lines = TerminalSession.lines(timed)
-    let ok = try #require(lines.lastIndex(of: "OK one"))
-    #expect(lines[ok + 1].range(of: #"^Time: \d+\.\d{3} ms$"#, options: .regularExpression) != nil, "\(lines)")
-    try terminal.type(":timing off")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "timing off")
-    try terminal.type("PING two")
-    try terminal.send("Enter")
-    let untimed = try terminal.waitForPrompt(after: "OK two")
-    #expect(untimed.components(separatedBy: "Time: ").count == 2, "\(untimed)")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type(":timing on")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "timing on")
+      try terminal.type("PING one")
+      try terminal.send("Enter")
+      let timed = try terminal.waitForPrompt(after: "Time: ")
+      let lines = TerminalSession.lines(timed)
+      let ok = try #require(lines.lastIndex(of: "OK one"))
+      #expect(lines[ok + 1].range(of: #"^Time: \d+\.\d{3} ms$"#, options: .regularExpression) != nil, "\(lines)")
+      try terminal.type(":timing off")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "timing off")
+      try terminal.type("PING two")
+      try terminal.send("Enter")
+      let untimed = try terminal.waitForPrompt(after: "OK two")
+      #expect(untimed.components(separatedBy: "Time: ").count == 2, "\(untimed)")
+    }
   }
 }

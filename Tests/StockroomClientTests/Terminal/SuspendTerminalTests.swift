@@ -7,33 +7,30 @@ import Testing
 struct SuspendTerminalTests {
   @Test("Ctrl-Z, then fg: the prompt comes back with the line as it was, and it still runs")
   func redrawnAfterForeground() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    // A shell with job control, so that fg means what it does for a user.
-    try terminal.start(["--version"], afterwards: "PS1='shell$ ' exec bash --norc --noprofile -i")
-    try terminal.waitFor(text: "shell$")
-    let command =
-      "env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TERM=xterm-256color HOME=\(Tmux.shellQuote(terminal.folder.path))"
-      + " STOCKROOM_HISTFILE=/dev/null "
-      + [try ClientProcess.binary(), "-p", "\(server.port)"].map(Tmux.shellQuote).joined(separator: " ")
-    try terminal.type(command)
-    try terminal.send("Enter")
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type("PING again")
-    try terminal.waitFor(text: "> PING again")
-    try terminal.send("C-z")
-    try terminal.waitFor("the job stopped and the shell back") { screen in
-      screen.contains("Stopped") && TerminalSession.lines(screen).last?.hasSuffix("shell$") == true
+    try withTerminal { server, terminal in
+      // A shell with job control, so that fg means what it does for a user.
+      try terminal.start(["--version"], afterwards: "PS1='shell$ ' exec bash --norc --noprofile -i")
+      try terminal.waitFor(text: "shell$")
+      let command = try terminal.commandLine(
+        ["-p", "\(server.port)"], environment: ["STOCKROOM_HISTFILE": "/dev/null"])
+      try terminal.type(command)
+      try terminal.send("Enter")
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type("PING again")
+      try terminal.waitFor(text: "> PING again")
+      try terminal.send("C-z")
+      try terminal.waitFor("the job stopped and the shell back") { screen in
+        screen.contains("Stopped") && TerminalSession.lines(screen).last?.hasSuffix("shell$") == true
+      }
+      try terminal.type("fg")
+      try terminal.send("Enter")
+      try terminal.waitFor("the line drawn again below fg") { screen in
+        let lines = TerminalSession.lines(screen)
+        guard let fg = lines.lastIndex(where: { $0.hasSuffix("shell$ fg") }) else { return false }
+        return lines[(fg + 1)...].contains { $0.hasSuffix("127.0.0.1:\(server.port)> PING again") }
+      }
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK again")
     }
-    try terminal.type("fg")
-    try terminal.send("Enter")
-    try terminal.waitFor("the line drawn again below fg") { screen in
-      let lines = TerminalSession.lines(screen)
-      guard let fg = lines.lastIndex(where: { $0.hasSuffix("shell$ fg") }) else { return false }
-      return lines[(fg + 1)...].contains { $0.hasSuffix("127.0.0.1:\(server.port)> PING again") }
-    }
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK again")
   }
 }

@@ -28,22 +28,33 @@ final class TerminalSession {
     _ arguments: [String], environment: [String: String] = [:], afterwards: String? = nil, width: Int = 120,
     rows: Int = 40, stdout: String? = nil
   ) throws {
+    let command =
+      try commandLine(arguments, environment: environment) + (stdout.map { " > " + Tmux.shellQuote($0) } ?? "")
+    // The shell reports the exit status itself: tmux notices a dead pane only once it has
+    // reaped the child, which under load can take longer than any deadline here.
+    let reported =
+      command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
+    // remain-on-exit is set in the same tmux call, before the session: set afterwards, it
+    // failed when a quick command (`--version`, a one-shot HELP) had ended and taken the
+    // tmux server with it first.
+    try tmux.run([
+      "-f", "/dev/null", "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";", "new-session", "-d",
+      "-x", "\(width)", "-y", "\(rows)", reported,
+    ])
+  }
+
+  /// The shell command that runs `stockroom` with `arguments` in a clean environment: UTF-8,
+  /// a known TERM, HOME this session's folder and its own history file, then `environment`.
+  /// Tests that type the command into a shell of their own use it too.
+  func commandLine(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
     var env = [
       "LANG": "C.UTF-8", "TERM": "xterm-256color", "HOME": folder.path,
       "STOCKROOM_HISTFILE": historyFile,
     ]
     env.merge(environment) { $1 }
     let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Tmux.shellQuote($0.value))" }
-    let command =
-      "env -i PATH=/usr/bin:/bin " + assignments.joined(separator: " ") + " "
+    return "env -i PATH=/usr/bin:/bin " + assignments.joined(separator: " ") + " "
       + ([try ClientProcess.binary()] + arguments).map(Tmux.shellQuote).joined(separator: " ")
-      + (stdout.map { " > " + Tmux.shellQuote($0) } ?? "")
-    // The shell reports the exit status itself: tmux notices a dead pane only once it has
-    // reaped the child, which under load can take longer than any deadline here.
-    let reported =
-      command + "; echo \"[stockroom exited with status $?]\"" + (afterwards.map { "; " + $0 } ?? "")
-    try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(rows)", reported])
-    try tmux.run(["set-option", "-g", "remain-on-exit", "on"])
   }
 
   func send(_ keys: String...) throws {

@@ -8,30 +8,29 @@ struct TerminalTests {
 
   @Test("Tab completes a command word, then a Korean alias from the server's NAMES")
   func tabCompletion() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.type("OR")
-    try terminal.send("Tab")
-    try terminal.waitFor(text: "> ORDER ")
-    try terminal.type("딸바")
-    try terminal.send("Tab")
-    let screen = try terminal.waitFor(text: "> ORDER 딸바쥬스 ")
-    // The typed prefix became the one dish's whole name: what stands on the input line, before
-    // the usage hint shown to its right, is just that, with no list of candidates below it.
-    let prompt = "stockroom 127.0.0.1:\(server.port)> "
-    let line = try #require(TerminalSession.lines(screen).last)
-    let typed = line.hasPrefix(prompt) ? line.dropFirst(prompt.count).components(separatedBy: "  ").first : nil
-    #expect(typed == "ORDER 딸바쥬스", "\(screen)")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK order=1")
-    // Several matches: the list is shown and the line is kept.
-    try terminal.type("SHOW 딸")
-    try terminal.send("Tab")
-    let listed = try terminal.waitFor("candidate list") { $0.contains("딸기쥬스") && $0.contains("딸바쥬스") }
-    #expect(TerminalSession.lines(listed).last?.hasSuffix("> SHOW 딸") == true)
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.type("OR")
+      try terminal.send("Tab")
+      try terminal.waitFor(text: "> ORDER ")
+      try terminal.type("딸바")
+      try terminal.send("Tab")
+      let screen = try terminal.waitFor(text: "> ORDER 딸바쥬스 ")
+      // The typed prefix became the one dish's whole name: what stands on the input line, before
+      // the usage hint shown to its right, is just that, with no list of candidates below it.
+      let prompt = "stockroom 127.0.0.1:\(server.port)> "
+      let line = try #require(TerminalSession.lines(screen).last)
+      let typed = line.hasPrefix(prompt) ? line.dropFirst(prompt.count).components(separatedBy: "  ").first : nil
+      #expect(typed == "ORDER 딸바쥬스", "\(screen)")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK order=1")
+      // Several matches: the list is shown and the line is kept.
+      try terminal.type("SHOW 딸")
+      try terminal.send("Tab")
+      let listed = try terminal.waitFor("candidate list") { $0.contains("딸기쥬스") && $0.contains("딸바쥬스") }
+      #expect(TerminalSession.lines(listed).last?.hasSuffix("> SHOW 딸") == true)
+    }
   }
 
   @Test("history survives to the next run; lines with a password never reach the file")
@@ -96,64 +95,62 @@ struct TerminalTests {
 
   @Test("after a command word the remaining arguments are hinted from the command table")
   func argumentHint() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: ">")
-    try terminal.type("ORDER ")
-    let screen = try terminal.waitFor(text: "<item> [n] [<item> [n] ...]")
-    #expect(TerminalSession.lines(screen).last?.contains("> ORDER ") == true)
-    try terminal.type("banana_juice ")
-    try terminal.waitFor("the hint to move on") { screen in
-      let last = TerminalSession.lines(screen).last ?? ""
-      return last.contains("[n] [<item> [n] ...]") && !last.contains("<item> [n] [<item>")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("ORDER ")
+      let screen = try terminal.waitFor(text: "<item> [n] [<item> [n] ...]")
+      #expect(TerminalSession.lines(screen).last?.contains("> ORDER ") == true)
+      try terminal.type("banana_juice ")
+      try terminal.waitFor("the hint to move on") { screen in
+        let last = TerminalSession.lines(screen).last ?? ""
+        return last.contains("[n] [<item> [n] ...]") && !last.contains("<item> [n] [<item>")
+      }
+      // Ctrl-C clears the half-typed line and gives a fresh prompt.
+      try terminal.send("C-c")
+      try terminal.waitFor("a fresh prompt") { screen in
+        TerminalSession.lines(screen).last?.hasSuffix("127.0.0.1:\(server.port)>") == true
+      }
+      // A short line after a long one is sent as typed, with nothing left over from before.
+      try terminal.type("PING a-long-first-line")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK a-long-first-line")
+      try terminal.type("PING x")
+      try terminal.send("Enter")
+      let screen2 = try terminal.waitFor(text: "OK x")
+      #expect(TerminalSession.lines(screen2).contains("OK x"), "\(screen2)")
+      let cleared = TerminalSession.lines(screen2).filter { $0.contains("^C") }
+      #expect(cleared.count == 1 && !cleared[0].contains("[n]"), "hint left behind: \(screen2)")
     }
-    // Ctrl-C clears the half-typed line and gives a fresh prompt.
-    try terminal.send("C-c")
-    try terminal.waitFor("a fresh prompt") { screen in
-      TerminalSession.lines(screen).last?.hasSuffix("127.0.0.1:\(server.port)>") == true
-    }
-    // A short line after a long one is sent as typed, with nothing left over from before.
-    try terminal.type("PING a-long-first-line")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK a-long-first-line")
-    try terminal.type("PING x")
-    try terminal.send("Enter")
-    let screen2 = try terminal.waitFor(text: "OK x")
-    #expect(TerminalSession.lines(screen2).contains("OK x"), "\(screen2)")
-    let cleared = TerminalSession.lines(screen2).filter { $0.contains("^C") }
-    #expect(cleared.count == 1 && !cleared[0].contains("[n]"), "hint left behind: \(screen2)")
   }
 
   @Test("a WATCH event from another client appears above the prompt; the half-typed line survives")
   func watchEventWhileTyping() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: ">")
-    try terminal.type("WATCH banana")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK watching=banana")
-    try terminal.type("STOCK bana")
-    try terminal.waitFor(text: "> STOCK bana")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("WATCH banana")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK watching=banana")
+      try terminal.type("STOCK bana")
+      try terminal.waitFor(text: "> STOCK bana")
 
-    let other = try ClientProcess.run(
-      ["-p", "\(server.port)", "ORDER", "banana_juice"])
-    #expect(other.status == 0, "\(other.error)")
-    // Who ordered is told to staff only; this watcher is a guest.
-    let screen = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1)")
-    let lines = TerminalSession.lines(screen)
-    let eventRow = try #require(lines.firstIndex { $0.contains("! stock banana → 8") })
-    #expect(TerminalSession.withoutHint(lines.last)?.hasSuffix("> STOCK bana") == true, "\(lines)")
-    #expect(eventRow == lines.count - 2, "the event is not just above the prompt: \(lines)")
+      let other = try ClientProcess.run(
+        ["-p", "\(server.port)", "ORDER", "banana_juice"])
+      #expect(other.status == 0, "\(other.error)")
+      // Who ordered is told to staff only; this watcher is a guest.
+      let screen = try terminal.waitFor(text: "! stock banana → 8 (-2, order 1)")
+      let lines = TerminalSession.lines(screen)
+      let eventRow = try #require(lines.firstIndex { $0.contains("! stock banana → 8") })
+      #expect(TerminalSession.withoutHint(lines.last)?.hasSuffix("> STOCK bana") == true, "\(lines)")
+      #expect(eventRow == lines.count - 2, "the event is not just above the prompt: \(lines)")
 
-    // The editor's buffer kept the text too: finishing the word runs the whole command.
-    try terminal.type("na")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK 1 item")
-    #expect(try terminal.screen().contains("banana  fruit      8"))
+      // The editor's buffer kept the text too: finishing the word runs the whole command.
+      try terminal.type("na")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK 1 item")
+      #expect(try terminal.screen().contains("banana  fruit      8"))
+    }
   }
 
   @Test("a watcher's own order: its event shows as soon as it arrives, not after the next command")
@@ -181,55 +178,53 @@ struct TerminalTests {
 
   @Test("completion learns a product another user lists, while the line is half-typed")
   func completionFollowsCatalogue() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try server.register("bob")
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: ">")
-    try terminal.type("WATCH")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK watching=all")
-    try terminal.type("PRODUCT EDIT ")
-    try terminal.waitFor(text: "<id>")
-    let other = try ClientProcess.run(
-      ["-p", "\(server.port)", "-u", "bob", "PRODUCT", "NEW", "name=Red apple", "price=1200", "stock=3"],
-      environment: ["STOCKROOM_PASSWORD": ShopServer.password])
-    #expect(other.status == 0, "\(other.output)\(other.error)")
-    try terminal.waitFor(text: "! stock p1 (Red apple) → 3 (+3, listed)")
-    try terminal.send("Tab")
-    try terminal.waitFor("p1 completed") { screen in
-      TerminalSession.lines(screen).last?.contains("> PRODUCT EDIT p1 ") == true
+    try withTerminal { server, terminal in
+      try server.register("bob")
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("WATCH")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK watching=all")
+      try terminal.type("PRODUCT EDIT ")
+      try terminal.waitFor(text: "<id>")
+      let other = try ClientProcess.run(
+        ["-p", "\(server.port)", "-u", "bob", "PRODUCT", "NEW", "name=Red apple", "price=1200", "stock=3"],
+        environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+      #expect(other.status == 0, "\(other.output)\(other.error)")
+      try terminal.waitFor(text: "! stock p1 (Red apple) → 3 (+3, listed)")
+      try terminal.send("Tab")
+      try terminal.waitFor("p1 completed") { screen in
+        TerminalSession.lines(screen).last?.contains("> PRODUCT EDIT p1 ") == true
+      }
     }
   }
 
   @Test("HELP and :json are answered locally; Ctrl-D leaves with status 0")
   func localCommandsAndLeaving() throws {
-    let server = try ShopServer()
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: ">")
-    try terminal.type("HELP ORDER")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "ORDER 딸바쥬스 2 galbi_jjim")
-    try terminal.type(":json on")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "json output on")
-    try terminal.type("STOCK kiwi")
-    try terminal.send("Enter")
-    // Laid out for reading, with the status line's words as its message, not split into args.
-    let json = try terminal.waitForPrompt(after: #"  "rows": ["#)
-    #expect(json.contains(#"  "message": "1 item"#) && !json.contains("args"), "\(json)")
-    #expect(json.contains(#"    {"id": "kiwi", "kind": "fruit", "stock": 10"#), "\(json)")
-    try terminal.type(":json off")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "json output off")
-    try terminal.type("STOCK kiwi")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "kiwi  fruit     10  ██████████")
-    try terminal.send("C-d")
-    try terminal.waitFor(text: "[stockroom exited with status 0]")
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("HELP ORDER")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "ORDER 딸바쥬스 2 galbi_jjim")
+      try terminal.type(":json on")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "json output on")
+      try terminal.type("STOCK kiwi")
+      try terminal.send("Enter")
+      // Laid out for reading, with the status line's words as its message, not split into args.
+      let json = try terminal.waitForPrompt(after: #"  "rows": ["#)
+      #expect(json.contains(#"  "message": "1 item"#) && !json.contains("args"), "\(json)")
+      #expect(json.contains(#"    {"id": "kiwi", "kind": "fruit", "stock": 10"#), "\(json)")
+      try terminal.type(":json off")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "json output off")
+      try terminal.type("STOCK kiwi")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "kiwi  fruit     10  ██████████")
+      try terminal.send("C-d")
+      try terminal.waitFor(text: "[stockroom exited with status 0]")
+    }
   }
 
   @Test("when the server goes away the prompt says so; the next command reconnects and logs in again unasked")
@@ -330,26 +325,25 @@ struct TerminalTests {
 
   @Test("a connection the server closed for idleness is not reopened behind its back; the next command does it")
   func idleCloseWaitsForCommand() throws {
-    let server = try ShopServer(idleTimeout: 1)
-    let terminal = try TerminalSession()
-    defer { terminal.stop() }
-    try terminal.start(["-p", "\(server.port)"])
-    try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
-    try terminal.waitFor(text: "the server closed this idle connection after 1 s")
-    let closed = try terminal.waitFor(text: "not connected>")
-    #expect(closed.contains("will reconnect on the next command"), "\(closed)")
-    // A connection of our own left idle is closed by the server after its 1 s, past the first
-    // retry delays (0.25 s, 0.5 s): a background retry would have connected by then.
-    let probe = try QuietConnection(port: server.port)
-    #expect(probe.waitForClose(), "the server did not close an idle connection")
-    let quiet = try terminal.screen()
-    #expect(!quiet.contains("reconnected"), "\(quiet)")
-    // The REPL's first connection, the probe, and this one: nothing opened behind our back.
-    let info = try ClientProcess.run(["-p", "\(server.port)", "INFO"])
-    #expect(info.output.contains("connections_total=3"), "\(info.output)")
-    try terminal.type("STOCK kiwi")
-    try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(server.port)")
+    try withTerminal(try ShopServer(idleTimeout: 1)) { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: "stockroom 127.0.0.1:\(server.port)>")
+      try terminal.waitFor(text: "the server closed this idle connection after 1 s")
+      let closed = try terminal.waitFor(text: "not connected>")
+      #expect(closed.contains("will reconnect on the next command"), "\(closed)")
+      // A connection of our own left idle is closed by the server after its 1 s, past the first
+      // retry delays (0.25 s, 0.5 s): a background retry would have connected by then.
+      let probe = try QuietConnection(port: server.port)
+      #expect(probe.waitForClose(), "the server did not close an idle connection")
+      let quiet = try terminal.screen()
+      #expect(!quiet.contains("reconnected"), "\(quiet)")
+      // The REPL's first connection, the probe, and this one: nothing opened behind our back.
+      let info = try ClientProcess.run(["-p", "\(server.port)", "INFO"])
+      #expect(info.output.contains("connections_total=3"), "\(info.output)")
+      try terminal.type("STOCK kiwi")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "reconnected to 127.0.0.1:\(server.port)")
+    }
   }
 
   @Test("a retry that meets a server which never greets gives up in time: typing stays live, and it retries later")

@@ -96,6 +96,10 @@ public final class LineEditor {
     _ = sr_el_add_function(editLine, "stockroom-cursor-key", "Move a word, or delete forward") { el, _ in
       LineEditor.from(el)?.runPrivateKey() ?? UInt8(CC_ERROR)
     }
+    // libedit's own settings ($EDITRC, else ~/.editrc: `bind -v` for vi mode, macros), read
+    // before the client binds its keys: `bind -v` resets the keymap, which would otherwise
+    // take Tab, Enter, Ctrl-C, Ctrl-Z and Ctrl-R away from completion and the prompt.
+    _ = el_source(editLine, nil)
     _ = sr_el_bind(editLine, "^^", "stockroom-cursor-key")
     _ = sr_el_bind(editLine, "^Z", "stockroom-suspend")
     _ = sr_el_bind(editLine, "^I", "stockroom-complete")

@@ -215,6 +215,8 @@ public final class InteractiveSession {
       } else {
         _ = BoardSession(options: options, credentials: credentials, palette: renderer.palette).run()
       }
+    case .unknown(let word):
+      say(renderer.palette.error(LocalCommand.unknownMessage(word)) + "\n")
     case .quit:
       if let connection {
         try? connection.send("QUIT")

@@ -1,3 +1,5 @@
+import StockroomText
+
 /// Commands the client answers without a round trip.
 public enum LocalCommand: Sendable, Equatable {
   case help([String])
@@ -11,6 +13,9 @@ public enum LocalCommand: Sendable, Equatable {
   case quit
   /// `:top`: the live board, until `q` brings the prompt back.
   case top
+  /// A `:` word the client does not know: answered by the client, never sent, since no
+  /// server command starts with `:`.
+  case unknown(String)
 
   /// The words completion offers besides the server's commands.
   public static let words = [":clear", ":history", ":json", ":timing", ":pager", ":top"]
@@ -28,8 +33,19 @@ public enum LocalCommand: Sendable, Equatable {
     case ":pager": return .pager(switchWord(words))
     case ":top": return .top
     case "quit", "exit", ":quit", ":q": return .quit
-    default: return nil
+    default: return first.hasPrefix(":") ? .unknown(first) : nil
     }
+  }
+
+  /// What the REPL says to an unknown `:` word: the nearest known one, and the whole list.
+  public static func unknownMessage(_ word: String) -> String {
+    let known = words + [":quit"]
+    let list = known.joined(separator: " ")
+    let message = "unknown client command '\(word)' (not sent)"
+    guard let guess = NameSuggestion.closest(to: word.lowercased(), among: known) else {
+      return message + "; client commands: " + list
+    }
+    return message + "; did you mean \(guess)? Client commands: " + list
   }
 
   /// `on` or `off` after the command; nil (toggle) for anything else.

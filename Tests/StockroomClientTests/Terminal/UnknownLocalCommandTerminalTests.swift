@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// A `:` word the client does not know (tmux): answered by the client, never sent.
+@Suite("An unknown : command is answered by the client, with a suggestion")
+struct UnknownLocalCommandTerminalTests {
+  @Test(":jsn says it is unknown, suggests :json, and the server never sees it")
+  func answeredLocally() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type(":jsn on")
+      try terminal.send("Enter")
+      let screen = try terminal.waitForPrompt(after: "did you mean :json?")
+      #expect(screen.contains("unknown client command ':jsn' (not sent); did you mean :json?"), "\(screen)")
+      // The list may wrap at a space, indented; its words joined again, it is whole.
+      let joined = screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(joined.contains("Client commands: :clear :history :json :timing :pager :top :quit"), "\(screen)")
+      #expect(!screen.contains("ERR"), "\(screen)")
+      try terminal.type(":frobnicate")
+      try terminal.send("Enter")
+      let second = try terminal.waitForPrompt(after: "client commands:")
+      #expect(second.contains("unknown client command ':frobnicate' (not sent); client commands: :clear"), "\(second)")
+    }
+  }
+}

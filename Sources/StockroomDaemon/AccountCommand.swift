@@ -19,11 +19,6 @@ public struct AccountCommand: Sendable, Equatable {
   public var action: AccountAction
   public var dataDirectory: String
 
-  public init(action: AccountAction, dataDirectory: String) {
-    self.action = action
-    self.dataDirectory = dataDirectory
-  }
-
   public static let usage = """
     usage: stockroomd user add NAME [--role customer|staff|admin] [--data DIR]
            stockroomd user passwd NAME [--data DIR]

@@ -8,24 +8,22 @@ public enum ItemRef: Sendable, Equatable {
   case product(String)
 
   public var id: String {
-    switch self {
-    case .fruit(let fruit): fruit.id
-    case .juice(let juice): juice.id
-    case .dish(let dish): dish.id
-    case .section(let section): section.id
-    case .exhibit(let exhibit): exhibit.id
-    case .product(let id): id
-    }
+    if case .product(let id) = self { return id }
+    // Every case but `.product` names a catalogue entry.
+    return catalogEntry!.id
   }
 
   /// The catalogue's display name; nil for a product, whose name lives with the product.
-  public var catalogName: String? {
+  public var catalogName: String? { catalogEntry?.name }
+
+  /// The catalogue item named; nil for a product, which users add and the catalogue does not hold.
+  public var catalogEntry: (any CatalogEntry)? {
     switch self {
-    case .fruit(let fruit): fruit.name
-    case .juice(let juice): juice.name
-    case .dish(let dish): dish.name
-    case .section(let section): section.name
-    case .exhibit(let exhibit): exhibit.name
+    case .fruit(let fruit): fruit
+    case .juice(let juice): juice
+    case .dish(let dish): dish
+    case .section(let section): section
+    case .exhibit(let exhibit): exhibit
     case .product: nil
     }
   }

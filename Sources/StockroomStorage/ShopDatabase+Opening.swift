@@ -32,17 +32,21 @@ extension ShopDatabase {
     syncDirectory(parent.isEmpty ? "." : parent)
   }
 
+  /// Opens `path` to lock it, or fails with what `explain` says around the errno's words.
+  private static func openLock(_ path: String, create: Bool, explain: (_ reason: String) -> String) throws -> FileLock {
+    do {
+      return try FileLock(path: path, create: create)
+    } catch {
+      throw StorageError(explain(AccessAdvice.describe(errno: error.code)))
+    }
+  }
+
   /// Takes `stockroom.lock`: one server per directory, and one creator of a new shop at a time.
   static func lockDirectory(_ directory: String) throws -> FileLock {
     let lockPath = (directory as NSString).appendingPathComponent(lockFileName)
-    let lock: FileLock
-    do {
-      lock = try FileLock(path: lockPath, create: true)
-    } catch {
-      throw StorageError(
-        "cannot open \(lockPath): \(AccessAdvice.describe(errno: error.code)); \(AccessAdvice.currentUser), the user "
-          + "stockroomd runs as, must be able to write \(directory) "
-          + "(\(AccessAdvice.grant(directory: directory, files: [path(in: directory)])))")
+    let lock = try openLock(lockPath, create: true) { reason in
+      "cannot open \(lockPath): \(reason); \(AccessAdvice.currentUser), the user stockroomd runs as, must be able "
+        + "to write \(directory) (\(AccessAdvice.grant(directory: directory, files: [path(in: directory)])))"
     }
     guard lock.tryLock() else {
       let pid = Int(lock.read().trimmingCharacters(in: .whitespacesAndNewlines)).map { " (pid \($0))" } ?? ""
@@ -69,15 +73,10 @@ extension ShopDatabase {
       try refuseOrphanedLog(path)
       if let created = try createShop(path, directory: directory) { return created }
     }
-    let lock: FileLock
-    do {
-      lock = try FileLock(path: path, create: false)
-    } catch {
+    let lock = try openLock(path, create: false) { reason in
       let owner = AccessAdvice.ownership(path).map { " (it is \($0))" } ?? ""
-      throw StorageError(
-        "cannot open \(path)\(owner): \(AccessAdvice.describe(errno: error.code)). \(AccessAdvice.currentUser), the "
-          + "user stockroomd runs as, must be able to read and write it: "
-          + AccessAdvice.grant(directory: directory, files: [path]))
+      return "cannot open \(path)\(owner): \(reason). \(AccessAdvice.currentUser), the user stockroomd runs as, "
+        + "must be able to read and write it: " + AccessAdvice.grant(directory: directory, files: [path])
     }
     guard lock.tryLock() else {
       let pid = lock.holder.map { " (pid \($0))" } ?? ""
@@ -112,13 +111,9 @@ extension ShopDatabase {
   /// replaces. Returns nil when another server put a shop in place first.
   static func createShop(_ path: String, directory: String) throws -> FileLock? {
     let temporary = path + ".creating"
-    let lock: FileLock
-    do {
-      lock = try FileLock(path: temporary, create: true)
-    } catch {
-      throw StorageError(
-        "cannot create \(temporary) for a new shop: \(AccessAdvice.describe(errno: error.code)); check that "
-          + "\(AccessAdvice.currentUser) may write \(directory)")
+    let lock = try openLock(temporary, create: true) { reason in
+      "cannot create \(temporary) for a new shop: \(reason); check that \(AccessAdvice.currentUser) may write "
+        + directory
     }
     guard lock.tryLock() else {
       throw StorageError("\(directory) is in use by another stockroomd, which is creating a new shop in it")

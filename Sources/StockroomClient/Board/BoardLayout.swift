@@ -19,14 +19,6 @@ public struct BoardLayout {
   /// The recent orders the stacked layout keeps room for, stock rows giving way.
   static let ordersKept = 5
 
-  public init(columns: Int, rows: Int, palette: Palette, clock: String, ordersPerSecond: Double) {
-    self.columns = columns
-    self.rows = rows
-    self.palette = palette
-    self.clock = clock
-    self.ordersPerSecond = ordersPerSecond
-  }
-
   public func lines(for state: BoardState) -> [String] {
     guard columns >= 20, rows >= 5 else {
       return Array([fit("window too small for the board"), fit("q quits")].prefix(max(rows, 0)))

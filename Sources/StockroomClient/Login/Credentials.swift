@@ -6,11 +6,6 @@ public struct Credentials: Sendable, Equatable {
   public var name: String
   public var password: Secret
 
-  public init(name: String, password: Secret) {
-    self.name = name
-    self.password = password
-  }
-
   /// The LOGIN request; both words quoted as needed, so a password with spaces or `=` stays
   /// one positional word.
   public var loginLine: String {

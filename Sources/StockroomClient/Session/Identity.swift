@@ -6,12 +6,9 @@ import StockroomProtocol
 public struct Identity: Sendable, Equatable {
   public var name: String
   public var role: Role
+}
 
-  public init(name: String, role: Role) {
-    self.name = name
-    self.role = role
-  }
-
+extension Identity {
   /// The identity a successful reply to `command` names; nil for a guest, an error, or a
   /// reply that names nobody.
   public init?(reply: Reply, command: String) {

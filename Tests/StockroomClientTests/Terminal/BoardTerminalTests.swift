@@ -1,5 +1,5 @@
 import Foundation
-import StockroomClient
+@testable import StockroomClient
 import StockroomProtocol
 import StockroomTransport
 import Testing

@@ -82,12 +82,13 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomDaemon"]),
-    // The load generator, and the maker of large databases for measuring start-up.
+    // The load generator, the maker of large databases for measuring start-up, and the
+    // comparison `Scripts/bench` runs (servers, rounds, sections, tables).
     .executableTarget(
       name: "stockroom-bench",
       dependencies: [
         "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTLS", "CStockroomSystem",
-        "StockroomSystem",
+        "StockroomSystem", "StockroomTestSupport",
       ]
     ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.

@@ -5,6 +5,7 @@ enum Bench {
   static func run(arguments: [String]) -> Never {
     if arguments.first == "make-db" { makeDatabase(Array(arguments.dropFirst())) }
     if arguments.first == "report" { report(Array(arguments.dropFirst())) }
+    if arguments.first == "compare" { Comparison.run(arguments: Array(arguments.dropFirst())) }
     let options: BenchOptions
     do {
       guard let parsed = try BenchOptions.parse(arguments) else {

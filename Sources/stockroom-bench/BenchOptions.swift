@@ -47,6 +47,7 @@ struct BenchOptions: Sendable, Equatable {
     usage: stockroom-bench [load|idle|fanout] [options]
            stockroom-bench report RESULTS [--out FILE]
            stockroom-bench make-db DIR [options]
+           stockroom-bench compare [--quick | --smoke] [--out FILE]   (what Scripts/bench runs)
 
       load (default)             every connection repeats --case; prints rps, latency, CPU
       idle                       opens --connections that send one PING and then nothing;

@@ -64,3 +64,24 @@ struct ServerProcess: Sendable {
     }
   }
 }
+
+extension ServerProcess {
+  /// The parent's pid (field 4 of /proc/PID/stat), counted after the command name's last `)`.
+  static func parentPID(stat: String) -> Int32? {
+    guard let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 1 ? Int32(fields[1]) : nil
+  }
+
+  /// The processes `pid` started and that still run, from every /proc/N/stat.
+  static func children(of pid: Int32) -> [Int32] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.compactMap { name -> Int32? in
+      guard let child = Int32(name),
+        let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+        parentPID(stat: stat) == pid
+      else { return nil }
+      return child
+    }
+  }
+}

@@ -101,8 +101,9 @@ public final class PostgresCluster: Sendable {
   }
 
   /// A port nothing listens on now. Another program could take it before PostgreSQL does; then
-  /// `pg_ctl start` fails and says so, which is rare enough on a test machine.
-  private static func freePort() throws -> UInt16 {
+  /// `pg_ctl start` fails and says so, which is rare enough on a test machine. The bench picks
+  /// its Redis and TLS ports here too.
+  public static func freePort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Subprocess.Failure(description: "socket failed") }
     defer { close(fd) }

@@ -88,7 +88,7 @@ let package = Package(
       name: "stockroom-bench",
       dependencies: [
         "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTLS", "CStockroomSystem",
-        "StockroomSystem", "StockroomTestSupport",
+        "StockroomSystem",
       ]
     ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
@@ -100,8 +100,9 @@ let package = Package(
         "StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit", "StockroomTLS", "StockroomSystem",
       ]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
-    // What the test targets share: starting real programs with a clean signal mask.
-    .target(name: "StockroomTestSupport", path: "Tests/StockroomTestSupport"),
+    // What the test targets share: tmux sessions, and StockroomSystem's programs started with a
+    // clean signal mask, PostgreSQL cluster and certificates under the names the tests use.
+    .target(name: "StockroomTestSupport", dependencies: ["StockroomSystem"], path: "Tests/StockroomTestSupport"),
     .testTarget(
       name: "StockroomClientTests",
       dependencies: [

@@ -1,5 +1,5 @@
 import Foundation
-import StockroomTestSupport
+import StockroomSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,7 +11,7 @@ import Synchronization
 /// A program the comparison started (a server, one generator run), known by its own pid, so
 /// that stopping it can never reach anybody else's process.
 ///
-/// It is started the way the tests start programs (`Subprocess`: posix_spawn, a clean signal
+/// It is started the way the tests start programs (StockroomSystem's `Subprocess`: posix_spawn, a clean signal
 /// mask), because a child that inherits blocked signals would not stop when told.
 final class ChildProcess {
   let pid: pid_t

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import StockroomTestSupport
+import StockroomSystem
 
 /// PostgreSQL: the same durable ORDER load through one node on SQLite, and through 1, 2 and 3
 /// nodes sharing one PostgreSQL store (connections spread over the nodes), taking turns to go

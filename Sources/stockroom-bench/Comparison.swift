@@ -1,5 +1,5 @@
 import Foundation
-import StockroomTestSupport
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -24,10 +24,10 @@ final class Comparison {
     self.options = options
     self.workdir = workdir
     generator = Self.ownPath()
-    let certificates: TestCertificates
+    let certificates: LoopbackCertificates
     do {
       // One CA and a server certificate for 127.0.0.1 that both servers present on their TLS ports.
-      certificates = try TestCertificates.shared()
+      certificates = try LoopbackCertificates.shared()
     } catch {
       throw BenchError("cannot make the TLS rows' certificates: \(error)")
     }

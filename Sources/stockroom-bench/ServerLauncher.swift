@@ -1,5 +1,5 @@
 import Foundation
-import StockroomTestSupport
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +15,7 @@ struct ServerLauncher {
   let redisServer: String
   let workdir: String
   let options: ComparisonOptions
-  let certificates: TestCertificates
+  let certificates: LoopbackCertificates
   /// `--io BACKEND` for the I/O backend section, nil for the server's default.
   var io: String? = nil
 

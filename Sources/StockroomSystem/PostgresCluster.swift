@@ -4,12 +4,12 @@
   import Musl
 #endif
 
-/// A throw-away PostgreSQL server for tests: its own cluster in a temporary folder, listening
+/// A throw-away PostgreSQL server for tests and the bench's PostgreSQL section: its own cluster in a temporary folder, listening
 /// on a free loopback port and on a socket in that folder, with trust authentication.
 ///
 /// PostgreSQL refuses to run as root, so under root the cluster belongs to the `postgres`
 /// user. A watchdog process stops the server and removes the folder when the test process
-/// ends however it ends (even `kill -9`), so nothing outlives the tests.
+/// ends however it ends (even `kill -9`), so nothing outlives the tests or the bench.
 public final class PostgresCluster: Sendable {
   public let directory: String
   public let port: UInt16
@@ -64,16 +64,7 @@ public final class PostgresCluster: Sendable {
   }
 
   /// The server's log, for a failing test to show.
-  public func log() -> String { Self.contents("\(directory)/log") }
-
-  private static func contents(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var text = ""
-    var buffer = [CChar](repeating: 0, count: 4096)
-    while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(cString: buffer) }
-    return text
-  }
+  public func log() -> String { TextFile.read("\(directory)/log") }
 
   private func run(_ program: String, _ arguments: [String]) throws {
     let errors = "\(directory)/\(program).err"
@@ -81,7 +72,7 @@ public final class PostgresCluster: Sendable {
     let status = try Subprocess.run(path, argv, environment: ["PATH": "/usr/bin:/bin"], stderr: errors)
     guard status == 0 else {
       throw Subprocess.Failure(
-        description: "\(program) failed (\(status)): \(Self.contents(errors))\nserver log:\n\(log())")
+        description: "\(program) failed (\(status)): \(TextFile.read(errors))\nserver log:\n\(log())")
     }
   }
 

@@ -130,8 +130,9 @@ let package = Package(
     .testTarget(name: "StockroomTLSTests", dependencies: ["StockroomTLS", "StockroomTestSupport"]),
     // Which layer may import which: reads the sources, links nothing of them.
     .testTarget(name: "StockroomArchitectureTests"),
-    // The load generator's own logic: options, /proc parsing, events, the report and its JSON.
-    .testTarget(name: "StockroomBenchTests", dependencies: ["stockroom-bench"]),
+    // The load generator's own logic: options, /proc parsing, events, the report and its JSON, the
+    // comparison's options and tables, and `compare` refusing bad input as a process.
+    .testTarget(name: "StockroomBenchTests", dependencies: ["stockroom-bench", "StockroomSystem"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -48,6 +48,9 @@ let package = Package(
     .target(name: "StockroomSystem", dependencies: ["CStockroomSystem"]),
     // Leveled, structured log lines to standard error or a file, shaped like swift-log.
     .target(name: "StockroomLogging", dependencies: ["StockroomSystem", "StockroomText"]),
+    // What the bench and the tests set up around a server and nothing ships: programs started
+    // with a clean signal mask, a throw-away PostgreSQL cluster, loopback certificates.
+    .target(name: "StockroomFixtures", dependencies: ["StockroomSystem"]),
     // The shop's engine, without sockets, event loops or Dispatch: connection cores and sessions,
     // the command handlers and their replies, the store and its change paths, watching, counters.
     .target(
@@ -88,7 +91,7 @@ let package = Package(
       name: "stockroom-bench",
       dependencies: [
         "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTLS", "CStockroomSystem",
-        "StockroomSystem",
+        "StockroomSystem", "StockroomFixtures",
       ]
     ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
@@ -100,9 +103,11 @@ let package = Package(
         "StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit", "StockroomTLS", "StockroomSystem",
       ]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
-    // What the test targets share: tmux sessions, and StockroomSystem's programs started with a
-    // clean signal mask, PostgreSQL cluster and certificates under the names the tests use.
-    .target(name: "StockroomTestSupport", dependencies: ["StockroomSystem"], path: "Tests/StockroomTestSupport"),
+    // What the test targets share: tmux sessions, and StockroomFixtures' programs, PostgreSQL
+    // cluster and certificates under the names the tests use.
+    .target(
+      name: "StockroomTestSupport", dependencies: ["StockroomSystem", "StockroomFixtures"],
+      path: "Tests/StockroomTestSupport"),
     .testTarget(
       name: "StockroomClientTests",
       dependencies: [
@@ -132,7 +137,8 @@ let package = Package(
     .testTarget(name: "StockroomArchitectureTests"),
     // The load generator's own logic: options, /proc parsing, events, the report and its JSON, the
     // comparison's options and tables, and `compare` refusing bad input as a process.
-    .testTarget(name: "StockroomBenchTests", dependencies: ["stockroom-bench", "StockroomSystem"]),
+    .testTarget(
+      name: "StockroomBenchTests", dependencies: ["stockroom-bench", "StockroomSystem", "StockroomFixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

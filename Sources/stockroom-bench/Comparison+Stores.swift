@@ -1,4 +1,5 @@
 import Foundation
+import StockroomFixtures
 import StockroomSystem
 
 /// PostgreSQL: the same durable ORDER load through one node on SQLite, and through 1, 2 and 3

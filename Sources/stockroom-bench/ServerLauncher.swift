@@ -1,4 +1,5 @@
 import Foundation
+import StockroomFixtures
 import StockroomSystem
 
 #if canImport(Glibc)

@@ -48,6 +48,17 @@ import Testing
     try expectImports(of: "stockroomd", allowed: ["StockroomDaemon"])
   }
 
+  /// What the bench and the tests set up (clusters, certificates, child programs) never ships in
+  /// a program users run.
+  @Test func fixturesShipInNothingUsersRun() throws {
+    for target in [
+      "StockroomSystem", "StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon",
+      "StockroomClient", "stockroomd", "stockroom",
+    ] {
+      try expectImports(of: target, forbidden: ["StockroomFixtures"])
+    }
+  }
+
   /// The Dispatch backend, and the loop core both backends share, build where epoll does not
   /// exist: no CStockroomSystem (whose header includes <sys/epoll.h>), no epoll, eventfd or
   /// timerfd.
@@ -65,7 +76,10 @@ import Testing
 
   /// Every rule above reads real files: a target that is not there would pass every rule.
   @Test func everyTargetNamedHasSources() throws {
-    for target in ["StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon", "StockroomLogging"] {
+    for target in [
+      "StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon", "StockroomLogging",
+      "StockroomFixtures",
+    ] {
       #expect(try !Self.imports(of: target).isEmpty, "\(target) has no Swift file")
     }
   }

@@ -1,3 +1,4 @@
+import StockroomFixtures
 import StockroomSystem
 
 /// The tests' certificates: StockroomSystem's CA, server, wrong-host, self-signed and client

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomFixtures
 import StockroomSystem
 
 /// A tmux server of a test's own: its own socket in its own folder, so tests in parallel never

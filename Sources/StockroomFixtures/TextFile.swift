@@ -1,3 +1,5 @@
+import StockroomSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,7 @@
 #endif
 
 /// Whole small text files read and written with stdio, for the helpers here that run programs
-/// and show their logs (StockroomSystem does without Foundation).
+/// and show their logs (like StockroomSystem, this target does without Foundation).
 enum TextFile {
   /// The file's text; empty when it cannot be read.
   static func read(_ path: String) -> String {

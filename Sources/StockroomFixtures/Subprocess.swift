@@ -1,3 +1,5 @@
+import StockroomSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import StockroomClient
 import StockroomProtocol
 import Testing
+
+@testable import StockroomClient
 
 /// The board's pieces without a terminal: what a frame holds, how it fits a window, how often
 /// it is drawn and when a lost server is tried again.

@@ -1,7 +1,8 @@
 import Foundation
-@testable import StockroomClient
 import StockroomProtocol
 import Testing
+
+@testable import StockroomClient
 
 /// Where `-u NAME`'s password comes from, and that it shows nowhere it should not.
 @Suite("Passwords for -u: file, environment, prompt, and nowhere else")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import StockroomClient
 import StockroomProtocol
 import StockroomTransport
 import Testing
+
+@testable import StockroomClient
 
 /// `stockroom top` in a real terminal against a real server: each test owns its tmux server
 /// and its shop.

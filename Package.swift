@@ -128,6 +128,8 @@ let package = Package(
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),
     .testTarget(name: "StockroomTextTests", dependencies: ["StockroomText"]),
+    // The system layer's own: spawning with clean signals, exit statuses.
+    .testTarget(name: "StockroomSystemTests", dependencies: ["StockroomSystem"]),
     // The SQLite and PostgreSQL layers on their own, on real files and a real cluster.
     .testTarget(
       name: "StockroomStorageTests", dependencies: ["StockroomStorage", "StockroomDomain", "StockroomTestSupport"]),

@@ -6,17 +6,9 @@ enum Bench {
     if arguments.first == "make-db" { makeDatabase(Array(arguments.dropFirst())) }
     if arguments.first == "report" { report(Array(arguments.dropFirst())) }
     if arguments.first == "compare" { Comparison.run(arguments: Array(arguments.dropFirst())) }
-    let options: BenchOptions
-    do {
-      guard let parsed = try BenchOptions.parse(arguments) else {
-        print(BenchOptions.usage)
-        exit(0)
-      }
-      options = parsed
-    } catch {
-      warn("stockroom-bench: \(error)\n\(BenchOptions.usage)")
-      exit(64)
-    }
+    let options = CommandLineExit.parsedOrExit(
+      usage: BenchOptions.usage, parse: { try BenchOptions.parse(arguments) },
+      complaint: { "stockroom-bench: \($0)\n\(BenchOptions.usage)" })
     switch options.mode {
     case .load: load(options)
     case .idle: idle(options)
@@ -29,7 +21,7 @@ enum Bench {
     do {
       outcome = try LoadRun(options: options).execute()
     } catch {
-      warn("stockroom-bench: \(error)")
+      CommandLineExit.warn("stockroom-bench: \(error)")
       exit(69)
     }
     let tally = outcome.tally
@@ -38,11 +30,11 @@ enum Bench {
       // Identical reasons from fifty connections say nothing new; show each once.
       var seen = Set<String>()
       for failure in tally.failures where seen.insert(failure).inserted {
-        warn("stockroom-bench: warning: a connection ended early, \(failure)")
+        CommandLineExit.warn("stockroom-bench: warning: a connection ended early, \(failure)")
       }
     }
     if tally.errors > 0 {
-      warn(
+      CommandLineExit.warn(
         "stockroom-bench: warning: \(tally.errors) of \(tally.requests) requests failed;"
           + " this result is not valid")
     }
@@ -64,7 +56,7 @@ enum Bench {
       print(fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
       exit(0)
     } catch {
-      warn("stockroom-bench idle: \(error)")
+      CommandLineExit.warn("stockroom-bench idle: \(error)")
       exit(69)
     }
   }
@@ -86,7 +78,7 @@ enum Bench {
       print(fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
       exit(outcome.errors == 0 ? 0 : 1)
     } catch {
-      warn("stockroom-bench fanout: \(error)")
+      CommandLineExit.warn("stockroom-bench fanout: \(error)")
       exit(69)
     }
   }
@@ -94,14 +86,14 @@ enum Bench {
   /// `report RESULTS [--out FILE]`: the table from a results file, and optionally its JSON.
   static func report(_ arguments: [String]) -> Never {
     guard let path = arguments.first, !path.hasPrefix("-") else {
-      warn("usage: stockroom-bench report RESULTS [--out FILE]")
+      CommandLineExit.warn("usage: stockroom-bench report RESULTS [--out FILE]")
       exit(64)
     }
     var out: String? = nil
     if arguments.count == 3 && arguments[1] == "--out" {
       out = arguments[2]
     } else if arguments.count != 1 {
-      warn("usage: stockroom-bench report RESULTS [--out FILE]")
+      CommandLineExit.warn("usage: stockroom-bench report RESULTS [--out FILE]")
       exit(64)
     }
     do {
@@ -110,7 +102,7 @@ enum Bench {
       if let out { try report.json().write(to: URL(fileURLWithPath: out)) }
       exit(0)
     } catch {
-      warn("stockroom-bench report: \(error)")
+      CommandLineExit.warn("stockroom-bench report: \(error)")
       exit(69)
     }
   }
@@ -127,7 +119,7 @@ enum Bench {
       print("made \(maker.directory) in \(Int(Date().timeIntervalSince(started)))s")
       exit(0)
     } catch {
-      warn("stockroom-bench make-db: \(error)")
+      CommandLineExit.warn("stockroom-bench make-db: \(error)")
       exit(69)
     }
   }
@@ -157,9 +149,5 @@ enum Bench {
       fields.append(("cpu_ticks", String(outcome.cpuTicks ?? 0)))
     }
     return fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-  }
-
-  private static func warn(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }

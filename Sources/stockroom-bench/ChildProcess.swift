@@ -3,16 +3,10 @@ import StockroomFixtures
 import StockroomSystem
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A program the comparison started (a server, one generator run), known by its own pid, so
 /// that stopping it can never reach anybody else's process.
 ///
-/// It is started the way the tests start programs (StockroomSystem's `Subprocess`: posix_spawn, a clean signal
+/// It is started the way the tests start programs (StockroomFixtures' `Subprocess`: posix_spawn, a clean signal
 /// mask), because a child that inherits blocked signals would not stop when told.
 final class ChildProcess {
   let pid: pid_t

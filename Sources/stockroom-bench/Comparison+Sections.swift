@@ -1,12 +1,6 @@
 import Foundation
 import StockroomSystem
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The sections after the table: Stockroom's two I/O backends, and start-up on a large shop.
 extension Comparison {
   /// The same Stockroom runs with `--io epoll` and `--io dispatch`, taking turns to go first,
@@ -46,7 +40,7 @@ extension Comparison {
     let status = maker.wait(seconds: 3600)
     for file in [made, "\(made).err"] {
       if let text = try? String(contentsOfFile: file, encoding: .utf8), !text.isEmpty {
-        Self.warn(text.trimmingCharacters(in: .newlines))
+        CommandLineExit.warn(text.trimmingCharacters(in: .newlines))
       }
     }
     guard status == 0 else { throw BenchError("stockroom-bench make-db failed") }

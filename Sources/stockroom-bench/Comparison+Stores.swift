@@ -61,7 +61,7 @@ extension Comparison {
       ? "0" : SectionTable.fixed(Double(ticks) * 1e6 / Double(ServerProcess.ticksPerSecond) / Double(orders), 2)
     let line =
       "store=\(store) round=\(round) postgres_cpu_us_per_order=\(postgresCPU) orders_per_commit=\(perCommit) \(result)"
-    Self.warn(line)
+    CommandLineExit.warn(line)
     return line
   }
 

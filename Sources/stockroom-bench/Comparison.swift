@@ -2,12 +2,6 @@ import Foundation
 import StockroomFixtures
 import StockroomSystem
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// `stockroom-bench compare`, what `Scripts/bench` runs: every row against stockroomd and
 /// redis-server in rounds, the servers taking turns to go first, each run on a freshly started
 /// server and measured by a `stockroom-bench` run of its own; then the table of medians and
@@ -38,25 +32,17 @@ final class Comparison {
   }
 
   static func run(arguments: [String]) -> Never {
-    let options: ComparisonOptions
-    do {
-      guard let parsed = try ComparisonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
-      else {
-        print(ComparisonOptions.usage)
-        exit(0)
-      }
-      options = parsed
-    } catch {
-      warn("\(error)")
-      exit(64)
-    }
+    let options = CommandLineExit.parsedOrExit(
+      usage: ComparisonOptions.usage,
+      parse: { try ComparisonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment) },
+      complaint: { "\($0)" })
     guard let redis = ChildProcess.find("redis-server"), ChildProcess.find("openssl") != nil else {
-      warn("redis-server and openssl are needed for the comparison")
+      CommandLineExit.warn("redis-server and openssl are needed for the comparison")
       exit(69)
     }
     var template = Array("/tmp/stockroom-bench-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {
-      warn("cannot make a work folder in /tmp")
+      CommandLineExit.warn("cannot make a work folder in /tmp")
       exit(1)
     }
     let workdir = String(cString: made)
@@ -66,7 +52,7 @@ final class Comparison {
       let comparison = try Comparison(options: options, workdir: workdir, redisServer: redis)
       passed = try comparison.execute()
     } catch {
-      warn("\(error)")
+      CommandLineExit.warn("\(error)")
       passed = false
     }
     withExtendedLifetime(interrupts) { Interrupts.stopChildren(workdir: workdir) }
@@ -81,7 +67,7 @@ final class Comparison {
     if options.startupOrders > 0 { try timeStartup() }
     if options.postgres { try compareStores() }
     if options.mode == .smoke && failedRuns > 0 {
-      Self.warn("--smoke: \(failedRuns) run(s) failed")
+      CommandLineExit.warn("--smoke: \(failedRuns) run(s) failed")
       return false
     }
     return true
@@ -99,7 +85,8 @@ final class Comparison {
       launcher = ServerLauncher(
         binaries: launcher.binaries, redisServer: launcher.redisServer, workdir: workdir, options: options,
         certificates: launcher.certificates)
-      Self.warn("the open-file limit is \(limits.rlim_max): measuring \(options.idleConnections) idle connections")
+      CommandLineExit.warn(
+        "the open-file limit is \(limits.rlim_max): measuring \(options.idleConnections) idle connections")
     }
     limits.rlim_cur = limits.rlim_max
     setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limits)
@@ -109,7 +96,7 @@ final class Comparison {
   func compareServers() throws(BenchError) {
     var results = MachineFacts.meta(options: options, workdir: workdir)
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    Self.warn(
+    CommandLineExit.warn(
       "cores: \(cores), shared by the generator and the server under test; redis-server \(MachineFacts.redisVersion(launcher.redisServer));"
         + " \(options.rounds) round(s), the servers taking turns to go first; \(options.connections) connections per throughput run"
     )
@@ -150,7 +137,7 @@ final class Comparison {
     let result = generate(arguments, against: target)
     launcher.stop(server)
     let line = (tag.map { "\($0) " } ?? "") + "row=\(row.rawValue) server=\(target.rawValue) round=\(round) \(result)"
-    Self.warn(line)
+    CommandLineExit.warn(line)
     return line
   }
 
@@ -169,7 +156,7 @@ final class Comparison {
     }
     let line = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     guard status == 0, let line else {
-      Self.warn("stockroom-bench \(arguments.joined(separator: " ")) against \(target.rawValue) failed")
+      CommandLineExit.warn("stockroom-bench \(arguments.joined(separator: " ")) against \(target.rawValue) failed")
       failedRuns += 1
       return "errors=failed"
     }
@@ -178,9 +165,5 @@ final class Comparison {
 
   static func ownPath() -> String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-  }
-
-  static func warn(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }

@@ -1,12 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Ctrl-C, SIGTERM or SIGHUP in the middle of a comparison: stop the servers and generator this
 /// run started, by their own pids, and remove the work folder, as the script's EXIT trap did.
 /// (The PostgreSQL cluster has a watchdog of its own, which stops it when this process ends.)

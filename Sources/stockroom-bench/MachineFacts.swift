@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// What the results file says about the machine and the run, so that two runs can be compared:
 /// date, cores, versions, clock ticks, the disk under the work folder, the load around the run.
 enum MachineFacts {

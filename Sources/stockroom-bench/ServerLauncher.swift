@@ -2,12 +2,6 @@ import Foundation
 import StockroomFixtures
 import StockroomSystem
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Starts each row's server fresh for every run, quiet (Redis logs no connection either), on
 /// 127.0.0.1, and waits until it answers; stops it and removes what it wrote.
 struct ServerLauncher {

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The server under test, as /proc shows it: CPU time spent and memory resident.
 struct ServerProcess: Sendable {
   let pid: Int32

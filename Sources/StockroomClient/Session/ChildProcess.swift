@@ -8,9 +8,8 @@ import StockroomSystem
 
 /// A program the REPL hands the terminal to for a while: the pager, the editor.
 ///
-/// Started with posix_spawn and a clean signal mask and dispositions: the client ignores
-/// SIGPIPE, and a child that inherits blocked or ignored signals cannot be stopped with
-/// Ctrl-C or `q` the way its user expects (Foundation's Process leaves them inherited).
+/// Started through `Spawn`, with a clean signal mask and dispositions: the client ignores
+/// SIGPIPE, and a pager that inherited it could not be left with `q` as its user expects.
 struct ChildProcess {
   let pid: pid_t
   /// The write end of the child's stdin, when it reads from us.
@@ -44,28 +43,13 @@ struct ChildProcess {
   private static func start(
     _ command: String, arguments: [String], actions: inout posix_spawn_file_actions_t, input: Int32?
   ) throws(Failure) -> ChildProcess {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD, SIGTSTP, SIGTTOU, SIGTTIN] {
-      sigaddset(&defaults, signal)
-    }
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv: [UnsafeMutablePointer<CChar>?] = (["sh", "-c", command, "sh"] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-    guard status == 0 else {
+    do {
+      let pid = try Spawn.start("/bin/sh", arguments: ["sh", "-c", command, "sh"] + arguments, actions: &actions)
+      return ChildProcess(pid: pid, input: input)
+    } catch {
       if let input { close(input) }
-      throw Failure(description: "cannot start /bin/sh: \(Errno(status))")
+      throw Failure(description: "cannot start /bin/sh: \(error)")
     }
-    return ChildProcess(pid: pid, input: input)
   }
 
   /// Writes all of `text` to the child's stdin and closes it; stops quietly when the child
@@ -87,15 +71,9 @@ struct ChildProcess {
     }
   }
 
-  /// Waits for the child to end: its exit status, or 128 + the signal that killed it.
-  func wait() -> Int32 {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      if errno != EINTR { return 127 }
-    }
-    let signal = status & 0x7F
-    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-  }
+  /// Waits for the child to end: its exit status, or 128 + the signal that killed it (127 when
+  /// it cannot be waited for).
+  func wait() -> Int32 { (try? Spawn.wait(for: pid)) ?? 127 }
 
   /// Runs `body` with SIGINT and SIGQUIT ignored here, as system(3) does: Ctrl-C in the pager
   /// or editor is theirs to handle and must not end the REPL behind them.

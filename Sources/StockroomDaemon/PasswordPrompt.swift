@@ -1,4 +1,5 @@
 import StockroomSecurity
+import StockroomSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -10,75 +11,35 @@ import StockroomSecurity
 /// is one, otherwise as the first line of standard input, so scripts can pipe it. Never from the
 /// command line, where `ps` and shell history would show it to others.
 package enum PasswordPrompt {
-  /// The terminal's settings while echo is off, for the signal handler to put back: a Ctrl-C at
-  /// the prompt must not leave the user's shell typing blind. Written only before the handlers
-  /// are installed and read only by them.
-  nonisolated(unsafe) private static var saved = termios()
-  nonisolated(unsafe) private static var terminal: Int32 = -1
-  private static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-
   /// Asks for the password of `name`, twice when `confirm` and both times on a terminal, and
   /// refuses when the two differ.
   package static func read(for name: String, confirm: Bool) throws(AccountCommandError) -> Password {
     guard isatty(0) == 1 else {
       return try line(from: 0, source: "standard input")
     }
-    let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw AccountCommandError(
-        "cannot open the terminal to ask for the password (\(String(cString: strerror(errno)))); give it as the "
-          + "first line of standard input instead")
-    }
-    defer { close(descriptor) }
-    let password = try withEchoOff(descriptor) { () throws(AccountCommandError) in
-      try ask(descriptor, "password for \(name): ")
-    }
+    let password = try ask("password for \(name): ")
     guard confirm else { return password }
-    let again = try withEchoOff(descriptor) { () throws(AccountCommandError) in try ask(descriptor, "again: ") }
-    guard password.matches(again) else {
+    guard password.matches(try ask("again: ")) else {
       throw AccountCommandError("the two passwords differ; nothing was changed, run the command again")
     }
     return password
   }
 
-  private static func ask(_ descriptor: Int32, _ prompt: String) throws(AccountCommandError) -> Password {
-    write(descriptor, prompt)
-    return try line(from: descriptor, source: "the terminal")
-  }
-
-  /// Runs `body` with the terminal's echo off (ECHONL on, so the Enter still moves to a new
-  /// line), and puts the terminal's settings back afterwards, on an error, and on a signal.
-  private static func withEchoOff(
-    _ descriptor: Int32, _ body: () throws(AccountCommandError) -> Password
-  ) throws(AccountCommandError) -> Password {
-    var settings = termios()
-    guard tcgetattr(descriptor, &settings) == 0 else {
-      throw AccountCommandError(
-        "cannot turn off the terminal's echo to ask for the password (\(String(cString: strerror(errno)))); give "
-          + "it as the first line of standard input instead")
-    }
-    saved = settings
-    terminal = descriptor
-    let previous = signals.map { number in
-      signal(number) { number in
-        _ = tcsetattr(PasswordPrompt.terminal, TCSANOW, &PasswordPrompt.saved)
-        _ = Glibc.write(PasswordPrompt.terminal, "\n", 1)
-        signal(number, SIG_DFL)
-        raise(number)
+  /// One password from the terminal, through the prompt the REPL uses too. Ctrl-C ends the
+  /// command as it would have without the prompt, with the shell's 130, the terminal put back.
+  private static func ask(_ prompt: String) throws(AccountCommandError) -> Password {
+    do {
+      return try TerminalPrompt.read(prompt: prompt) { Password(copying: $0) }
+    } catch {
+      switch error {
+      case .noTerminal(let reason):
+        throw AccountCommandError(
+          "cannot ask for the password on the terminal (\(reason)); give it as the first line of standard input "
+            + "instead")
+      case .cancelled: throw AccountCommandError("no password was typed; nothing was changed")
+      case .interrupted: exit(130)
       }
     }
-    defer {
-      _ = tcsetattr(descriptor, TCSANOW, &saved)
-      for (number, handler) in zip(signals, previous) { signal(number, handler) }
-    }
-    settings.c_lflag &= ~tcflag_t(ECHO)
-    settings.c_lflag |= tcflag_t(ECHONL)
-    guard tcsetattr(descriptor, TCSAFLUSH, &settings) == 0 else {
-      throw AccountCommandError(
-        "cannot turn off the terminal's echo to ask for the password (\(String(cString: strerror(errno)))); give "
-          + "it as the first line of standard input instead")
-    }
-    return try body()
   }
 
   /// One line from `descriptor`, without its newline, read a byte at a time so that nothing past
@@ -115,10 +76,5 @@ package enum PasswordPrompt {
           : "no password was typed; nothing was changed")
     }
     return Password(copying: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-  }
-
-  private static func write(_ descriptor: Int32, _ text: String) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
   }
 }

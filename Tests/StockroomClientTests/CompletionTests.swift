@@ -62,9 +62,19 @@ struct CompletionTests {
     #expect(completer.complete("OR").candidates == ["ORDER"])
     #expect(completer.complete("or").candidates == ["order"])
     #expect(Set(completer.complete("UN").candidates) == ["UNWATCH"])
-    #expect(completer.complete(":h").candidates == [":history"])
+    #expect(completer.complete(":h").candidates == [":help", ":history"])
+    #expect(completer.complete(":hi").candidates == [":history"])
     let all = Set(completer.complete("").candidates)
     #expect(all.isSuperset(of: CommandTable.commands.map(\.name)))
+  }
+
+  @Test("a client switch's argument completes to on or off; other client commands take none")
+  func clientCommandArguments() {
+    #expect(completer.complete(":json ").candidates == ["on", "off"])
+    #expect(completer.complete(":pager o").candidates == ["on", "off"])
+    #expect(completer.complete(":timing of").candidates == ["off"])
+    #expect(completer.complete(":history ").candidates.isEmpty)
+    #expect(completer.complete(":json on ").candidates.isEmpty)
   }
 
   @Test("subcommands complete after DIARY and PRODUCT")

@@ -62,6 +62,10 @@ public struct Completer: Sendable {
       let lower = partial.contains { $0.isLowercase }
       return commands.map { lower ? $0.lowercased() : $0 }
     }
+    if first.hasPrefix(":") {
+      // `:json <Tab>`: a switch's two words; the client's other commands take none.
+      return before.count == 1 && LocalCommand.switches.contains(first.lowercased()) ? ["on", "off"] : []
+    }
     guard var spec = CommandTable.command(named: first) else { return [] }
     var rest = before.dropFirst()
     if !spec.subcommands.isEmpty {

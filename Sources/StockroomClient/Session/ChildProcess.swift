@@ -19,13 +19,17 @@ struct ChildProcess {
     var description: String
   }
 
-  /// Runs `command` with `/bin/sh -c`, so `$PAGER` and `$EDITOR` may carry their own options;
-  /// `arguments` become the script's `$1`, `$2`, ...
-  static func shell(_ command: String, arguments: [String] = [], pipeInput: Bool) throws(Failure) -> ChildProcess {
+  /// Runs `command` with `shell -c` (`/bin/sh` unless the caller says, as the pager and editor
+  /// do: `$PAGER` and `$EDITOR` may carry their own options); `arguments` become the script's
+  /// `$1`, `$2`, ...
+  static func shell(
+    _ command: String, arguments: [String] = [], pipeInput: Bool, shell: String = "/bin/sh"
+  ) throws(Failure) -> ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    guard pipeInput else { return try start(command, arguments: arguments, actions: &actions, input: nil) }
+    let argv = [name(of: shell), "-c", command, name(of: shell)] + arguments
+    guard pipeInput else { return try start(shell, argv, actions: &actions, input: nil) }
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
       throw Failure(description: "cannot make a pipe: \(Errno.current)")
@@ -37,18 +41,33 @@ struct ChildProcess {
     // read end is the child's alone once it has started.
     posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
     defer { close(ends[0]) }
-    return try start(command, arguments: arguments, actions: &actions, input: ends[1])
+    return try start(shell, argv, actions: &actions, input: ends[1])
   }
 
+  /// `shell` on its own, interactive, for `:!` with nothing after it.
+  static func interactive(_ shell: String) throws(Failure) -> ChildProcess {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    return try start(shell, [name(of: shell)], actions: &actions, input: nil)
+  }
+
+  /// The user's `$SHELL`, else `/bin/sh`.
+  static func userShell(environment: [String: String]) -> String {
+    environment["SHELL"].flatMap { $0.isEmpty ? nil : $0 } ?? "/bin/sh"
+  }
+
+  private static func name(of path: String) -> String { String(path.split(separator: "/").last ?? "sh") }
+
   private static func start(
-    _ command: String, arguments: [String], actions: inout posix_spawn_file_actions_t, input: Int32?
+    _ path: String, _ argv: [String], actions: inout posix_spawn_file_actions_t, input: Int32?
   ) throws(Failure) -> ChildProcess {
     do {
-      let pid = try Spawn.start("/bin/sh", arguments: ["sh", "-c", command, "sh"] + arguments, actions: &actions)
+      let pid = try Spawn.start(path, arguments: argv, actions: &actions)
       return ChildProcess(pid: pid, input: input)
     } catch {
       if let input { close(input) }
-      throw Failure(description: "cannot start /bin/sh: \(error)")
+      throw Failure(description: "cannot start \(path): \(error)")
     }
   }
 

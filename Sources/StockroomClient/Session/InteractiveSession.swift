@@ -48,6 +48,8 @@ public final class InteractiveSession {
   private var pagerWarned = false
   private let outputIsTerminal: Bool
   private let textEditor: ExternalEditor
+  /// `:!`, `| COMMAND` and `> FILE`.
+  private let handOff: ShellHandOff
 
   public init?(
     options: ClientOptions, credentials: Credentials?, renderer: Renderer, historyFile: String?,
@@ -66,6 +68,7 @@ public final class InteractiveSession {
     pagerCommand = (options.pager == .off ? PagerSetting.automatic : options.pager).command(environment: environment)
     outputIsTerminal = isatty(1) == 1
     textEditor = ExternalEditor(environment: environment)
+    handOff = ShellHandOff(environment: environment)
     editor.complete = { [unowned self] line in completion(for: line) }
     editor.hint = { [unowned self] line in Completer(names: names).hint(line) }
     editor.onReadable = { [unowned self] in serveIdleSocket() }
@@ -99,12 +102,35 @@ public final class InteractiveSession {
       let line = raw.trimmingSpaces()
       guard !line.isEmpty else { continue }
       editor.remember(line)
-      if let local = LocalCommand.parse(line) {
+      // `:!` lines are the shell's whole, `|` and `>` included.
+      if let local = LocalCommand.parse(line), case .shell = local {
+        _ = perform(local)
+        continue
+      }
+      guard let redirected = redirect(line) else { continue }
+      if let local = LocalCommand.parse(redirected.command) {
+        guard redirected.target == nil else {
+          say(renderer.palette.error("| and > take a server command's reply; HELP and : commands print here") + "\n")
+          continue
+        }
         if perform(local) { return 0 }
         continue
       }
-      guard let edited = withTextEdited(line), let complete = withPasswordsAsked(edited) else { continue }
-      execute(complete)
+      guard let edited = withTextEdited(redirected.command), let complete = withPasswordsAsked(edited) else { continue }
+      execute(complete, to: redirected.target)
+    }
+  }
+
+  /// The line split at its first unquoted `|` or `>`; nil when the split is wrong, which has
+  /// been said. A line that carries a password is never split: no part of it may become a
+  /// shell command or a file name.
+  private func redirect(_ line: String) -> OutputRedirect? {
+    guard HistoryPolicy.shouldRemember(line) else { return OutputRedirect(command: line, target: nil) }
+    do {
+      return try OutputRedirect.split(line)
+    } catch {
+      say(renderer.palette.error(error.description) + "\n")
+      return nil
     }
   }
 
@@ -188,6 +214,14 @@ public final class InteractiveSession {
     case .help(let words):
       let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
       show(HelpText.render(words, palette: renderer.palette, width: width))
+    case .shell(let command):
+      if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
+    case .clientHelp:
+      let width = LocalCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+      show(
+        LocalCommand.summaries.map { usage, summary in
+          renderer.palette.header(DisplayWidth.padRight(usage, to: width)) + "  " + summary + "\n"
+        }.joined())
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
     case .history:
@@ -216,7 +250,10 @@ public final class InteractiveSession {
         _ = BoardSession(options: options, credentials: credentials, palette: renderer.palette).run()
       }
     case .unknown(let word):
-      say(renderer.palette.error(LocalCommand.unknownMessage(word)) + "\n")
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
+      say(
+        TextWrap.lines(LocalCommand.unknownMessage(word), width: width).map { renderer.palette.error($0) + "\n" }
+          .joined())
     case .quit:
       if let connection {
         try? connection.send("QUIT")
@@ -231,14 +268,23 @@ public final class InteractiveSession {
 
   // MARK: - Server commands
 
-  private func execute(_ line: String) {
+  /// Sends `line` and shows its reply, or hands it, without colour, to `target`.
+  private func execute(_ line: String, to target: OutputRedirect.Target? = nil) {
     guard let connection = connected() else { return }
     do {
       let started = MonotonicClock.seconds()
       try connection.send(line)
       let reply = try waitForReply(on: connection)
       let elapsed = MonotonicClock.seconds() - started
-      show(renderer.render(reply))
+      if let target {
+        var plain = renderer
+        plain.palette = Palette(isEnabled: false)
+        if let problem = handOff.deliver(plain.render(reply), to: target) {
+          say(renderer.palette.error(problem) + "\n")
+        }
+      } else {
+        show(renderer.render(reply))
+      }
       if timing { say(renderer.palette.dim("Time: \(Self.milliseconds(elapsed)) ms") + "\n") }
       if reply.isOK { remember(after: line, reply: reply) }
       showQueuedEvents(of: connection)

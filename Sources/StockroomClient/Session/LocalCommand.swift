@@ -13,20 +13,44 @@ public enum LocalCommand: Sendable, Equatable {
   case quit
   /// `:top`: the live board, until `q` brings the prompt back.
   case top
+  /// `:!cmd`: a shell command, run with `$SHELL` on the terminal; `:!` alone, a shell.
+  case shell(String)
+  /// `:help`: the client's own commands, one line each.
+  case clientHelp
   /// A `:` word the client does not know: answered by the client, never sent, since no
   /// server command starts with `:`.
   case unknown(String)
 
   /// The words completion offers besides the server's commands.
-  public static let words = [":clear", ":history", ":json", ":timing", ":pager", ":top"]
+  public static let words = [":clear", ":help", ":history", ":json", ":timing", ":pager", ":top", ":!"]
+
+  /// The client commands that take `on` or `off`.
+  public static let switches: Set<String> = [":json", ":timing", ":pager"]
+
+  /// What `:help` prints: each client command and what it does.
+  public static let summaries: [(usage: String, summary: String)] = [
+    (":clear", "clear the screen"),
+    (":help", "this list; HELP [COMMAND | @GROUP] is the server's commands"),
+    (":history", "the lines typed, numbered; Ctrl-R searches them"),
+    (":json [on|off]", "replies as JSON"),
+    (":timing [on|off]", "how long each command took"),
+    (":pager [on|off]", "long replies through $PAGER; alone, says how it stands"),
+    (":top", "the live board until q"),
+    (":!COMMAND", "run COMMAND with $SHELL; :! alone starts a shell"),
+    (":quit", "leave (also quit, exit, Ctrl-D)"),
+    ("COMMAND | SHELL", "the reply, as printed here, into a shell command"),
+    ("COMMAND > FILE", "the reply into FILE (>> adds to it)"),
+  ]
 
   /// The local command a line is, or nil when it goes to the server.
   public static func parse(_ line: String) -> LocalCommand? {
     let words = line.split(separator: " ").map(String.init)
     guard let first = words.first else { return nil }
+    if first.hasPrefix(":!") { return .shell(String(line.trimmingSpaces().dropFirst(2)).trimmingSpaces()) }
     switch first.lowercased() {
     case "help": return .help(Array(words.dropFirst()))
     case ":clear": return .clear
+    case ":help": return .clientHelp
     case ":history": return .history
     case ":json": return .json(switchWord(words))
     case ":timing": return .timing(switchWord(words))

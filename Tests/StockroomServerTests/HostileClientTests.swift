@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Hostile clients: other protocols, resets, descriptor floods, slow and idle sockets")
 struct HostileClientTests {
-  // MARK: Cross-protocol requests
+  // MARK: Cross-protocol requests (the engine's rule: no socket needed)
 
   @Test(
     "another protocol's opening closes the connection with one ERR PROTOCOL line and runs nothing",
@@ -24,7 +24,7 @@ struct HostileClientTests {
       ("\u{16}\u{3}\u{1}\u{0}\u{a5}\u{1}\u{0}\u{0}\nPRODUCT NEW name=planted price=1\n", "TLS"),
     ])
   func crossProtocol(request: String, kind: String) throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     try client.send(request)
     let lines = try client.readsToEnd()
@@ -37,7 +37,7 @@ struct HostileClientTests {
 
   @Test("an HTTP request line later in a connection closes it too, after the replies before it")
   func crossProtocolLater() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     try client.send("PING first\nPOST /x HTTP/1.1\nPRODUCT NEW name=planted price=1\n")
     let lines = try client.readsToEnd()
@@ -47,7 +47,7 @@ struct HostileClientTests {
 
   @Test("words that only look like other protocols are ordinary requests")
   func notForeign() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     #expect(try client.request("PING \"GET / HTTP/1.1\"").message == "GET / HTTP/1.1")
     #expect(try client.request("*").errorCode == .unknown)

@@ -9,19 +9,19 @@ import Testing
 /// REGISTER tells a person their name is taken, but hearing it costs what a LOGIN guess costs
 /// (issue 20, item 7): a password check on the fair pool, and a wrong password counts against
 /// the address's penalty, so listing the accounts is as slow as guessing passwords. Other
-/// loopback addresses (127.0.0.2 and up) stand for other hosts.
+/// loopback addresses (127.0.0.2 and up) stand for other hosts; the engine alone, no socket.
 @Suite("REGISTER cannot list the accounts for free")
 struct RegisterEnumerationTests {
   @Test("each taken name costs the prober a password check and a failure; the owner's own costs no failure")
   func takenNamesCost() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let names = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hana"]
     for name in names { try server.account(name, role: .customer) }
-    let pool = server.server.credentials
+    let pool = server.handler.credentials
     try waitUntil { pool.counters.queued == 0 && pool.counters.running == 0 }
     let checksBefore = pool.counters.completed
 
-    let prober = try LineClient(port: server.port, from: "127.0.0.2")
+    let prober = server.connect(from: "127.0.0.2")
     _ = try prober.readReply()
     try prober.send(names.map { "REGISTER \($0) \"long-enough-pw\"\n" }.joined())
     for name in names {
@@ -31,15 +31,15 @@ struct RegisterEnumerationTests {
     try waitUntil { pool.counters.queued == 0 && pool.counters.running == 0 }
     #expect(pool.counters.completed - checksBefore == names.count, "one password check per taken name")
     let probing = PeerSource(SocketAddress(host: "127.0.0.2", port: 1)!)
-    #expect(server.server.throttle.penalty(of: probing, now: EventLoop.clock()) == names.count)
+    #expect(server.handler.throttle.penalty(of: probing, now: EventLoop.clock()) == names.count)
 
     // Someone who registers their own name again (a script that registers, then logs in).
-    let owner = try LineClient(port: server.port, from: "127.0.0.3")
+    let owner = server.connect(from: "127.0.0.3")
     _ = try owner.readReply()
     let again = try owner.request("REGISTER alice \(Quoting.quote(LineClient.password(for: "alice")))")
     #expect(again.errorCode == .exists)
     let own = PeerSource(SocketAddress(host: "127.0.0.3", port: 1)!)
-    #expect(server.server.throttle.penalty(of: own, now: EventLoop.clock()) == 0)
+    #expect(server.handler.throttle.penalty(of: own, now: EventLoop.clock()) == 0)
     #expect(try owner.request("REGISTER ivy \"long-enough-pw\"").isOK)
   }
 }

@@ -2,11 +2,14 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-@Suite("Bad input, limits and pipelining, over TCP")
+/// Command-level rules run on the engine alone (`EngineHarness`, no socket); what needs the
+/// kernel between client and server (split writes read apart, --max-clients, socket buffers, a
+/// reset) runs over TCP.
+@Suite("Bad input, limits and pipelining")
 struct RobustnessTests {
   @Test("1,000 pipelined requests in one write are answered in order")
   func pipelining() throws {
-    let server = try TestServer(initialStock: 100_000)
+    let server = try EngineHarness(initialStock: 100_000)
     let client = try server.client()
     var batch = ""
     for index in 0..<1000 {
@@ -42,7 +45,7 @@ struct RobustnessTests {
       ("PRODUCT NEW name=x price=1 discount=+10%", .invalid),
     ])
   func badRequests(line: String, code: ErrorCode) throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client(as: "tester", role: .staff)
     let reply = try client.request(line)
     #expect(reply.errorCode == code, "\(line) → \(reply.lines)")
@@ -53,7 +56,7 @@ struct RobustnessTests {
 
   @Test("invalid UTF-8 is refused with SYNTAX and the next line still works")
   func invalidUTF8() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     try client.send([UInt8]("SHOW ".utf8) + [0xC3, 0x28, 0x0A] + Array("PING\n".utf8))
     let bad = try client.readReply()
@@ -64,7 +67,7 @@ struct RobustnessTests {
 
   @Test("an unknown item or command suggests the closest name, the same one every time")
   func didYouMean() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let client = try server.client()
     #expect(try client.request("SHOW banan").message.contains("did you mean 'banana'?"))
     #expect(try client.request("ORDR banana_juice").message.contains("did you mean ORDER?"))
@@ -76,7 +79,7 @@ struct RobustnessTests {
 
   @Test("a line over the limit gets TOOLONG and the connection is closed, without waiting for its end")
   func lineTooLong() throws {
-    let server = try TestServer { $0.maxLine = 1024 }
+    let server = try EngineHarness { $0.maxLine = 1024 }
     let client = try server.client()
     try client.send("PING first\n" + String(repeating: "x", count: 4000))
     #expect(try client.readReply().message == "first")
@@ -102,7 +105,7 @@ struct RobustnessTests {
 
   @Test("a complete line over the limit in the same write as others is refused too")
   func tooLongWithLF() throws {
-    let server = try TestServer { $0.maxLine = 100 }
+    let server = try EngineHarness { $0.maxLine = 100 }
     let client = try server.client()
     try client.send("PING a\n" + String(repeating: "z", count: 200) + "\nPING b\n")
     #expect(try client.readReply().message == "a")

@@ -23,10 +23,11 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   /// How long `read` waits for work done elsewhere before it gives up.
   static let patience = Duration.seconds(60)
 
-  init(engine: EngineHarness, id: Int) {
+  /// `source` is the address the connection stands for coming from; nil for none known.
+  init(engine: EngineHarness, id: Int, source: PeerSource? = nil) {
     self.engine = engine
     self.id = id
-    core = ConnectionCore(limits: engine.limits, now: 0, transport: .plaintextLocal)
+    core = ConnectionCore(limits: engine.limits, now: 0, transport: .plaintextLocal, source: source)
     engine.openChannels.opened()
     core.start(rejection: nil, now: now)
   }

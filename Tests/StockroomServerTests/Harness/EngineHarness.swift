@@ -7,6 +7,7 @@ import StockroomSecurity
 import StockroomServer
 import StockroomStorage
 import StockroomSystem
+import StockroomTransport
 import Synchronization
 
 /// The engine with nothing around it: a shop in memory, the real command handlers, password
@@ -45,8 +46,14 @@ final class EngineHarness: Sendable {
   }
 
   /// A connection, not yet greeted.
-  func connect() -> LineClient {
-    LineClient(embedded: EmbeddedChannel(engine: self, id: nextID.add(1, ordering: .relaxed).oldValue))
+  func connect() -> LineClient { connect(from: nil) }
+
+  /// A connection, not yet greeted, that stands for coming from `host`
+  /// (127.0.0.x for other hosts, as the socket tests bind them), for the per-address rules.
+  func connect(from host: String?) -> LineClient {
+    let source = host.flatMap { SocketAddress(host: $0, port: 1) }.map(PeerSource.init)
+    return LineClient(
+      embedded: EmbeddedChannel(engine: self, id: nextID.add(1, ordering: .relaxed).oldValue, source: source))
   }
 
   /// Makes `name`'s account with `role` unless it exists; its password is `LineClient.password(for:)`.

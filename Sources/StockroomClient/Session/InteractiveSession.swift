@@ -14,7 +14,8 @@ import StockroomSystem
 /// again, and keeps the names completion offers up to date. The password it logs in with stays
 /// in memory only, for reconnects; it is never written anywhere.
 public final class InteractiveSession {
-  private let options: ClientOptions
+  /// Where to connect; `:connect` changes it.
+  private var options: ClientOptions
   private var renderer: Renderer
   private let defaultMode: OutputMode
   private let editor: LineEditor
@@ -42,6 +43,10 @@ public final class InteractiveSession {
   private static let attemptLimitMilliseconds: Int32 = 1000
   /// `:timing on`.
   private var timing = false
+  /// `:wide`, first as `--wide` says.
+  private var wide: Bool
+  /// The last paged list shown, for `:next` and `:prev`.
+  private var pageCursor: PageCursor? = nil
   /// `:pager`; replies are paged only when stdout is a terminal as well.
   private var paging: Bool
   private let pagerCommand: String?
@@ -64,6 +69,7 @@ public final class InteractiveSession {
     self.editor = editor
     self.credentials = credentials
     paging = options.pager != .off
+    wide = options.wide
     // `:pager on` after `pager = off` in the config still has a pager to start.
     pagerCommand = (options.pager == .off ? PagerSetting.automatic : options.pager).command(environment: environment)
     outputIsTerminal = isatty(1) == 1
@@ -214,6 +220,12 @@ public final class InteractiveSession {
     case .help(let words):
       let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
       show(HelpText.render(words, palette: renderer.palette, width: width))
+    case .wide(let on):
+      setWide(on ?? !wide)
+    case .page(let step):
+      turnPage(step)
+    case .connect(let url):
+      connect(to: url)
     case .shell(let command):
       if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
     case .clientHelp:
@@ -264,6 +276,77 @@ public final class InteractiveSession {
       return true
     }
     return false
+  }
+
+  // MARK: - Client commands that change the session
+
+  private func setWide(_ on: Bool) {
+    wide = on
+    if on {
+      renderer.terminalWidth = { nil }
+    } else if outputIsTerminal {
+      renderer.terminalWidth = { Int(sr_terminal_columns(1)) }
+    } else {
+      renderer.terminalWidth = { Renderer.defaultWidth }
+    }
+    say("wide tables \(on ? "on" : "off")\n")
+  }
+
+  /// `:next` and `:prev`: the last paged list's request again, with the page beside.
+  private func turnPage(_ step: Int) {
+    guard let pageCursor else {
+      say(
+        renderer.palette.dim("no paged list yet: :next follows a LIST, STOCKTAKE or DIARY LIST that has pages") + "\n")
+      return
+    }
+    switch pageCursor.line(moving: step) {
+    case .success(let line):
+      say(renderer.palette.dim(line) + "\n")
+      execute(line)
+    case .failure(let refusal):
+      say(renderer.palette.dim(refusal.description) + "\n")
+    }
+  }
+
+  /// `:connect URL`: closes this connection and opens one to the URL's server. A user in the
+  /// URL is asked for a password; without one, another server gets no login (the password
+  /// given for this one is not sent elsewhere), the same server the same login again.
+  private func connect(to text: String?) {
+    guard let text else {
+      say(renderer.palette.error("usage: :connect stockroom://[USER@]HOST[:PORT] (stockrooms:// for TLS)") + "\n")
+      return
+    }
+    let url: ConnectionURL
+    do {
+      url = try ConnectionURL.parse(text)
+    } catch {
+      say(renderer.palette.error("\(error)") + "\n")
+      return
+    }
+    var target = options
+    target.host = url.host ?? options.host
+    target.tls = url.scheme == .stockrooms ? (options.tls ?? ClientTLS()) : nil
+    target.port = url.port ?? (url.scheme == .stockrooms ? ProtocolVersion.defaultTLSPort : ProtocolVersion.defaultPort)
+    if let user = url.user {
+      do {
+        credentials = Credentials(name: user, password: try PasswordPrompt.read(prompt: "Password for \(user): "))
+      } catch {
+        say(renderer.palette.error("not connected: \(error)") + "\n")
+        return
+      }
+    } else if target.host != options.host || target.port != options.port {
+      credentials = nil
+    }
+    options = target
+    connection?.close()
+    connection = nil
+    pageCursor = nil
+    do {
+      try connect()
+      say(renderer.palette.dim(banner()) + "\n")
+    } catch {
+      lost(error)
+    }
   }
 
   // MARK: - Server commands
@@ -395,6 +478,7 @@ public final class InteractiveSession {
 
   /// Keeps what the server must be told again after a reconnect, and what completion needs.
   private func remember(after line: String, reply: Reply) {
+    if let cursor = PageCursor(line: line, reply: reply) { pageCursor = cursor }
     guard let words = try? Tokenizer.words(in: line), let first = words.first else { return }
     let command = first.text.uppercased()
     let positional = words.dropFirst().filter { !$0.isOption }.map(\.value)

@@ -15,6 +15,12 @@ public enum LocalCommand: Sendable, Equatable {
   case top
   /// `:!cmd`: a shell command, run with `$SHELL` on the terminal; `:!` alone, a shell.
   case shell(String)
+  /// `:wide on`: tables keep every column, however wide, as `--wide` does.
+  case wide(Bool?)
+  /// `:next` (+1) and `:prev` (-1): the page beside the last paged list shown.
+  case page(Int)
+  /// `:connect URL`: another server, or the same one afresh.
+  case connect(String?)
   /// `:help`: the client's own commands, one line each.
   case clientHelp
   /// A `:` word the client does not know: answered by the client, never sent, since no
@@ -22,20 +28,25 @@ public enum LocalCommand: Sendable, Equatable {
   case unknown(String)
 
   /// The words completion offers besides the server's commands.
-  public static let words = [":clear", ":help", ":history", ":json", ":timing", ":pager", ":top", ":!"]
+  public static let words = [
+    ":clear", ":connect", ":help", ":history", ":json", ":next", ":prev", ":timing", ":pager", ":top", ":wide", ":!",
+  ]
 
   /// The client commands that take `on` or `off`.
-  public static let switches: Set<String> = [":json", ":timing", ":pager"]
+  public static let switches: Set<String> = [":json", ":timing", ":pager", ":wide"]
 
   /// What `:help` prints: each client command and what it does.
   public static let summaries: [(usage: String, summary: String)] = [
     (":clear", "clear the screen"),
+    (":connect URL", "connect to stockroom://[USER@]HOST[:PORT] (stockrooms:// for TLS)"),
     (":help", "this list; HELP [COMMAND | @GROUP] is the server's commands"),
     (":history", "the lines typed, numbered; Ctrl-R searches them"),
     (":json [on|off]", "replies as JSON"),
+    (":next, :prev", "the next or previous page of the last paged list"),
     (":timing [on|off]", "how long each command took"),
     (":pager [on|off]", "long replies through $PAGER; alone, says how it stands"),
     (":top", "the live board until q"),
+    (":wide [on|off]", "tables with every column, however wide the terminal"),
     (":!COMMAND", "run COMMAND with $SHELL; :! alone starts a shell"),
     (":quit", "leave (also quit, exit, Ctrl-D)"),
     ("COMMAND | SHELL", "the reply, as printed here, into a shell command"),
@@ -56,6 +67,10 @@ public enum LocalCommand: Sendable, Equatable {
     case ":timing": return .timing(switchWord(words))
     case ":pager": return .pager(switchWord(words))
     case ":top": return .top
+    case ":wide": return .wide(switchWord(words))
+    case ":next": return .page(1)
+    case ":prev": return .page(-1)
+    case ":connect": return .connect(words.dropFirst().first)
     case "quit", "exit", ":quit", ":q": return .quit
     default: return first.hasPrefix(":") ? .unknown(first) : nil
     }

@@ -81,6 +81,11 @@ final class TerminalSession {
     try tmux.run(["capture-pane", "-p"])
   }
 
+  /// The screen with the lines the terminal wrapped joined again, as the program wrote them.
+  func joinedScreen() throws -> String {
+    try tmux.run(["capture-pane", "-p", "-J"])
+  }
+
   /// A tmux format read from the pane, e.g. `#{alternate_on}`.
   func pane(_ format: String) throws -> String {
     try tmux.run(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)

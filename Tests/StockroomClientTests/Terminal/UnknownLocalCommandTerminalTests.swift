@@ -15,7 +15,10 @@ struct UnknownLocalCommandTerminalTests {
       #expect(screen.contains("unknown client command ':jsn' (not sent); did you mean :json?"), "\(screen)")
       // The list may wrap at a space, indented; its words joined again, it is whole.
       let joined = screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-      #expect(joined.contains("Client commands: :clear :help :history :json :timing :pager :top :! :quit"), "\(screen)")
+      #expect(
+        joined.contains(
+          "Client commands: :clear :connect :help :history :json :next :prev :timing :pager :top :wide :! :quit"),
+        "\(screen)")
       #expect(!screen.contains("ERR"), "\(screen)")
       try terminal.type(":frobnicate")
       try terminal.send("Enter")

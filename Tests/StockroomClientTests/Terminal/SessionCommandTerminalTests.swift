@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Client commands that change the session (tmux): pages, wide tables, another server.
+@Suite(":next and :prev turn pages; :wide keeps every column; :connect moves to another server")
+struct SessionCommandTerminalTests {
+  @Test(":next after LIST dishes size=5 shows page 2, :prev page 1, and past the ends says so")
+  func pages() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type(":next")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "no paged list yet").contains("no paged list yet"))
+      try terminal.type("LIST dishes size=5")
+      try terminal.send("Enter")
+      _ = try terminal.waitForPrompt(after: "page 1 of")
+      try terminal.type(":next")
+      try terminal.send("Enter")
+      let second = try terminal.waitForPrompt(after: "page 2 of")
+      #expect(second.contains("LIST dishes size=5 page=2"), "\(second)")
+      try terminal.type(":prev")
+      try terminal.send("Enter")
+      try terminal.type(":prev")
+      try terminal.send("Enter")
+      let first = try terminal.waitForPrompt(after: "already on the first page")
+      #expect(first.contains("LIST dishes size=5 page=1"), "\(first)")
+    }
+  }
+
+  @Test(":wide on draws a table wider than a 60-column terminal; :wide off fits it again")
+  func wideTables() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)", "--no-pager"], width: 60)
+      try terminal.waitFor(text: ">")
+      try terminal.type(":wide on")
+      try terminal.send("Enter")
+      try terminal.type("LIST exhibits")
+      try terminal.send("Enter")
+      _ = try terminal.waitForPrompt(after: "OK")
+      // A wide table runs past the window: joined again, some of its rows are wider than 60.
+      let wideRows = TerminalSession.lines(try terminal.joinedScreen()).filter { $0.count > 60 }
+      #expect(!wideRows.isEmpty, "no row wider than the window with :wide on")
+      try terminal.type(":clear")
+      try terminal.send("Enter")
+      try terminal.type(":wide")
+      try terminal.send("Enter")
+      let off = try terminal.waitForPrompt(after: "wide tables off")
+      #expect(off.contains("wide tables off"))
+      try terminal.type("LIST exhibits")
+      try terminal.send("Enter")
+      let fitted = try terminal.waitForPrompt(after: "OK")
+      _ = fitted
+      let rows = TerminalSession.lines(try terminal.joinedScreen())
+      #expect(rows.allSatisfy { $0.count <= 60 }, "\(rows.filter { $0.count > 60 })")
+    }
+  }
+
+  @Test(":connect URL moves to another server; a bad URL is refused and the session stays")
+  func connectElsewhere() throws {
+    let other = try ShopServer()
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type(":connect nowhere")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "URL").contains("not a URL"))
+      try terminal.type(":connect stockroom://127.0.0.1:\(other.port)")
+      try terminal.send("Enter")
+      let moved = try terminal.waitFor(text: "127.0.0.1:\(other.port)>")
+      #expect(moved.contains("Connected to 127.0.0.1:\(other.port)"), "\(moved)")
+      try terminal.type("PING here")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "OK here").contains("OK here"))
+    }
+  }
+}

@@ -226,6 +226,8 @@ public final class InteractiveSession {
       turnPage(step)
     case .connect(let url):
       connect(to: url)
+    case .watch(let seconds, let command):
+      repeatEvery(seconds, command)
     case .shell(let command):
       if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
     case .clientHelp:
@@ -306,6 +308,26 @@ public final class InteractiveSession {
     case .failure(let refusal):
       say(renderer.palette.dim(refusal.description) + "\n")
     }
+  }
+
+  /// `:watch SECONDS COMMAND`: the reply redrawn in place every SECONDS until Ctrl-C or `q`.
+  private func repeatEvery(_ seconds: Double?, _ command: String) {
+    guard let seconds, !command.isEmpty, LocalCommand.parse(command) == nil else {
+      say(renderer.palette.error("usage: :watch SECONDS COMMAND, a server command, as in :watch 2 STOCK banana") + "\n")
+      return
+    }
+    let repeater = CommandRepeater(seconds: max(seconds, CommandRepeater.minimumSeconds), command: command)
+    repeater.run { [unowned self] () -> String? in
+      guard let connection = connected() else { return nil }
+      do throws(ClientError) {
+        try connection.send(command)
+        return renderer.render(try waitForReply(on: connection))
+      } catch {
+        lost(error)
+        return nil
+      }
+    }
+    say("\n")
   }
 
   /// `:connect URL`: closes this connection and opens one to the URL's server. A user in the

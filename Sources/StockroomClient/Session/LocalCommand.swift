@@ -19,6 +19,9 @@ public enum LocalCommand: Sendable, Equatable {
   case wide(Bool?)
   /// `:next` (+1) and `:prev` (-1): the page beside the last paged list shown.
   case page(Int)
+  /// `:watch SECONDS COMMAND`: the command every SECONDS in place until Ctrl-C; nil seconds
+  /// when the interval is missing or no number.
+  case watch(Double?, String)
   /// `:connect URL`: another server, or the same one afresh.
   case connect(String?)
   /// `:help`: the client's own commands, one line each.
@@ -29,7 +32,8 @@ public enum LocalCommand: Sendable, Equatable {
 
   /// The words completion offers besides the server's commands.
   public static let words = [
-    ":clear", ":connect", ":help", ":history", ":json", ":next", ":prev", ":timing", ":pager", ":top", ":wide", ":!",
+    ":clear", ":connect", ":help", ":history", ":json", ":next", ":prev", ":timing", ":pager", ":top", ":watch",
+    ":wide", ":!",
   ]
 
   /// The client commands that take `on` or `off`.
@@ -46,6 +50,7 @@ public enum LocalCommand: Sendable, Equatable {
     (":timing [on|off]", "how long each command took"),
     (":pager [on|off]", "long replies through $PAGER; alone, says how it stands"),
     (":top", "the live board until q"),
+    (":watch SECONDS COMMAND", "COMMAND again every SECONDS, in place, until Ctrl-C or q"),
     (":wide [on|off]", "tables with every column, however wide the terminal"),
     (":!COMMAND", "run COMMAND with $SHELL; :! alone starts a shell"),
     (":quit", "leave (also quit, exit, Ctrl-D)"),
@@ -71,6 +76,9 @@ public enum LocalCommand: Sendable, Equatable {
     case ":next": return .page(1)
     case ":prev": return .page(-1)
     case ":connect": return .connect(words.dropFirst().first)
+    case ":watch":
+      let seconds = words.dropFirst().first.flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+      return .watch(seconds, words.dropFirst(2).joined(separator: " "))
     case "quit", "exit", ":quit", ":q": return .quit
     default: return first.hasPrefix(":") ? .unknown(first) : nil
     }

@@ -17,7 +17,7 @@ struct UnknownLocalCommandTerminalTests {
       let joined = screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
       #expect(
         joined.contains(
-          "Client commands: :clear :connect :help :history :json :next :prev :timing :pager :top :wide :! :quit"),
+          "Client commands: :clear :connect :help :history :json :next :prev :timing :pager :top :watch :wide :! :quit"),
         "\(screen)")
       #expect(!screen.contains("ERR"), "\(screen)")
       try terminal.type(":frobnicate")

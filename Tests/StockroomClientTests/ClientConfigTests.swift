@@ -74,3 +74,44 @@ struct ClientConfigTests {
     #expect(options.pager == .off)
   }
 }
+
+@Suite("The REPL's settings in the config file: timing, json, wide, prompt, startup")
+struct ClientConfigREPLTests {
+  @Test("switches take on or off, the prompt keeps its quoted spaces, startup lines keep their order")
+  func replSettings() throws {
+    let text = """
+      timing = on
+      json = off
+      wide = ON
+      prompt = "%@%h:%p %s> "
+      startup = WHOAMI
+      startup = WATCH banana
+      """
+    let config = try ClientConfig.parse(text, path: "/c")
+    #expect(config.timing == true && config.json == false && config.wide == true)
+    #expect(config.prompt == PromptFormat("%@%h:%p %s> "))
+    #expect(config.startup == ["WHOAMI", "WATCH banana"])
+    for (text, expected) in [
+      ("timing = yes", "/c:1: timing takes on or off, not 'yes'"),
+      ("json = on\njson = off", "/c:2: 'json' is set twice"),
+    ] {
+      do {
+        _ = try ClientConfig.parse(text, path: "/c")
+        Issue.record("accepted: \(text)")
+      } catch {
+        #expect(error.message == expected)
+      }
+    }
+  }
+
+  @Test("the prompt's % words: user, user@, host, port, state, a percent sign; others as written")
+  func promptWords() {
+    let format = PromptFormat("[%u|%@|%h|%p|%s|%%|%x]%")
+    #expect(
+      format.expand(user: "alice", host: "shop", port: 7878, connected: true) == "[alice|alice@|shop|7878||%|%x]%")
+    #expect(format.expand(user: nil, host: "shop", port: 1, connected: false) == "[||shop|1|not connected|%|%x]%")
+    #expect(
+      PromptFormat.standard.expand(user: "bob", host: "127.0.0.1", port: 7878, connected: true)
+        == "stockroom bob@127.0.0.1:7878> ")
+  }
+}

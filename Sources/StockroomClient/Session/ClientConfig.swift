@@ -14,6 +14,19 @@ public struct ClientConfig: Sendable, Equatable {
   public var tls: Bool? = nil
   /// `cacert = FILE`: the CAs a TLS connection trusts, as `--cacert` says.
   public var cacert: String? = nil
+  /// `timing = on`: the REPL starts with `:timing on`.
+  public var timing: Bool? = nil
+  /// `json = on`: the REPL starts with `:json on`; one-shot commands and scripts are not
+  /// changed, so a script reads what it always read.
+  public var json: Bool? = nil
+  /// `wide = on`: tables keep every column, as `--wide`.
+  public var wide: Bool? = nil
+  /// `prompt = FORMAT`: the REPL's prompt (`PromptFormat`); in double quotes to keep spaces at
+  /// its ends.
+  public var prompt: PromptFormat? = nil
+  /// `startup = COMMAND`, one line each and in order: run when the REPL starts, as psql runs
+  /// `.psqlrc`; the only key that may be given more than once.
+  public var startup: [String] = []
 
   public init() {}
 
@@ -22,7 +35,9 @@ public struct ClientConfig: Sendable, Equatable {
     public var description: String { message }
   }
 
-  public static let keys = ["host", "port", "user", "color", "pager", "tls", "cacert"]
+  public static let keys = [
+    "host", "port", "user", "color", "pager", "tls", "cacert", "timing", "json", "wide", "prompt", "startup",
+  ]
 
   /// `$XDG_CONFIG_HOME/stockroom/config`, else `$HOME/.config/stockroom/config`. The XDG
   /// specification says a relative `$XDG_CONFIG_HOME` is to be ignored.
@@ -70,39 +85,55 @@ public struct ClientConfig: Sendable, Equatable {
       guard keys.contains(canonical) else {
         throw Invalid(message: "\(place): unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
       }
-      guard seen.insert(canonical).inserted else {
+      guard canonical == "startup" || seen.insert(canonical).inserted else {
         throw Invalid(message: "\(place): '\(key)' is set twice")
       }
       guard !value.isEmpty else { throw Invalid(message: "\(place): '\(key)' has no value") }
-      switch canonical {
-      case "host": config.host = value
-      case "port":
-        guard let port = UInt16(value), port > 0 else {
-          throw Invalid(message: "\(place): port takes a number from 1 to 65535, not '\(value)'")
-        }
-        config.port = port
-      case "user": config.user = value
-      case "cacert": config.cacert = value
-      case "tls":
-        switch value.lowercased() {
-        case "on": config.tls = true
-        case "off": config.tls = false
-        default: throw Invalid(message: "\(place): tls takes on or off, not '\(value)'")
-        }
-      case "color":
-        switch value.lowercased() {
-        case "auto", "on": config.color = true
-        case "off", "never": config.color = false
-        default: throw Invalid(message: "\(place): \(key) takes auto or off, not '\(value)'")
-        }
-      default:
-        switch value.lowercased() {
-        case "on", "auto": config.pager = .automatic
-        case "off": config.pager = .off
-        default: config.pager = .command(value)
-        }
-      }
+      try config.set(canonical, to: value, as: key, at: place)
     }
     return config
+  }
+
+  /// One checked `key = value` line's setting.
+  private mutating func set(_ canonical: String, to value: String, as key: String, at place: String) throws(Invalid) {
+    switch canonical {
+    case "host": host = value
+    case "port":
+      guard let number = UInt16(value), number > 0 else {
+        throw Invalid(message: "\(place): port takes a number from 1 to 65535, not '\(value)'")
+      }
+      port = number
+    case "user": user = value
+    case "cacert": cacert = value
+    case "tls": tls = try Self.onOff(value, key: key, at: place)
+    case "timing": timing = try Self.onOff(value, key: key, at: place)
+    case "json": json = try Self.onOff(value, key: key, at: place)
+    case "wide": wide = try Self.onOff(value, key: key, at: place)
+    case "prompt":
+      // Quotes keep the spaces at its ends, which the line's trimming would take.
+      let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+      prompt = PromptFormat(quoted ? String(value.dropFirst().dropLast()) : value)
+    case "startup": startup.append(value)
+    case "color":
+      switch value.lowercased() {
+      case "auto", "on": color = true
+      case "off", "never": color = false
+      default: throw Invalid(message: "\(place): \(key) takes auto or off, not '\(value)'")
+      }
+    default:
+      switch value.lowercased() {
+      case "on", "auto": pager = .automatic
+      case "off": pager = .off
+      default: pager = .command(value)
+      }
+    }
+  }
+
+  private static func onOff(_ value: String, key: String, at place: String) throws(Invalid) -> Bool {
+    switch value.lowercased() {
+    case "on": return true
+    case "off": return false
+    default: throw Invalid(message: "\(place): \(key) takes on or off, not '\(value)'")
+    }
   }
 }

@@ -29,6 +29,14 @@ public struct ClientOptions: Sendable, Equatable {
   public var showsBoard = false
   /// `--tls` or a `stockrooms://` URL; nil for plain TCP.
   public var tls: ClientTLS? = nil
+  /// The REPL's prompt; `prompt =` in the config file.
+  public var prompt = PromptFormat.standard
+  /// `timing = on` in the config file: the REPL starts with `:timing on`.
+  public var timing = false
+  /// `json = on` in the config file: the REPL (only) starts with `:json on`.
+  public var replJSON = false
+  /// `startup =` lines in the config file, run in order when the REPL starts.
+  public var startup: [String] = []
 
   public init() {}
 
@@ -91,9 +99,9 @@ public struct ClientOptions: Sendable, Equatable {
     :timing on times each command, and DIARY NEW "title" without a body or DIARY EDIT N
     without text opens $VISUAL, else $EDITOR, else vi.
 
-    Defaults for host, port, user, color, pager, tls and cacert come from ~/.config/stockroom/config
-    ($XDG_CONFIG_HOME/stockroom/config): key = value lines, # comments. The environment
-    overrides the file, and the command line overrides both.
+    Defaults for host, port, user, color, pager, tls, cacert, timing, json, wide, prompt and
+    startup come from ~/.config/stockroom/config ($XDG_CONFIG_HOME/stockroom/config): key = value
+    lines, # comments. The environment overrides the file, and the command line overrides both.
     """
 
   /// What `--version` prints: the release and the protocol version this client speaks.
@@ -180,6 +188,11 @@ public struct ClientOptions: Sendable, Equatable {
     if let user = config.user { options.user = user }
     if config.color == false { options.noColor = true }
     if let pager = config.pager { options.pager = pager }
+    if let prompt = config.prompt { options.prompt = prompt }
+    options.timing = config.timing ?? false
+    options.replJSON = config.json ?? false
+    options.wide = config.wide ?? false
+    options.startup = config.startup
     if let host = environment["STOCKROOM_HOST"], !host.isEmpty { options.host = host }
     if let text = environment["STOCKROOM_PORT"], !text.isEmpty {
       options.port = try port(text, source: "STOCKROOM_PORT")

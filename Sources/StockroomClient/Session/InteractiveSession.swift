@@ -66,10 +66,12 @@ public final class InteractiveSession {
     self.options = options
     self.renderer = renderer
     self.defaultMode = renderer.mode
+    if options.replJSON { self.renderer.mode = .json }
     self.editor = editor
     self.credentials = credentials
     paging = options.pager != .off
     wide = options.wide
+    timing = options.timing
     // `:pager on` after `pager = off` in the config still has a pager to start.
     pagerCommand = (options.pager == .off ? PagerSetting.automatic : options.pager).command(environment: environment)
     outputIsTerminal = isatty(1) == 1
@@ -85,9 +87,13 @@ public final class InteractiveSession {
   }
 
   public var prompt: String {
-    guard let connection else { return "not connected> " }
-    let who = identity.map { $0.name + "@" } ?? ""
-    return "stockroom \(who)\(connection.host):\(connection.port)> "
+    // Not connected, the standard prompt says only that; a format of the user's says what it says.
+    guard let connection else {
+      guard options.prompt != .standard else { return "not connected> " }
+      return options.prompt.expand(user: identity?.name, host: options.host, port: options.port, connected: false)
+    }
+    return options.prompt.expand(
+      user: identity?.name, host: connection.host, port: connection.port, connected: true)
   }
 
   public func run() -> Int32 {
@@ -98,6 +104,7 @@ public final class InteractiveSession {
     } catch {
       say(renderer.palette.error("could not connect: \(error.message)") + "\n")
     }
+    if runStartup() { return 0 }
     while true {
       editor.prompt = prompt
       editor.watched = connection?.fd
@@ -108,23 +115,38 @@ public final class InteractiveSession {
       let line = raw.trimmingSpaces()
       guard !line.isEmpty else { continue }
       editor.remember(line)
-      // `:!` lines are the shell's whole, `|` and `>` included.
-      if let local = LocalCommand.parse(line), case .shell = local {
-        _ = perform(local)
-        continue
-      }
-      guard let redirected = redirect(line) else { continue }
-      if let local = LocalCommand.parse(redirected.command) {
-        guard redirected.target == nil else {
-          say(renderer.palette.error("| and > take a server command's reply; HELP and : commands print here") + "\n")
-          continue
-        }
-        if perform(local) { return 0 }
-        continue
-      }
-      guard let edited = withTextEdited(redirected.command), let complete = withPasswordsAsked(edited) else { continue }
-      execute(complete, to: redirected.target)
+      if run(line) { return 0 }
     }
+  }
+
+  /// The config file's `startup =` lines, each as if typed (and echoed dim, so the screen says
+  /// where their output came from), before the first prompt.
+  private func runStartup() -> Bool {
+    for line in options.startup {
+      say(renderer.palette.dim(prompt + line) + "\n")
+      if run(line) { return true }
+    }
+    return false
+  }
+
+  /// One line, typed or from the config file: a client command, or a request and where its
+  /// reply goes. True when the line ends the session.
+  private func run(_ line: String) -> Bool {
+    // `:!` lines are the shell's whole, `|` and `>` included.
+    if let local = LocalCommand.parse(line), case .shell = local { return perform(local) }
+    guard let redirected = redirect(line) else { return false }
+    if let local = LocalCommand.parse(redirected.command) {
+      guard redirected.target == nil else {
+        say(renderer.palette.error("| and > take a server command's reply; HELP and : commands print here") + "\n")
+        return false
+      }
+      return perform(local)
+    }
+    guard let edited = withTextEdited(redirected.command), let complete = withPasswordsAsked(edited) else {
+      return false
+    }
+    execute(complete, to: redirected.target)
+    return false
   }
 
   /// The line split at its first unquoted `|` or `>`; nil when the split is wrong, which has

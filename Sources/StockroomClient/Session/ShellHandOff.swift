@@ -1,10 +1,5 @@
+import Foundation
 import StockroomSystem
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// What the REPL hands to the user's shell or a file: `:!COMMAND` on the terminal, a reply into
 /// `| COMMAND`, a reply into `> FILE` or `>> FILE`. Each answers nil when all went well, else the

@@ -57,56 +57,13 @@ public final class Server: Sendable {
       configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory)), logger: logger)
   }
 
-  /// A server on the configured storage: the PostgreSQL store at `store`, or the SQLite file in
-  /// `dataDirectory`, loaded, checked and migrated; memory when there is neither. Throws
-  /// `StorageError` (or `PostgresError`) when the store cannot be used.
+  /// A server on the configured storage (`StoreOpening`). Throws `StorageError` (or
+  /// `PostgresError`) when the store cannot be used.
   public static func open(
     configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger = Logger()
   ) throws -> Server {
-    let started = ContinuousClock.now
-    let database: any ShopJournal
-    if let store = configuration.store {
-      return try openShared(
-        PostgresURL(store), configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
-    } else if let directory = configuration.dataDirectory {
-      database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
-    } else {
-      return Server(configuration: configuration, catalog: catalog, logger: logger)
-    }
-    let opened = ContinuousClock.now
-    let limits = ShopLimits()
-    let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
-    let committer = Committer(database: database, logger: logger)
-    let store = Store(state, committer: committer) {
-      try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
-    }
-    logger.info(
-      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
-    )
-    store.verifyInBackground(logger: logger)
-    return Server(configuration: configuration, store: store, logger: logger)
-  }
-
-  /// A node of a shop shared through PostgreSQL: the database is the authority, and this node's
-  /// shop a cache kept by its shared writer.
-  private static func openShared(
-    _ url: PostgresURL, configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger
-  ) throws -> Server {
-    let started = ContinuousClock.now
-    let database = try PostgresShopDatabase(url: url, fsync: configuration.fsync)
-    let opened = ContinuousClock.now
-    let limits = ShopLimits()
-    let (state, sequence) = try database.loadShared(
-      catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
-    let node = "\(ProcessInfo.processInfo.hostName):\(getpid())"
-    let writer = SharedWriter(database: database, node: node, logger: logger) {
-      try database.loadShared(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
-    }
-    let store = Store(state, writer: writer, sequence: sequence)
-    logger.info(
-      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
-    )
-    store.verifyInBackground(logger: logger)
+    let store = try StoreOpening.open(
+      configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
     return Server(configuration: configuration, store: store, logger: logger)
   }
 

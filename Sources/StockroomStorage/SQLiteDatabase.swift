@@ -44,7 +44,11 @@ public final class SQLiteDatabase {
     sqlite3_busy_timeout(handle, 5_000)
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  deinit {
+    // Its own cached statements first, so that the close is a close and not a zombie's wait.
+    transactionStatements = [:]
+    sqlite3_close_v2(handle)
+  }
 
   /// Creates a missing file readable by its owner only, before SQLite would create it 0644: a
   /// shop's files hold its orders and diaries. SQLite gives -wal, -shm and journals the mode of
@@ -115,7 +119,7 @@ public final class SQLiteDatabase {
 
   private func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     if let statement = transactionStatements[sql] { return statement }
-    let statement = try prepare(sql)
+    let statement = try SQLiteStatement(database: self, sql: sql, retaining: false)
     transactionStatements[sql] = statement
     return statement
   }

@@ -3,14 +3,19 @@ import CSQLite
 /// A prepared statement. Not shareable between threads: each owner keeps its own.
 public final class SQLiteStatement {
   let handle: OpaquePointer
-  private let database: SQLiteDatabase
+  /// Where errors are read. A statement keeps its connection open (`keepAlive`), except one
+  /// the connection caches itself: that one holding it back would keep it open for ever.
+  private unowned let database: SQLiteDatabase
+  private let keepAlive: SQLiteDatabase?
 
-  init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+  /// `retaining` false only for a statement `database` itself holds, and releases before it closes.
+  init(database: SQLiteDatabase, sql: String, retaining: Bool = true) throws(SQLiteError) {
     var statement: OpaquePointer?
     let result = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard result == SQLITE_OK, let statement else { throw database.error(result) }
     self.handle = statement
     self.database = database
+    self.keepAlive = retaining ? database : nil
   }
 
   deinit { sqlite3_finalize(handle) }

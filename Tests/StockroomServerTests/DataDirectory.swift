@@ -32,7 +32,7 @@ final class DataDirectory: @unchecked Sendable {
 
   /// Accounts are made offline in SQLite (`addAccount`); the first start moves the shop into
   /// PostgreSQL with `stockroomd import`, as an operator moving a shop would.
-  private func postgresURL() throws -> String {
+  func postgresURL() throws -> String {
     if let storeURL { return storeURL }
     let cluster = try PostgresCluster.shared.get()
     let name = "shop_\(UUID().uuidString.prefix(8).lowercased())"
@@ -82,6 +82,24 @@ final class DataDirectory: @unchecked Sendable {
       throw LineClient.Failure(description: "stockroomd user add \(name) exited \(run.status): \(run.errors)")
     }
     return self
+  }
+
+  /// Waits until this directory's shop is no longer held: see `waitUntilUnlocked(_:)`.
+  func waitUntilUnlocked() { Self.waitUntilUnlocked(path) }
+
+  /// Waits (for at most a minute) until nothing holds the flock on `directory`'s lock file and
+  /// database, as after an engine in this process has let them go. A child another test is
+  /// spawning holds copies of this process's descriptors from its fork until its exec, the
+  /// locks among them, so a file closed here can stay locked for a moment after.
+  static func waitUntilUnlocked(_ directory: String) {
+    let deadline = Date().addingTimeInterval(60)
+    for file in [ShopDatabase.lockFileName, ShopDatabase.fileName] {
+      let descriptor = open(directory + "/" + file, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { continue }
+      defer { close(descriptor) }
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 && Date() < deadline { usleep(10_000) }
+      flock(descriptor, LOCK_UN)
+    }
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }

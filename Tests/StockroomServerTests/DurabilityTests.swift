@@ -16,22 +16,21 @@ struct DurabilityTests {
     arguments: StoreKind.allCases)
   func restart(store: StoreKind) throws {
     let data = try DataDirectory(store: store).addAccount()
-    var (daemon, port) = try data.start()
-    var alice = try connect(port, as: "alice")
-    #expect(try alice.request("ORDER 딸바쥬스 banana_juice 2").statusFields["order"] == "1")
-    try alice.request("ADD kiwi 7 mango -3")
-    #expect(try alice.request("PRODUCT NEW name=\"Red apple\" price=1200 stock=4 discount=10%").isOK)
-    try alice.request("PRODUCT NEW name=Pear price=2.50 currency=USD")
-    try alice.request("PRODUCT DELETE p2")
-    try alice.request(#"DIARY NEW "첫 일기" "딸기를 샀다\n비싸다""#)
-    try alice.request("ORDER p1 2")
-    let stockBefore = try alice.request("STOCK").lines
-    let ordersBefore = try alice.request("LIST orders").lines
-    daemon.process.terminate()
-    #expect(try daemon.waitForExit() == 0)
-
-    (daemon, port) = try data.start()
-    alice = try connect(port, as: "alice")
+    let (stockBefore, ordersBefore): ([String], [String])
+    // The engine on the store, stopped at the end of the block as a server stops, then again.
+    do {
+      let alice = try EngineHarness(data: data).client(as: "alice", role: .staff)
+      #expect(try alice.request("ORDER 딸바쥬스 banana_juice 2").statusFields["order"] == "1")
+      try alice.request("ADD kiwi 7 mango -3")
+      #expect(try alice.request("PRODUCT NEW name=\"Red apple\" price=1200 stock=4 discount=10%").isOK)
+      try alice.request("PRODUCT NEW name=Pear price=2.50 currency=USD")
+      try alice.request("PRODUCT DELETE p2")
+      try alice.request(#"DIARY NEW "첫 일기" "딸기를 샀다\n비싸다""#)
+      try alice.request("ORDER p1 2")
+      stockBefore = try alice.request("STOCK").lines
+      ordersBefore = try alice.request("LIST orders").lines
+    }
+    let alice = try EngineHarness(data: data).client(as: "alice", role: .staff)
     #expect(try alice.request("STOCK").lines == stockBefore)
     #expect(try alice.request("LIST orders").lines == ordersBefore)
     let products = try alice.request("LIST products")
@@ -155,15 +154,15 @@ struct DurabilityTests {
     }
     // Data from before accounts stays with its owner's name; only an admin can make that name.
     try data.addAccount().addAccount("old", role: .staff)
-    let (daemon, port) = try data.start()
-    let client = try connect(port, as: "old")
+    let engine = try EngineHarness(data: data)
+    let client = try engine.client(as: "old", role: .staff)
     #expect(try client.request("STOCK banana").rows[0]["stock"] == "13")
     // Entries are numbered per owner, in the order they were written.
     #expect(try client.request("DIARY SHOW 1").rows[0]["title"] == "v1 entry")
     #expect(try client.request("DIARY SHOW 2").rows[0]["title"] == "second")
     #expect(try client.request("DIARY LIST").rows.map(\.id) == ["2", "1"])
     #expect(try client.request("DIARY NEW third body").statusFields["diary"] == "3")
-    let squatter = try LineClient.greeted(port)
+    let squatter = try engine.client()
     let claim = try squatter.request("REGISTER squatter \(Quoting.quote(LineClient.password(for: "squatter")))")
     #expect(claim.errorCode == .denied, "a name holding data from before accounts is an admin's to give")
     #expect(try squatter.request("DIARY LIST").errorCode == .noAuth)
@@ -173,11 +172,8 @@ struct DurabilityTests {
     #expect(retried.rows.last?["stock"] == "13")
     #expect(try client.request("ORDER banana_juice key=after-upgrade").statusFields["order"] == "2")
     #expect(
-      try LineClient.greeted(port, user: "new", role: .staff).request("ORDER banana_juice key=old-k").statusFields[
-        "order"] == "3")
+      try engine.client(as: "new", role: .staff).request("ORDER banana_juice key=old-k").statusFields["order"] == "3")
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "10", "items the old file lacked are added")
-    daemon.process.terminate()
-    _ = try daemon.waitForExit()
     #expect(try SQLiteDatabase(path: data.database).userVersion == Schema.currentVersion)
   }
 
@@ -186,10 +182,9 @@ struct DurabilityTests {
     arguments: StoreKind.allCases)
   func catalogueChanges(store: StoreKind) throws {
     let data = try DataDirectory(store: store).addAccount()
-    var (daemon, port) = try data.start()
-    try connect(port).request("ORDER kiwi_juice 2")
-    daemon.process.terminate()
-    _ = try daemon.waitForExit()
+    do {
+      #expect(try EngineHarness(data: data).client().request("ORDER kiwi_juice 2").isOK)
+    }
 
     var json =
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.catalogPath)))
@@ -199,8 +194,7 @@ struct DurabilityTests {
     json["fruits"] = fruits
     let file = data.path + "/catalog-v2.json"
     try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: file))
-    (daemon, port) = try data.start(["--catalog", file, "--initial-stock", "99"])
-    let client = try connect(port)
+    let client = try EngineHarness(data: data, initialStock: 99, catalogPath: file).client()
     #expect(try client.request("STOCK kiwi").rows[0]["stock"] == "4")
     #expect(try client.request("STOCK 리치").rows[0]["stock"] == "99")
   }
@@ -209,8 +203,8 @@ struct DurabilityTests {
     "LIST orders pages through the whole history, past the newest 10,000 kept in memory", arguments: StoreKind.allCases)
   func orderHistory(store: StoreKind) throws {
     let data = try DataDirectory(store: store).addAccount()
-    let (daemon, port) = try data.start(["--initial-stock", "1000000"])
-    let client = try connect(port, as: "dana")
+    let engine = try EngineHarness(data: data, initialStock: 1_000_000)
+    let client = try engine.client(as: "dana", role: .staff)
     let count = 10_005
     try client.send(String(repeating: "ORDER banana_juice\n", count: count))
     for _ in 0..<count { #expect(try client.readReply().isOK) }
@@ -221,50 +215,47 @@ struct DurabilityTests {
     #expect(oldest.rows.map(\.id) == ["5", "4", "3", "2", "1"])
     #expect(oldest.rows.first?["items"] == "1 banana_juice")
     #expect(oldest.statusFields["pages"] == "101")
-    daemon.process.terminate()
   }
 
   @Test("stockroomd backup writes a consistent copy while the server runs, and the copy starts")
   func backup() throws {
     let data = try DataDirectory().addAccount()
-    let (daemon, port) = try data.start()
-    let client = try connect(port, as: "carol")
-    try client.request("ORDER pineapple_juice 3")
-    try client.request("DIARY NEW backed \"up\"")
     let restore = try DataDirectory()
-    let backup = try DaemonProcess(["backup", data.path, restore.database])
-    #expect(try backup.waitForExit() == 0)
-    let again = try DaemonProcess(["backup", data.path, restore.database])
-    #expect(try again.waitForExit() != 0, "a backup never overwrites")
-    daemon.process.terminate()
-    _ = try daemon.waitForExit()
-    let (restored, restoredPort) = try restore.start()
-    let check = try connect(restoredPort, as: "carol")
+    do {
+      // The engine in this process holds the shop open, as a running server would.
+      let client = try EngineHarness(data: data).client(as: "carol", role: .staff)
+      try client.request("ORDER pineapple_juice 3")
+      try client.request("DIARY NEW backed \"up\"")
+      let backup = try DaemonProcess(["backup", data.path, restore.database])
+      #expect(try backup.waitForExit() == 0)
+      let again = try DaemonProcess(["backup", data.path, restore.database])
+      #expect(try again.waitForExit() != 0, "a backup never overwrites")
+    }
+    let check = try EngineHarness(data: restore).client(as: "carol", role: .staff)
     #expect(try check.request("STOCK pineapple").rows[0]["stock"] == "4")
     #expect(try check.request("DIARY LIST").rows.count == 1)
-    restored.process.terminate()
   }
 
   @Test("an order row damaged on disk answers INTERNAL naming it when read, is logged, and the shop serves on")
   func damagedOrderRow() throws {
     let data = try DataDirectory().addAccount()
-    var (daemon, port) = try data.start()
-    try connect(port, as: "dana").request("ORDER banana_juice 2")
-    daemon.process.terminate()
-    _ = try daemon.waitForExit()
+    do {
+      let engine = try EngineHarness(data: data)
+      #expect(try engine.client(as: "dana", role: .staff).request("ORDER banana_juice 2").isOK)
+    }
     try SQLiteDatabase(path: data.database).execute("PRAGMA wal_checkpoint(TRUNCATE)")
     var bytes = try Data(contentsOf: URL(fileURLWithPath: data.database))
     let found = try #require(bytes.range(of: Data("banana_juice\u{1F}".utf8)))
     bytes[found.lowerBound + 12] ^= 0x01
     try bytes.write(to: URL(fileURLWithPath: data.database))
     // Orders are read from the file when asked for, not at start-up.
-    (daemon, port) = try data.start()
-    defer { daemon.process.terminate() }
-    let client = try connect(port, as: "dana")
+    let log = try LogCapture()
+    let engine = try EngineHarness(data: data, logger: log.logger)
+    let client = try engine.client(as: "dana", role: .staff)
     let reply = try client.request("LIST orders")
     #expect(reply.errorCode == .internal)
     #expect(reply.message.contains("damaged row"), "\(reply.lines)")
-    #expect(daemon.logShows("ERROR the database has a damaged row"), "\(daemon.log)")
+    #expect(log.waitFor("ERROR the database has a damaged row"), "\(log.text)")
     #expect(try client.request("ORDER kiwi").isOK, "the shop serves on")
   }
 }

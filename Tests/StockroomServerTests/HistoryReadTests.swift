@@ -96,14 +96,10 @@ struct HistoryReadTests {
   @Test("pipelined STOCKTAKE, PING, LIST and LIST orders: replies in request order, each counted once by its result")
   func pipelinedRepliesKeepTheirOrder() throws {
     let data = try DataDirectory().addAccount()
-    let server = try data.openServer(initialStock: nil) {
-      $0.loops = 1
-    }
-    let port = try server.start()
-    defer { server.stop() }
-    let bob = try LineClient.greeted(port, user: "bob")
+    let server = try EngineHarness(data: data)
+    let bob = try server.client(as: "bob")
     #expect(try bob.request("ORDER banana").isOK)
-    let alice = try LineClient.greeted(port, user: "alice", role: .staff)
+    let alice = try server.client(as: "alice", role: .staff)
 
     try alice.send("STOCKTAKE banana\nPING one\nSTOCKTAKE nothing\nPING two\nLIST orders page=2 size=1\nPING three\n")
     let replies = try (0..<6).map { _ in try alice.readReply() }

@@ -7,12 +7,10 @@ import Testing
   @Test("INFO store shows the data file to staff and admins, not to guests or customers")
   func dataPathOnlyForStaff() throws {
     let data = try DataDirectory().addAccount()
-    let server = try data.openServer(initialStock: nil)
-    let port = try server.start()
-    defer { server.stop() }
-    let guest = try LineClient.greeted(port)
-    let customer = try LineClient.greeted(port, user: "minji")
-    let staff = try LineClient.greeted(port, user: "bob", role: .staff)
+    let engine = try EngineHarness(data: data)
+    let guest = try engine.client()
+    let customer = try engine.client(as: "minji")
+    let staff = try engine.client(as: "bob", role: .staff)
     for (client, sees) in [(guest, false), (customer, false), (staff, true)] {
       let info = try client.request("INFO store")
       #expect(info.isOK && info.rows.first?["storage"] == "sqlite", "\(info.lines)")

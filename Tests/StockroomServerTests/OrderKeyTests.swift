@@ -48,10 +48,8 @@ struct OrderKeyTests {
   @Test("with a database, receipts leave memory once on disk; only a small index of keys stays")
   func receiptsLeaveMemory() throws {
     let data = try DataDirectory().addAccount()
-    let server = try data.openServer(initialStock: 100_000)
-    let port = try server.start()
-    defer { server.stop() }
-    let client = try LineClient.greeted(port, user: "alice")
+    let server = try EngineHarness(data: data, initialStock: 100_000)
+    let client = try server.client(as: "alice")
     let lines = (0..<100).map { _ in "banana" }.joined(separator: " ")
     var replies: [String: [String]] = [:]
     for index in 0..<200 {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// `stockroomd migrate` and `stockroomd import` as an operator runs them: the real executable,
-/// a SQLite shop made by a real server, a real PostgreSQL cluster.
+/// a SQLite shop made by the engine, a real PostgreSQL cluster.
 @Suite(.serialized)
 struct PostgresImportTests {
   static let cluster = PostgresCluster.shared
@@ -75,27 +75,26 @@ struct PostgresImportTests {
     let data = try DataDirectory()
     try data.addAccount("alice", role: .staff)
     try data.addAccount("bob", role: .customer)
-    // A real server makes the shop: restocks, orders (one keyed), a product, diary entries.
-    let (daemon, port) = try data.start()
-    let alice = try LineClient(port: port)
-    _ = try alice.readReply()
-    try alice.logInExisting("alice")
-    for request in [
-      "ADD banana 7", "ADD strawberry 20", "ORDER banana_juice 2", "ORDER strawberry_juice key=first-order",
-      "PRODUCT NEW name=Tteok price=3000 stock=4", #"DIARY NEW "장보기" "딸기 16개\n바나나 5개""#,
-    ] {
-      let reply = try alice.request(request)
-      #expect(reply.isOK, "\(request): \(reply.lines)")
+    // The engine makes the shop on SQLite as a server would: restocks, orders (one keyed), a
+    // product, diary entries; leaving the block stops it.
+    let stock: [Row]
+    do {
+      let engine = try EngineHarness(data: data)
+      let alice = try engine.client(as: "alice", role: .staff)
+      for request in [
+        "ADD banana 7", "ADD strawberry 20", "ORDER banana_juice 2", "ORDER strawberry_juice key=first-order",
+        "PRODUCT NEW name=Tteok price=3000 stock=4", #"DIARY NEW "장보기" "딸기 16개\n바나나 5개""#,
+      ] {
+        let reply = try alice.request(request)
+        #expect(reply.isOK, "\(request): \(reply.lines)")
+      }
+      let bob = try engine.client(as: "bob")
+      #expect(try bob.request(#"DIARY NEW secret "bob's own""#).isOK)
+      stock = try alice.request("STOCK").rows
+      #expect(stock.count > 5)
     }
-    let bob = try LineClient(port: port)
-    _ = try bob.readReply()
-    try bob.logInExisting("bob")
-    #expect(try bob.request(#"DIARY NEW secret "bob's own""#).isOK)
-    let stock = try alice.request("STOCK").rows
-    #expect(stock.count > 5)
-    daemon.process.terminate()
-    #expect(try daemon.waitForExit() == 0)
 
+    data.waitUntilUnlocked()
     let url = try freshDatabase()
     let output = try stockroomd(["import", "--data", data.path, "--store", url])
     #expect(output.status == 0, "\(output.errors)")
@@ -103,7 +102,8 @@ struct PostgresImportTests {
     let connection = try PostgresConnection(PostgresURL(url))
     #expect(try count("orders", in: connection) == 2)
     #expect(try count("order_keys", in: connection) == 1)
-    #expect(try count("accounts", in: connection) == 2)
+    // alice, bob, and the admin every engine harness makes.
+    #expect(try count("accounts", in: connection) == 3)
     #expect(try count("diary", in: connection) == 2)
     #expect(try count("products", in: connection) == 1)
     // Every level the server showed is the level PostgreSQL holds.
@@ -144,6 +144,7 @@ struct PostgresImportTests {
     // Edited by hand: the stock row still balances, but the ledger no longer agrees with it.
     try SQLiteDatabase(path: data.database).execute(
       "UPDATE ledger SET change = 2 WHERE item = 'kiwi' AND cause = 'restock'")
+    data.waitUntilUnlocked()
     let url = try freshDatabase()
     let output = try stockroomd(["import", "--data", data.path, "--store", url])
     #expect(output.status == 1)

@@ -10,16 +10,16 @@ import Testing
 struct WritePolicyTests {
   @Test("REGISTER, PASSWD, USER ADD and USER PASSWD on an unreachable store queue no password work")
   func refusedBeforeHashing() throws {
-    let server = try TestServer()
+    let server = try EngineHarness()
     let admin = try server.client(as: "root", role: .admin)
     let customer = try server.client(as: "ann", role: .customer)
     let guest = try server.client()
     // The pool counts a job once it returns, which can be after its reply was sent: the logins
     // above are counted once it is idle.
-    let pool = server.server.credentials
+    let pool = server.handler.credentials
     try waitUntil { pool.counters.queued == 0 && pool.counters.running == 0 }
     let checksBefore = pool.counters
-    server.server.store.sharedLinkLost("the test took the store away")
+    server.store.sharedLinkLost("the test took the store away")
 
     let replies = [
       try guest.request("REGISTER newcomer \"a long enough password\""),

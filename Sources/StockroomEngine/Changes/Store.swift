@@ -37,6 +37,9 @@ package final class Store: Sendable {
   /// Set when the shop lives in a store shared by several nodes.
   package let writer: SharedWriter?
   private let reload: (@Sendable () throws -> ShopState)?
+  /// Signalled once the background check (`verifyInBackground`), which holds the database
+  /// open, is over; set only when one was started.
+  private let verification = Mutex<StockroomSystem.Semaphore?>(nil)
 
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
   package var journal: (any ShopJournal)? { committer?.database ?? writer?.database }
@@ -218,7 +221,10 @@ package final class Store: Sendable {
   /// failure refuses writes until the file is repaired and the server restarted; reads go on.
   package func verifyInBackground(logger: Logger) {
     guard let database = journal else { return }
+    let finished = StockroomSystem.Semaphore()
+    verification.withLock { $0 = finished }
     let thread = Thread { [weak self] in
+      defer { finished.signal() }
       CurrentThread.setName("sr-verify")
       let started = ContinuousClock.now
       do {
@@ -239,6 +245,17 @@ package final class Store: Sendable {
     }
     thread.qualityOfService = .utility
     thread.start()
+  }
+
+  /// Writes what the committer or shared writer holds, stops it, and waits for the background
+  /// check: after this, once the store is released, nothing holds the database open, so it can
+  /// be opened again in this process (a restart in a test).
+  package func stopWriting() {
+    committer?.stop()
+    writer?.stop()
+    guard let finished = verification.withLock({ $0 }) else { return }
+    finished.wait()
+    finished.signal()
   }
 
   /// A commit failed: fail whatever was queued after it and go back to what the disk holds, so

@@ -24,23 +24,54 @@ final class EngineHarness: Sendable {
   let openChannels = ChannelCount()
   private let accounts = Mutex<[String: Role]>([:])
 
-  init(initialStock: Int? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+  /// The engine on the store `configure` names (`dataDirectory`, or `store` for PostgreSQL),
+  /// opened as the server opens it; in memory when it names none.
+  /// `logger` hears what the store and the handlers log (a `LogCapture`'s, to check it).
+  init(
+    initialStock: Int? = nil, catalogPath: String = TestServer.catalogPath, logger: Logger = Logger(isEnabled: false),
+    configure: (inout ServerConfiguration) -> Void = { _ in }
+  ) throws {
     var configuration = ServerConfiguration()
     configuration.dataDirectory = nil
     configure(&configuration)
-    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)
-    store = Store(ShopState(catalog: catalog, limits: .inMemory))
+    let catalog = try CatalogSource.load(path: catalogPath, initialStock: initialStock)
+    store = try Self.open(configuration, catalog: catalog, logger: logger)
     let throttle = LoginThrottle()
     let stats = ServerStats()
     handler = CommandHandler(
       store: store, stats: stats, settings: EngineSettings(configuration),
-      clientCount: { [openChannels] in openChannels.value }, logger: Logger(isEnabled: false),
+      clientCount: { [openChannels] in openChannels.value }, logger: logger,
       credentials: .credentials(throttle: throttle), history: .history(), throttle: throttle, presence: Presence())
     limits = ConnectionLimits(configuration)
     try account("admin", role: .admin)
   }
 
+  /// Opens the store as the server does. A test that restarts the engine opens a file the last
+  /// harness has just let go; the directory's locks are waited for first (see
+  /// `DataDirectory.waitUntilUnlocked`).
+  private static func open(_ configuration: ServerConfiguration, catalog: Catalog, logger: Logger) throws -> Store {
+    if let directory = configuration.dataDirectory { DataDirectory.waitUntilUnlocked(directory) }
+    return try StoreOpening.open(configuration: configuration, catalog: catalog, catalogText: "{}", logger: logger)
+  }
+
+  /// The engine on `data`'s store, its SQLite file or its PostgreSQL database, as `stockroomd`
+  /// started on it opens it. A harness made again on the same directory once the last one and
+  /// its clients are gone is a restart.
+  convenience init(
+    data: DataDirectory, initialStock: Int? = nil, catalogPath: String = TestServer.catalogPath,
+    logger: Logger = Logger(isEnabled: false), configure: (inout ServerConfiguration) -> Void = { _ in }
+  ) throws {
+    let url = data.store == .postgresql ? try data.postgresURL() : nil
+    try self.init(initialStock: initialStock, catalogPath: catalogPath, logger: logger) { configuration in
+      if let url { configuration.store = url } else { configuration.dataDirectory = data.path }
+      configure(&configuration)
+    }
+  }
+
+  /// Writes what the committer holds and lets the store's file go, as a server's stop does, so
+  /// another harness (a restart) can open it.
   deinit {
+    store.stopWriting()
     handler.credentials.shutdown()
     handler.history.shutdown()
   }
@@ -62,7 +93,12 @@ final class EngineHarness: Sendable {
       guard known == role else { throw LineClient.Failure(description: "\(name) is \(known), not \(role)") }
       return
     }
-    try store.addAccount(name: name, passwordHash: try TestAccounts.hash(for: name), role: role)
+    // An account a data directory was given offline (`DataDirectory.addAccount`) is already there.
+    if let stored = store.read({ $0.accounts[name]?.role }) {
+      guard stored == role else { throw LineClient.Failure(description: "\(name) is \(stored), not \(role)") }
+    } else {
+      try store.addAccount(name: name, passwordHash: try TestAccounts.hash(for: name), role: role)
+    }
     accounts.withLock { $0[name] = role }
   }
 }

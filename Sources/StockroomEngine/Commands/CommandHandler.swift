@@ -195,56 +195,19 @@ package struct CommandHandler: Sendable {
     }
   }
 
+  /// Runs the command's route from `CommandRoutes`: its handler, and what its reply waits for.
   private func dispatch(
     _ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
   ) throws {
-    switch request.id {
-    case .help: try help(request, out: &out)
-    case .ping: out.ok(request.arguments.first.map(\.text) ?? "PONG")
-    case .quit:
-      session.closing = .clientQuit
-      out.ok("bye")
-    case .hello: hello(session: session, role: role, out: &out)
-    case .info: try info(request, session: session, role: role, out: &out)
-    case .list: wait = try list(request, session: session, role: role, out: &out)
-    case .show: try show(request, out: &out)
-    case .names: names(out: &out)
-    case .expo: expo(out: &out)
-    case .stock: try stock(request, out: &out)
-    case .add: wait = try change(add(request, session: session), session: &session, out: &out)
-    case .order: wait = try change(order(request, session: session), session: &session, out: &out)
-    case .stocktake: wait = try stocktake(request, out: &out)
-    case .diaryNew: wait = try change(diaryNew(request, session: session), session: &session, out: &out)
-    case .diaryList: try diaryList(request, session: session, out: &out)
-    case .diaryShow: try diaryShow(request, session: session, out: &out)
-    case .diaryEdit: wait = try change(diaryEdit(request, session: session), session: &session, out: &out)
-    case .diaryDelete: wait = try change(diaryDelete(request, session: session), session: &session, out: &out)
-    case .productNew: wait = try change(productNew(request, session: session), session: &session, out: &out)
-    case .productEdit: wait = try change(productEdit(request, session: session), session: &session, out: &out)
-    case .productDelete:
-      wait = try change(productDelete(request, session: session, role: role), session: &session, out: &out)
-    case .watch: try watch(request, session: &session, out: &out)
-    case .login: wait = .work(.credential(try login(request, session: session)))
-    case .logout:
-      Self.logOut(&session)
-      out.ok("logout")
-    case .whoami: out.ok(session.user, fields: [("role", role.rawValue)])
-    case .register: wait = .work(.credential(try register(request, session: session)))
-    case .passwd: wait = .work(.credential(try passwd(request, session: session)))
-    case .user, .diary, .product:
-      preconditionFailure("CommandTable.parse always resolves a subcommand")
-    case .userAdd: wait = .work(.credential(try userAdd(request, session: session)))
-    case .userPasswd: wait = .work(.credential(try userPasswd(request, session: session)))
-    case .userDel: wait = try change(userDel(request, session: session), session: &session, out: &out)
-    case .userRole: wait = try change(userRole(request, session: session), session: &session, out: &out)
-    case .userList: try userList(request, out: &out)
-    case .productList:
-      try listProducts(Paging(page: request.options["page"], size: request.options["size"]), out: &out)
-    case .productShow: try show(request, out: &out)
-    case .unwatch:
-      session.watching = nil
-      out.ok("not watching")
-    case .who: who(role: role, out: &out)
+    guard let route = CommandRoutes.route(for: request.id) else {
+      preconditionFailure("CommandTable.parse resolves every command to one with a route")
+    }
+    switch route {
+    case .answer(let body): try body(self, request, role, &session, &out)
+    case .read(let body): wait = try body(self, request, role, session, &out)
+    case .change(let body): wait = try change(body(self, request, role, session), session: &session, out: &out)
+    case .passwordChange(let body), .passwordCheck(let body):
+      wait = .work(.credential(try body(self, request, session)))
     }
   }
 

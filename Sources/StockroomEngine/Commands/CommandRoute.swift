@@ -1,0 +1,36 @@
+import StockroomDomain
+import StockroomProtocol
+
+/// How the engine answers one command: which handler runs, and what its reply waits for. The
+/// kinds are the ways a reply comes, so a reader of `CommandRoutes` sees at a glance which
+/// commands change the store and which make password work.
+package enum CommandRoute: Sendable {
+  /// Writes its reply now, from memory; it may change this connection's session, never the store.
+  package typealias Answer =
+    @Sendable (CommandHandler, Request, Role, inout Session, inout ReplyEncoder) throws -> Void
+  /// Writes its reply now, or hands back a read of the database to run off the loop.
+  package typealias Read =
+    @Sendable (CommandHandler, Request, Role, Session, inout ReplyEncoder) throws -> ReplyWait?
+  /// Says what to change; the store makes the change and the reply is built from what it did.
+  package typealias Change = @Sendable (CommandHandler, Request, Role, Session) throws -> ChangeRequest
+  /// Starts password work for the credentials pool; its end answers, and may make a change.
+  package typealias Credential = @Sendable (CommandHandler, Request, Session) throws -> CredentialTicket
+
+  case answer(Answer)
+  case read(Read)
+  case change(Change)
+  /// Password work whose end changes the store (a new account, a new hash).
+  case passwordChange(Credential)
+  /// Password work whose end changes only the session (LOGIN).
+  case passwordCheck(Credential)
+
+  /// Whether the command changes the shared store, so a store that refuses changes refuses it
+  /// before any work is queued. The command table's `.write` flag says the same; a test keeps
+  /// the two in step.
+  package var changesStore: Bool {
+    switch self {
+    case .change, .passwordChange: true
+    case .answer, .read, .passwordCheck: false
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import StockroomEngine
+import StockroomProtocol
+import Testing
+
+/// The engine dispatches from `CommandRoutes`, and the protocol's command table states the policy
+/// (`.write`, `.read`, `.connection`) that the client, HELP and the write check read. These
+/// tests keep the two tables one: a command added to one and not the other, or a route whose
+/// kind disagrees with its flag, fails here rather than in a user's session.
+@Suite("The command table and the engine's routes agree")
+struct CommandRouteTests {
+  /// Every command a request can resolve to: the table's commands without subcommands, and the
+  /// subcommands.
+  static var leaves: [CommandSpec] {
+    func leaves(_ spec: CommandSpec) -> [CommandSpec] {
+      spec.subcommands.isEmpty ? [spec] : spec.subcommands.flatMap(leaves)
+    }
+    return CommandTable.commands.flatMap(leaves)
+  }
+
+  @Test("every command a request can name has a route, and a command that only leads to subcommands has none")
+  func everyCommandIsRouted() {
+    let leafIDs = Set(Self.leaves.map(\.id))
+    for id in CommandID.allCases {
+      #expect((CommandRoutes.route(for: id) != nil) == leafIDs.contains(id), "\(id)")
+    }
+  }
+
+  @Test("a command flagged .write is exactly one whose route changes the store", arguments: leaves)
+  func writeFlagMatchesTheRoute(_ spec: CommandSpec) throws {
+    let route = try #require(CommandRoutes.route(for: spec.id))
+    #expect(spec.flags.contains(.write) == route.changesStore, "\(spec.id)")
+  }
+
+  @Test("a command flagged .read or .connection answers from memory or a read, or checks a password")
+  func readAndConnectionCommandsChangeNothing() throws {
+    for spec in Self.leaves where !spec.flags.contains(.write) {
+      let route = try #require(CommandRoutes.route(for: spec.id))
+      switch route {
+      case .answer, .read: break
+      case .passwordCheck: #expect(spec.flags.contains(.connection), "\(spec.id) checks a password")
+      case .change, .passwordChange: Issue.record("\(spec.id) is not flagged .write but changes the store")
+      }
+    }
+  }
+}

@@ -7,8 +7,9 @@ import CStockroomShims
   import Musl
 #endif
 
-/// libedit, wrapped: prompt, right-prompt hints, history, Tab completion, Ctrl-C, and a read
-/// loop that also watches the server socket so events print while the prompt waits.
+/// libedit, wrapped: prompt, right-prompt hints, history with fish-style suggestions and
+/// prefix search, Tab completion, Ctrl-C, and a read loop that also watches the server socket
+/// so events print while the prompt waits.
 ///
 /// libedit's callbacks are C function pointers without a context argument; each one finds
 /// this object again through EL_CLIENTDATA, the way LLDB's Editline wrapper does.
@@ -53,6 +54,17 @@ public final class LineEditor {
   private var privateKey = CursorKey.ignored
   /// Ctrl-^, which emacs mode leaves unused: a key no search takes as text, so it ends one.
   private static let privateKeyByte: UInt8 = 0x1E
+  /// History as `entries` reads it, kept until a line is added: the suggestion reads it on
+  /// every key.
+  private var historyCache: [String]? = nil
+  /// Up or Down's walk through the lines that start with what was typed; it goes on while
+  /// the line still shows what it last put there, and any edit starts a new one.
+  private var search: PrefixSearch? = nil
+  /// Set once the editor has drawn over what libedit last drew, so it draws once per redraw.
+  private var overlayDrawn = false
+  /// Set while a suggestion stands after the cursor: it must be erased before libedit, which
+  /// believes those cells blank, draws again.
+  private var suggestionDrawn = false
 
   private static let escape: CChar = 1
   /// What a hint starts with when colour is off (NO_COLOR), where it cannot be dimmed.
@@ -96,6 +108,15 @@ public final class LineEditor {
     _ = sr_el_add_function(editLine, "stockroom-cursor-key", "Move a word, or delete forward") { el, _ in
       LineEditor.from(el)?.runPrivateKey() ?? UInt8(CC_ERROR)
     }
+    _ = sr_el_add_function(editLine, "stockroom-forward", "Take the suggestion, or move right") { el, _ in
+      LineEditor.from(el)?.forward() ?? UInt8(CC_ERROR)
+    }
+    _ = sr_el_add_function(editLine, "stockroom-older", "An older line starting with the typed text") { el, _ in
+      LineEditor.from(el)?.historyStep(older: true) ?? UInt8(CC_ERROR)
+    }
+    _ = sr_el_add_function(editLine, "stockroom-newer", "A newer line starting with the typed text") { el, _ in
+      LineEditor.from(el)?.historyStep(older: false) ?? UInt8(CC_ERROR)
+    }
     // libedit's own settings ($EDITRC, else ~/.editrc: `bind -v` for vi mode, macros), read
     // before the client binds its keys: `bind -v` resets the keymap, which would otherwise
     // take Tab, Enter, Ctrl-C, Ctrl-Z and Ctrl-R away from completion and the prompt.
@@ -107,6 +128,10 @@ public final class LineEditor {
     _ = sr_el_bind(editLine, "^J", "stockroom-accept")
     _ = sr_el_bind(editLine, "^C", "stockroom-interrupt")
     _ = sr_el_bind(editLine, "^R", "em-inc-search-prev")
+    // Right and Up arrive as Ctrl-F and Ctrl-P (see `CursorKey`), so these take the arrows too.
+    _ = sr_el_bind(editLine, "^F", "stockroom-forward")
+    _ = sr_el_bind(editLine, "^P", "stockroom-older")
+    _ = sr_el_bind(editLine, "^N", "stockroom-newer")
   }
 
   deinit {
@@ -128,6 +153,9 @@ public final class LineEditor {
     hintText = " "
     hintDrawnWhole = " "
     accepted = false
+    search = nil
+    overlayDrawn = false
+    suggestionDrawn = false
     var count: Int32 = 0
     let text = el_gets(editLine, &count)
     isReading = false
@@ -144,6 +172,7 @@ public final class LineEditor {
   public func remember(_ line: String) {
     guard let history, HistoryPolicy.shouldRemember(line) else { return }
     _ = sr_history_enter(history, line)
+    historyCache = nil
     if let historyFile { _ = sr_history_save(history, historyFile) }
   }
 
@@ -176,6 +205,9 @@ public final class LineEditor {
     TerminalOutput.write("\r" + up + "\u{1B}[J" + text)
     if let newPrompt { prompt = newPrompt }
     _ = sr_el_refresh(editLine)
+    // Erased and drawn afresh by libedit, plain: the next wait draws over it again.
+    overlayDrawn = false
+    suggestionDrawn = false
   }
 
   // MARK: - Callbacks
@@ -199,9 +231,12 @@ public final class LineEditor {
     // Without colour nothing dims the hint, so it is labelled: `[n] [<item> ...]` alone at
     // the line's end reads like text typed there.
     let label = palette.isEnabled ? "" : Self.plainHintLabel
+    // A suggestion after the cursor shows what would come; the usage hint gives way to it, as
+    // fish shows one or the other.
+    let suggested = suggestion() != nil
     let room =
       Int(sr_el_columns(editLine)) - DisplayWidth.of(prompt) - DisplayWidth.of(line) - 4 - label.count
-    if !hintHidden, room > 4, let full = hint(line) {
+    if !hintHidden, !suggested, room > 4, let full = hint(line) {
       let hint = DisplayWidth.truncate(full, to: room)
       let esc = String(UnicodeScalar(UInt8(Self.escape)))
       text =
@@ -237,8 +272,14 @@ public final class LineEditor {
       hintDrawnWhole = hintText
       printAbove("")
     }
-    if !pending.isEmpty { return decodeCharacter(into: out) }
+    // Bytes read ahead are the rest of a key libedit has not finished reading: it has drawn
+    // nothing since, so there is nothing to draw over.
+    if !pending.isEmpty {
+      eraseOverlay()
+      return decodeCharacter(into: out)
+    }
     while true {
+      drawOverlay()
       var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
       if let watched { fds.append(pollfd(fd: watched, events: Int16(POLLIN), revents: 0)) }
       let ready = poll(&fds, nfds_t(fds.count), timeout())
@@ -254,6 +295,7 @@ public final class LineEditor {
         onReadable()
       }
       guard fds[0].revents != 0 else { continue }
+      eraseOverlay()
       return decodeCharacter(into: out)
     }
   }
@@ -366,6 +408,91 @@ public final class LineEditor {
     }
     return out
   }
+
+  // MARK: - Suggestions and prefix search
+
+  /// History, oldest first, as last read.
+  private var historyLines: [String] {
+    if let historyCache { return historyCache }
+    let lines = entries
+    historyCache = lines
+    return lines
+  }
+
+  /// What to draw dimmed after the cursor: the rest of the newest history line starting with
+  /// the line. Only with colour, since without it nothing tells a suggestion from typed text
+  /// (and what is not shown is not taken); only with the cursor at the line's end; never
+  /// during Ctrl-R, whose search line libedit keeps in the buffer after a newline, nor on a
+  /// line Up or Down brought back.
+  private func suggestion() -> String? {
+    guard palette.isEnabled, let info = el_line(editLine)?.pointee, let cursor = info.cursor,
+      let last = info.lastchar, cursor == last
+    else { return nil }
+    let line = currentLine()
+    // A line Up brought back is a history line already; a second one after it would be noise.
+    if let search, search.shown == line, line != search.typed { return nil }
+    return Autosuggestion.rest(of: line, history: historyLines)
+  }
+
+  /// After libedit has drawn the line: the suggestion, once per redraw.
+  private func drawOverlay() {
+    guard !overlayDrawn else { return }
+    overlayDrawn = true
+    guard let rest = suggestion() else { return }
+    let overlay = LineOverlay(columns: max(Int(sr_el_columns(editLine)), 1), prompt: prompt)
+    let bytes = overlay.suggestion(rest, after: currentLine())
+    guard !bytes.isEmpty else { return }
+    TerminalOutput.write(bytes)
+    suggestionDrawn = true
+  }
+
+  /// Before a key reaches libedit: the suggestion erased, the cursor being at the line's end.
+  private func eraseOverlay() {
+    overlayDrawn = false
+    guard suggestionDrawn else { return }
+    suggestionDrawn = false
+    TerminalOutput.write("\u{1B}[K")
+  }
+
+  /// Right and Ctrl-F: at the end of the line they take the suggestion shown, as in fish;
+  /// elsewhere they move one character, as libedit's own binding did.
+  private func forward() -> UInt8 {
+    if let rest = suggestion() {
+      _ = el_insertstr(editLine, rest)
+      return UInt8(CC_REFRESH)
+    }
+    guard let info = el_line(editLine)?.pointee, let cursor = info.cursor, let last = info.lastchar,
+      cursor < last
+    else { return UInt8(CC_NORM) }
+    _ = el_cursor(editLine, 1)
+    return UInt8(CC_CURSOR)
+  }
+
+  /// Up and Down: the next older or newer history line starting with what was typed (every
+  /// line when nothing was), the cursor at its end.
+  private func historyStep(older: Bool) -> UInt8 {
+    let line = currentLine()
+    if search?.shown != line { search = PrefixSearch(typed: line, history: historyLines) }
+    guard var walk = search else { return UInt8(CC_ERROR) }
+    let moved = older ? walk.older() : walk.newer()
+    search = walk
+    // At the oldest match Up beeps, as libedit's did at the oldest line; Down at the typed
+    // line stays quiet.
+    guard moved else { return UInt8(older ? CC_REFRESH_BEEP : CC_NORM) }
+    replaceLine(with: walk.shown)
+    return UInt8(CC_REFRESH)
+  }
+
+  private func replaceLine(with text: String) {
+    guard let info = el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor,
+      let last = info.lastchar
+    else { return }
+    _ = el_cursor(editLine, Int32(self.text(from: cursor, count: last - cursor).unicodeScalars.count))
+    el_deletestr(editLine, Int32(self.text(from: buffer, count: last - buffer).unicodeScalars.count))
+    _ = el_insertstr(editLine, text)
+  }
+
+  // MARK: - Keys that end a read
 
   // Redraws the line without its hint, so scrollback does not keep it, and ends the read.
   private func accept() -> UInt8 {

@@ -81,6 +81,18 @@ final class TerminalSession {
     try tmux.run(["capture-pane", "-p"])
   }
 
+  /// The screen with its colours and attributes as escape sequences (`\e[2m` for dim), as
+  /// tmux holds them: a sequence stands only where the attributes change.
+  func styledScreen() throws -> String {
+    try tmux.run(["capture-pane", "-p", "-e"])
+  }
+
+  /// Polls the styled screen (`styledScreen`) as `waitFor` polls the text.
+  @discardableResult
+  func waitForStyled(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
+    try poll(what, timeout: timeout, read: styledScreen, condition)
+  }
+
   /// The screen with the lines the terminal wrapped joined again, as the program wrote them.
   func joinedScreen() throws -> String {
     try tmux.run(["capture-pane", "-p", "-J"])
@@ -106,9 +118,15 @@ final class TerminalSession {
   func waitFor(
     _ what: String, timeout: Double = 20, _ condition: (String) -> Bool
   ) throws -> String {
+    try poll(what, timeout: timeout, read: screen, condition)
+  }
+
+  private func poll(
+    _ what: String, timeout: Double, read: () throws -> String, _ condition: (String) -> Bool
+  ) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
-      let last = try screen()
+      let last = try read()
       if condition(last) { return last }
       guard Date() < deadline else {
         let shown = secrets.reduce(last) { $0.replacingOccurrences(of: $1, with: "<secret>") }

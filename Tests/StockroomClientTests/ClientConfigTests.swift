@@ -75,7 +75,7 @@ struct ClientConfigTests {
   }
 }
 
-@Suite("The REPL's settings in the config file: timing, json, wide, prompt, startup")
+@Suite("The REPL's settings in the config file: timing, json, wide, highlight, prompt, startup")
 struct ClientConfigREPLTests {
   @Test("switches take on or off, the prompt keeps its quoted spaces, startup lines keep their order")
   func replSettings() throws {
@@ -83,17 +83,24 @@ struct ClientConfigREPLTests {
       timing = on
       json = off
       wide = ON
+      highlight = off
       prompt = "%@%h:%p %s> "
       startup = WHOAMI
       startup = WATCH banana
       """
     let config = try ClientConfig.parse(text, path: "/c")
-    #expect(config.timing == true && config.json == false && config.wide == true)
+    #expect(config.timing == true && config.json == false && config.wide == true && config.highlight == false)
+    guard case .run(let options) = try ClientOptions.parse([], config: config) else {
+      Issue.record("no options")
+      return
+    }
+    #expect(!options.highlight)
     #expect(config.prompt == PromptFormat("%@%h:%p %s> "))
     #expect(config.startup == ["WHOAMI", "WATCH banana"])
     for (text, expected) in [
       ("timing = yes", "/c:1: timing takes on or off, not 'yes'"),
       ("json = on\njson = off", "/c:2: 'json' is set twice"),
+      ("highlight = auto", "/c:1: highlight takes on or off, not 'auto'"),
     ] {
       do {
         _ = try ClientConfig.parse(text, path: "/c")

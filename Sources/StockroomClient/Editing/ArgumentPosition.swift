@@ -11,25 +11,30 @@ struct ArgumentPosition {
 
   init(spec: CommandSpec, words: [String]) {
     self.spec = spec
-    let arguments = spec.arguments
     var index = 0
-    for word in words {
-      guard !arguments.isEmpty else { break }
-      // Skip optional arguments this word cannot be; a repeating command goes round again.
-      var skipped = 0
-      while true {
-        if index >= arguments.count {
-          guard spec.repeats else { break }
-          index = 0
-        }
-        let argument = arguments[index]
-        guard argument.isOptional, !Self.fits(word, argument.kind), skipped < arguments.count else { break }
-        index += 1
-        skipped += 1
-      }
-      index += 1
-    }
+    for word in words { index = Self.place(word, at: index, in: spec).next }
     self.index = index
+  }
+
+  /// The argument `word` fills when the next word would go at `index`, nil when the command
+  /// takes no more, and where the word after it goes.
+  static func place(_ word: String, at index: Int, in spec: CommandSpec) -> (argument: Argument?, next: Int) {
+    let arguments = spec.arguments
+    guard !arguments.isEmpty else { return (nil, index) }
+    var index = index
+    // Skip optional arguments this word cannot be; a repeating command goes round again.
+    var skipped = 0
+    while true {
+      if index >= arguments.count {
+        guard spec.repeats else { break }
+        index = 0
+      }
+      let argument = arguments[index]
+      guard argument.isOptional, !Self.fits(word, argument.kind), skipped < arguments.count else { break }
+      index += 1
+      skipped += 1
+    }
+    return (index < arguments.count ? arguments[index] : nil, index + 1)
   }
 
   /// The arguments the next word may be: the expected one, and while that is optional the

@@ -18,6 +18,9 @@ public struct CatalogNames: Sendable, Equatable {
     }
   }
 
+  /// The kinds ORDER, STOCK and the other item arguments take.
+  static let itemKinds: Set<String> = ["fruit", "juice", "dish", "product"]
+
   public var entries: [Entry] = []
   public var generation: Int? = nil
   public var categories: [String] = []

@@ -101,7 +101,7 @@ public struct Completer: Sendable {
 
   private func values(for kind: ArgumentKind) -> [String] {
     switch kind {
-    case .item: return names.names { ["fruit", "juice", "dish", "product"].contains($0) }
+    case .item: return names.names { CatalogNames.itemKinds.contains($0) }
     case .anything: return names.names { _ in true }
     case .section: return names.names { $0 == "section" }
     // PRODUCT EDIT and DELETE take the id only, so product names are not offered there.

@@ -28,6 +28,9 @@ public final class LineEditor {
   public var complete: (String) -> Completer.Completion = { _ in .init(partial: "", candidates: []) }
   /// The dimmed hint for the whole line, or nil.
   public var hint: (String) -> String? = { _ in nil }
+  /// The line's styled runs as it is typed, or nil to leave it as libedit draws it; asked
+  /// only while colour is on.
+  var highlight: ((String) -> [LineSpan])? = nil
   /// Read alongside stdin while the prompt waits; `onReadable` runs when it has data.
   public var watched: Int32? = nil
   public var onReadable: () -> Void = {}
@@ -65,6 +68,9 @@ public final class LineEditor {
   /// Set while a suggestion stands after the cursor: it must be erased before libedit, which
   /// believes those cells blank, draws again.
   private var suggestionDrawn = false
+  /// Set while the line on the screen carries colours: cells libedit does not redraw keep
+  /// them, so a line that needs none now (`ORD` after `ORDX`) is still drawn over, plain.
+  private var lineStyled = false
 
   private static let escape: CChar = 1
   /// What a hint starts with when colour is off (NO_COLOR), where it cannot be dimmed.
@@ -156,6 +162,7 @@ public final class LineEditor {
     search = nil
     overlayDrawn = false
     suggestionDrawn = false
+    lineStyled = false
     var count: Int32 = 0
     let text = el_gets(editLine, &count)
     isReading = false
@@ -208,6 +215,7 @@ public final class LineEditor {
     // Erased and drawn afresh by libedit, plain: the next wait draws over it again.
     overlayDrawn = false
     suggestionDrawn = false
+    lineStyled = false
   }
 
   // MARK: - Callbacks
@@ -434,16 +442,27 @@ public final class LineEditor {
     return Autosuggestion.rest(of: line, history: historyLines)
   }
 
-  /// After libedit has drawn the line: the suggestion, once per redraw.
-  private func drawOverlay() {
+  /// After libedit has drawn the line: the line in colour and the suggestion, once per
+  /// redraw. Not during Ctrl-R, whose search line libedit keeps in the buffer.
+  private func drawOverlay(suggesting: Bool = true) {
     guard !overlayDrawn else { return }
     overlayDrawn = true
-    guard let rest = suggestion() else { return }
+    let line = currentLine()
+    guard !line.contains("\n") else { return }
     let overlay = LineOverlay(columns: max(Int(sr_el_columns(editLine)), 1), prompt: prompt)
-    let bytes = overlay.suggestion(rest, after: currentLine())
-    guard !bytes.isEmpty else { return }
+    var bytes = ""
+    if palette.isEnabled, let highlight {
+      let spans = highlight(line)
+      let styled = spans.contains { $0.style != nil }
+      if styled || lineStyled { bytes += overlay.recoloured(spans, beforeCursor: lineBeforeCursor()) }
+      lineStyled = styled
+    }
+    if suggesting, let rest = suggestion() {
+      let drawn = overlay.suggestion(rest, after: line)
+      bytes += drawn
+      suggestionDrawn = !drawn.isEmpty
+    }
     TerminalOutput.write(bytes)
-    suggestionDrawn = true
   }
 
   /// Before a key reaches libedit: the suggestion erased, the cursor being at the line's end.
@@ -501,6 +520,8 @@ public final class LineEditor {
     _ = el_cursor(editLine, Int32(text(from: cursor, count: last - cursor).unicodeScalars.count))
     hintHidden = true
     printAbove("")
+    // Scrollback keeps the line in its colours, without the suggestion.
+    drawOverlay(suggesting: false)
     accepted = true
     return UInt8(CC_NEWLINE)
   }

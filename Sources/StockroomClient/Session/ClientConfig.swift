@@ -21,6 +21,8 @@ public struct ClientConfig: Sendable, Equatable {
   public var json: Bool? = nil
   /// `wide = on`: tables keep every column, as `--wide`.
   public var wide: Bool? = nil
+  /// `highlight = off`: the REPL's line is not coloured as it is typed (`LineHighlighter`).
+  public var highlight: Bool? = nil
   /// `prompt = FORMAT`: the REPL's prompt (`PromptFormat`); in double quotes to keep spaces at
   /// its ends.
   public var prompt: PromptFormat? = nil
@@ -36,7 +38,8 @@ public struct ClientConfig: Sendable, Equatable {
   }
 
   public static let keys = [
-    "host", "port", "user", "color", "pager", "tls", "cacert", "timing", "json", "wide", "prompt", "startup",
+    "host", "port", "user", "color", "pager", "tls", "cacert", "timing", "json", "wide", "highlight", "prompt",
+    "startup",
   ]
 
   /// `$XDG_CONFIG_HOME/stockroom/config`, else `$HOME/.config/stockroom/config`. The XDG
@@ -109,6 +112,7 @@ public struct ClientConfig: Sendable, Equatable {
     case "timing": timing = try Self.onOff(value, key: key, at: place)
     case "json": json = try Self.onOff(value, key: key, at: place)
     case "wide": wide = try Self.onOff(value, key: key, at: place)
+    case "highlight": highlight = try Self.onOff(value, key: key, at: place)
     case "prompt":
       // Quotes keep the spaces at its ends, which the line's trimming would take.
       let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")

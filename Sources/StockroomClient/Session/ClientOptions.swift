@@ -35,6 +35,9 @@ public struct ClientOptions: Sendable, Equatable {
   public var timing = false
   /// `json = on` in the config file: the REPL (only) starts with `:json on`.
   public var replJSON = false
+  /// `highlight = off` in the config file turns off the REPL's colouring as you type; colour
+  /// off (`NO_COLOR`, `--no-color`) turns it off too.
+  public var highlight = true
   /// `startup =` lines in the config file, run in order when the REPL starts.
   public var startup: [String] = []
 
@@ -99,8 +102,8 @@ public struct ClientOptions: Sendable, Equatable {
     :timing on times each command, and DIARY NEW "title" without a body or DIARY EDIT N
     without text opens $VISUAL, else $EDITOR, else vi.
 
-    Defaults for host, port, user, color, pager, tls, cacert, timing, json, wide, prompt and
-    startup come from ~/.config/stockroom/config ($XDG_CONFIG_HOME/stockroom/config): key = value
+    Defaults for host, port, user, color, pager, tls, cacert, timing, json, wide, highlight, prompt
+    and startup come from ~/.config/stockroom/config ($XDG_CONFIG_HOME/stockroom/config): key = value
     lines, # comments. The environment overrides the file, and the command line overrides both.
     """
 
@@ -192,6 +195,7 @@ public struct ClientOptions: Sendable, Equatable {
     options.timing = config.timing ?? false
     options.replJSON = config.json ?? false
     options.wide = config.wide ?? false
+    options.highlight = config.highlight ?? true
     options.startup = config.startup
     if let host = environment["STOCKROOM_HOST"], !host.isEmpty { options.host = host }
     if let text = environment["STOCKROOM_PORT"], !text.isEmpty {

@@ -27,6 +27,8 @@ public final class InteractiveSession {
   /// The WATCH arguments in force; nil when not watching, empty for everything.
   private var watching: [String]? = nil
   private var names = CatalogNames()
+  /// The line's colours as it is typed, read from `names` as last fetched.
+  private var highlighter = LineHighlighter(names: CatalogNames())
   private var namesFetched: Double = 0
   private var namesStale = true
   private var lossAnnounced = false
@@ -79,6 +81,7 @@ public final class InteractiveSession {
     handOff = ShellHandOff(environment: environment)
     editor.complete = { [unowned self] line in completion(for: line) }
     editor.hint = { [unowned self] line in Completer(names: names).hint(line) }
+    if options.highlight { editor.highlight = { [unowned self] line in highlighter.spans(line) } }
     editor.onReadable = { [unowned self] in serveIdleSocket() }
     // The editor's wait doubles as the retry timer: attempts happen between keys, so typing
     // stays live, and nothing polls faster than the backoff.
@@ -106,6 +109,9 @@ public final class InteractiveSession {
     }
     if runStartup() { return 0 }
     while true {
+      // Between commands, not between keys: a key never waits for the server, and an item
+      // listed meanwhile is known before the next line is coloured.
+      if options.highlight, renderer.palette.isEnabled { refreshNamesIfNeeded() }
       editor.prompt = prompt
       editor.watched = connection?.fd
       guard case .line(let raw) = editor.readLine() else {
@@ -696,6 +702,7 @@ public final class InteractiveSession {
         fresh.update(diary: try request("LIST diary size=100", on: connection))
       }
       names = fresh
+      highlighter = LineHighlighter(names: fresh)
       renderer.names = fresh
       namesFetched = now
       namesStale = false

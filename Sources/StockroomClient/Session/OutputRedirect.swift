@@ -51,7 +51,7 @@ public struct OutputRedirect: Sendable, Equatable {
 
   /// The first `|` or `>` outside a double-quoted part; inside one a backslash escapes the
   /// next character, as the protocol reads it.
-  private static func firstUnquotedMark(in line: String) -> (String.Index, Character)? {
+  static func firstUnquotedMark(in line: String) -> (String.Index, Character)? {
     var quoted = false
     var escaped = false
     for index in line.indices {

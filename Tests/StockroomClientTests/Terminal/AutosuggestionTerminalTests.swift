@@ -40,12 +40,12 @@ struct AutosuggestionTerminalTests {
       try terminal.waitFor(text: ">")
       try run(terminal, [("STOCK mango", "OK 1 item"), ("STOCK kiwi mango", "OK 2 items")])
       try terminal.type("STOCK k")
-      try terminal.waitForStyled("the rest of STOCK kiwi mango, dimmed") {
+      try terminal.waitForDimmed("the rest of STOCK kiwi mango, dimmed") {
         $0.contains(Self.dimmed("> STOCK k", "iwi mango"))
       }
       // Typing what the suggestion says keeps it; typing something else drops it.
       try terminal.type("i")
-      try terminal.waitForStyled("the suggestion to follow the typing") {
+      try terminal.waitForDimmed("the suggestion to follow the typing") {
         $0.contains(Self.dimmed("> STOCK ki", "wi mango"))
       }
       try terminal.type("x")
@@ -54,7 +54,7 @@ struct AutosuggestionTerminalTests {
         return TerminalSession.withoutHint(last)?.hasSuffix("> STOCK kix") == true && !last.contains("mango")
       }
       try terminal.send("BSpace")
-      try terminal.waitForStyled("the suggestion back after Backspace") {
+      try terminal.waitForDimmed("the suggestion back after Backspace") {
         $0.contains(Self.dimmed("> STOCK ki", "wi mango"))
       }
       try terminal.send("Right")
@@ -62,7 +62,7 @@ struct AutosuggestionTerminalTests {
       try terminal.waitFor("the taken line to run") { $0.components(separatedBy: "OK 2 items").count == 3 }
       // Ctrl-F takes it too, from the newest line that matches.
       try terminal.type("STOCK")
-      try terminal.waitForStyled("a suggestion after STOCK") { $0.contains(Self.dimmed("> STOCK", " kiwi mango")) }
+      try terminal.waitForDimmed("a suggestion after STOCK") { $0.contains(Self.dimmed("> STOCK", " kiwi mango")) }
       try terminal.send("C-f")
       try lineReads(terminal, "STOCK kiwi mango")
       try terminal.send("Enter")
@@ -94,7 +94,7 @@ struct AutosuggestionTerminalTests {
       }
       // Back at what was typed, which the newest match is suggested after again.
       try terminal.send("Down")
-      try terminal.waitForStyled("PING as typed, PING one suggested") { $0.contains(Self.dimmed("> PING", " one")) }
+      try terminal.waitForDimmed("PING as typed, PING one suggested") { $0.contains(Self.dimmed("> PING", " one")) }
       // An edit starts a new search from the line as it now stands: from PING th, the walk
       // that had reached PING one would have gone on to PING two.
       try terminal.send("Up")
@@ -121,7 +121,7 @@ struct AutosuggestionTerminalTests {
       try terminal.waitFor(text: ">")
       // The newest line starting with LOG holds a password; the one before it is offered.
       try terminal.type("LOG")
-      try terminal.waitForStyled("LOGOUT suggested") { $0.contains(Self.dimmed("> LOG", "OUT")) }
+      try terminal.waitForDimmed("LOGOUT suggested") { $0.contains(Self.dimmed("> LOG", "OUT")) }
       #expect(!(try terminal.screen()).contains("hunter"))
       try terminal.send("C-u")
       try terminal.type("LOG")
@@ -164,10 +164,10 @@ struct AutosuggestionTerminalTests {
       try terminal.waitFor(text: ">")
       try run(terminal, [("STOCK banana kiwi", "OK 2 items"), ("WATCH banana", "OK watching=banana")])
       try terminal.type("STOCK b")
-      try terminal.waitForStyled("a suggestion") { $0.contains(Self.dimmed("> STOCK b", "anana kiwi")) }
+      try terminal.waitForDimmed("a suggestion") { $0.contains(Self.dimmed("> STOCK b", "anana kiwi")) }
       let other = try ClientProcess.run(["-p", "\(server.port)", "ORDER", "banana_juice"])
       #expect(other.status == 0, "\(other.error)")
-      try terminal.waitForStyled("the event above, the suggestion still after the line") { screen in
+      try terminal.waitForDimmed("the event above, the suggestion still after the line") { screen in
         screen.contains("! stock banana → 8") && screen.contains(Self.dimmed("> STOCK b", "anana kiwi"))
       }
       try terminal.send("Right")

@@ -93,6 +93,40 @@ final class TerminalSession {
     try poll(what, timeout: timeout, read: styledScreen, condition)
   }
 
+  /// Polls the styled screen with every attribute but dim taken out (`dimOnly`).
+  @discardableResult
+  func waitForDimmed(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
+    try poll(what, timeout: timeout, read: { Self.dimOnly(try styledScreen()) }, condition)
+  }
+
+  /// From now on, every byte the program writes to the terminal is added to `path` too, as
+  /// tmux reads it from the pane (`pipe-pane`).
+  func logOutput(to path: String) throws {
+    try tmux.run(["pipe-pane", "-O", "cat >> " + Tmux.shellQuote(path)])
+  }
+
+  /// Polls the file `logOutput` writes until `condition` holds for its bytes. tmux hands them
+  /// to the logging process as it reads them, so the file may lag the screen a little.
+  @discardableResult
+  func waitForLog(at path: String, _ what: String, timeout: Double = 20, _ condition: ([UInt8]) -> Bool) throws
+    -> [UInt8]
+  {
+    var bytes: [UInt8] = []
+    // A failed wait shows the log's end, escapes spelled out, rather than the screen.
+    let read = { () -> String in
+      bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+      return "the log's last bytes: " + String(decoding: bytes.suffix(300), as: UTF8.self).debugDescription
+    }
+    _ = try poll(what, timeout: timeout, read: read) { _ in condition(bytes) }
+    return bytes
+  }
+
+  /// A styled screen with every SGR sequence but dim (`ESC [2m`) taken out, for a test of what
+  /// is dimmed that the line's colours (`highlight`) would otherwise cut into.
+  static func dimOnly(_ styled: String) -> String {
+    styled.replacing(/\x1B\[[0-9;]*m/) { match in match.output == "\u{1B}[2m" ? "\u{1B}[2m" : "" }
+  }
+
   /// The screen with the lines the terminal wrapped joined again, as the program wrote them.
   func joinedScreen() throws -> String {
     try tmux.run(["capture-pane", "-p", "-J"])

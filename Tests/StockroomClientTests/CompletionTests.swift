@@ -77,6 +77,24 @@ struct CompletionTests {
     #expect(completer.complete(":json on ").candidates.isEmpty)
   }
 
+  @Test(":watch SECONDS completes a server command and its arguments; :connect its schemes; hints from :help")
+  func clientCommandLines() {
+    #expect(completer.complete(":watch ").candidates.isEmpty)
+    let commands = completer.complete(":watch 2 ").candidates
+    #expect(Set(commands) == Set(CommandTable.commands.map(\.name)).subtracting(["HELP", "QUIT"]))
+    #expect(completer.complete(":watch 2 st").candidates == ["stock", "stocktake"])
+    #expect(completer.complete(":watch 0.5 STOCK bana").candidates == ["banana"])
+    #expect(completer.complete(":connect ").candidates == ["stockroom://", "stockrooms://"])
+    #expect(completer.complete(":connect stockrooms").candidates == ["stockrooms://"])
+    #expect(completer.complete(":connect stockroom://x ").candidates.isEmpty)
+    #expect(completer.hint(":json ") == "[on|off]")
+    #expect(completer.hint(":connect ") == "URL")
+    #expect(completer.hint(":watch ") == "SECONDS COMMAND")
+    #expect(completer.hint(":watch 2 ") == "COMMAND")
+    #expect(completer.hint(":watch 2 ADD banana ") == "<n> [<item> <n> ...]")
+    #expect(completer.hint(":json on ") == nil)
+  }
+
   @Test("subcommands complete after DIARY and PRODUCT")
   func subcommands() {
     #expect(completer.complete("DIARY ").candidates == ["NEW", "LIST", "SHOW", "EDIT", "DELETE"])

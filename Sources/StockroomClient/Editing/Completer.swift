@@ -55,16 +55,20 @@ public struct Completer: Sendable {
     return order.compactMap { chosen[$0] }
   }
 
-  private func candidatePool(before: [String], partial: String) -> [String] {
+  /// `includeLocal` false where only a server command may go, as after `:watch SECONDS`.
+  private func candidatePool(before: [String], partial: String, includeLocal: Bool = true) -> [String] {
     guard let first = before.first else {
-      let commands = CommandTable.commands.map(\.name) + localCommands
+      // HELP and QUIT are the client's when typed; where a server command must go they are not one.
+      let commands =
+        includeLocal
+        ? CommandTable.commands.map(\.name) + localCommands
+        : CommandTable.commands.map(\.name).filter { LocalCommand.parse($0) == nil }
       // Whoever types in lower case gets lower case back.
       let lower = partial.contains { $0.isLowercase }
       return commands.map { lower ? $0.lowercased() : $0 }
     }
     if first.hasPrefix(":") {
-      // `:json <Tab>`: a switch's two words; the client's other commands take none.
-      return before.count == 1 && LocalCommand.switches.contains(first.lowercased()) ? ["on", "off"] : []
+      return localPool(first.lowercased(), before: Array(before.dropFirst()), partial: partial)
     }
     guard var spec = CommandTable.command(named: first) else { return [] }
     var rest = before.dropFirst()
@@ -97,6 +101,21 @@ public struct Completer: Sendable {
       pool += spec.options.filter { !given.contains($0.key) }.map { $0.key + "=" }
     }
     return pool
+  }
+
+  /// A client command's arguments: a switch's `on` and `off`, `:connect`'s two schemes, and
+  /// after `:watch SECONDS` a server command and its arguments, as at the start of a line.
+  /// The seconds themselves, and the other commands' words, have nothing to offer.
+  private func localPool(_ command: String, before: [String], partial: String) -> [String] {
+    switch command {
+    case ":watch":
+      guard !before.isEmpty else { return [] }
+      return candidatePool(before: Array(before.dropFirst()), partial: partial, includeLocal: false)
+    case ":connect":
+      return before.isEmpty ? ConnectionURL.Scheme.allCases.map { $0.rawValue + "://" } : []
+    default:
+      return before.isEmpty && LocalCommand.switches.contains(command) ? ["on", "off"] : []
+    }
   }
 
   private func values(for kind: ArgumentKind) -> [String] {
@@ -133,6 +152,9 @@ public struct Completer: Sendable {
   public func hint(_ line: String) -> String? {
     guard var words = Self.words(line), words.count >= 2 else { return nil }
     let typing = words.removeLast()
+    if words[0].hasPrefix(":") {
+      return localHint(words[0].lowercased(), given: Array(words.dropFirst()), typing: typing)
+    }
     guard var spec = CommandTable.command(named: words[0]) else { return nil }
     var rest = words.dropFirst()
     if !spec.subcommands.isEmpty {
@@ -163,6 +185,19 @@ public struct Completer: Sendable {
       parts.append(option.isRequired ? text : "[\(text)]")
     }
     return parts.isEmpty ? nil : parts.joined(separator: " ")
+  }
+
+  /// A client command's arguments, from its `:help` usage while the first is still to come
+  /// (`:json ` hints `[on|off]`); after `:watch SECONDS` what the server command takes.
+  private func localHint(_ command: String, given: [String], typing: String) -> String? {
+    if command == ":watch", !given.isEmpty {
+      guard given.count > 1 || !typing.isEmpty else { return "COMMAND" }
+      return hint((Array(given.dropFirst()) + [typing]).joined(separator: " "))
+    }
+    guard given.isEmpty, typing.isEmpty,
+      let usage = LocalCommand.summaries.first(where: { $0.usage.hasPrefix(command + " ") })?.usage
+    else { return nil }
+    return String(usage.dropFirst(command.count + 1))
   }
 
   /// The longest start all candidates share, by characters and ignoring case (the server

@@ -393,7 +393,8 @@ public final class LineEditor {
     if candidates.count == 1 {
       let word = candidates[0]
       el_deletestr(editLine, partialLength)
-      _ = el_insertstr(editLine, word.hasSuffix("=") ? word : word + " ")
+      // A key= or a URL's scheme goes on without a space; any other word is done.
+      _ = el_insertstr(editLine, word.hasSuffix("=") || word.hasSuffix("/") ? word : word + " ")
       return UInt8(CC_REFRESH)
     }
     let common = Completer.commonPrefix(candidates)

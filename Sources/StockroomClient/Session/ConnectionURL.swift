@@ -3,7 +3,7 @@
 /// The scheme is kept as a typed value so TLS (`stockrooms://`) can be told apart from plain
 /// TCP by what it is rather than by a string prefix wherever the connection is made.
 public struct ConnectionURL: Sendable, Equatable {
-  public enum Scheme: String, Sendable, Equatable {
+  public enum Scheme: String, Sendable, Equatable, CaseIterable {
     /// Plain TCP, the protocol as Protocol.md describes it.
     case stockroom
     /// The same protocol inside TLS, on the TLS port (7879 unless the URL says).

@@ -36,6 +36,39 @@ struct CompletionTerminalTests {
     try waitForLine(terminal, reading: "> ORDER kiwi 김치찌개 2 strawberry")
   }
 
+  @Test(":watch SECONDS then Tab completes as at a line's start; :connect offers its schemes; :pager on or off")
+  func clientCommandArguments() throws {
+    let server = try ShopServer()
+    let terminal = try startREPL(server)
+    defer { terminal.stop() }
+    try terminal.type(":watch 2 STOC")
+    try terminal.send("Tab")
+    try waitForLine(terminal, reading: "> :watch 2 STOCK")
+    try terminal.type(" bana")
+    try terminal.send("Tab")
+    try waitForLine(terminal, reading: "> :watch 2 STOCK banana ")
+    try terminal.send("C-c")
+    // A scheme is completed without a space after it, since the host follows.
+    try terminal.type(":connect stockrooms")
+    try terminal.send("Tab")
+    try waitForLine(terminal, reading: "> :connect stockrooms://")
+    try terminal.type("x")
+    try waitForLine(terminal, reading: "> :connect stockrooms://x")
+    try terminal.send("C-c")
+    // The two share an o, which the first Tab adds; the second lists them.
+    try terminal.type(":pager ")
+    try terminal.send("Tab")
+    try waitForLine(terminal, reading: "> :pager o")
+    try terminal.send("Tab")
+    try terminal.waitFor("on and off listed") { screen in
+      TerminalSession.lines(screen).contains { $0.hasPrefix("on") && $0.hasSuffix("off") }
+    }
+    try terminal.type("f")
+    try terminal.send("Tab")
+    try terminal.send("Enter")
+    try terminal.waitForPrompt(after: "pager off")
+  }
+
   @Test("an id and its name differing only in case are one word, so Tab extends kiw to kiwi")
   func caseTwinsAreOneWord() throws {
     let server = try ShopServer()

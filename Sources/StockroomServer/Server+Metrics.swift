@@ -44,14 +44,14 @@ extension Server {
       "Clients served at once at most (--max-clients, or fewer when the open-file limit is lower).", Double(maxClients))
     out.counter(
       "stockroom_connections_accepted_total", "Connections accepted as clients.",
-      stats.totalConnections.load(ordering: .relaxed))
+      stats.totalConnections)
     out.counter(
       "stockroom_connections_rejected_total", "Connections turned away with ERR LIMIT because the server was full.",
-      stats.rejectedConnections.load(ordering: .relaxed))
+      stats.rejectedConnections)
     out.counter(
       "stockroom_slow_consumer_disconnects_total",
       "Connections closed for not reading: unsent output past the hard limit, or a watcher too far behind.",
-      stats.slowConsumerDisconnects.load(ordering: .relaxed))
+      stats.slowConsumerDisconnects)
   }
 
   /// Requests by command and result.
@@ -75,17 +75,17 @@ extension Server {
     out.counter("stockroom_orders_total", "Orders the shop has taken (with a database, over its whole life).", orders)
     out.counter(
       "stockroom_shortages_total", "Requests refused with ERR SHORTAGE: not enough stock, nothing taken.",
-      stats.shortages.load(ordering: .relaxed))
+      stats.shortages)
     out.counter(
       "stockroom_login_failures_total", "LOGIN attempts and PASSWD old passwords that were wrong.",
-      stats.failedLogins.load(ordering: .relaxed))
+      stats.failedLogins)
     out.gauge(
       "stockroom_login_throttled_names", "Account names the login throttle is slowing down now.",
       Double(throttle.trackedNames))
     out.gauge("stockroom_watchers", "Connections watching stock events now.", Double(store.hub.watcherCount))
     out.counter(
       "stockroom_events_dropped_total", "Stock events never delivered because their watcher fell too far behind.",
-      stats.eventsDropped.load(ordering: .relaxed))
+      stats.eventsDropped)
     out.gauge(
       "stockroom_read_only", "1 while writes are refused after a failed commit or check, else 0.", readOnly ? 1 : 0)
   }
@@ -125,13 +125,13 @@ extension Server {
         Double(writer.waiting))
       out.counter(
         "stockroom_replayed_changes_total", "Changes other nodes committed, replayed into this node's shop.",
-        writer.replayedChanges.load(ordering: .relaxed))
+        writer.replayedChanges)
       out.counter(
         "stockroom_commit_retries_total", "Shared-store transactions retried after a serialization conflict.",
-        writer.retries.load(ordering: .relaxed))
+        writer.retries)
       out.counter(
         "stockroom_store_reloads_total", "Times this node loaded the whole shop again from the shared store.",
-        writer.reloads.load(ordering: .relaxed))
+        writer.reloads)
     }
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Prometheus' text exposition format, version 0.0.4: for each metric a `# HELP` and a
 /// `# TYPE` line, then its samples. Names are checked here, label values escaped here, so no
 /// metric can be written that a scraper would reject.
@@ -14,6 +16,12 @@ package struct MetricsText {
   package mutating func counter(_ name: String, _ help: String, _ value: Int) {
     family(name, .counter, help)
     sample(name, [], Double(value))
+  }
+
+  /// A counter read from the atomic that counts it; relaxed, because a scrape needs no order
+  /// with other figures.
+  package mutating func counter(_ name: String, _ help: String, _ value: borrowing Atomic<Int>) {
+    counter(name, help, value.load(ordering: .relaxed))
   }
 
   package mutating func gauge(_ name: String, _ help: String, _ value: Double) {

@@ -69,7 +69,7 @@ public final class CommandSpec: Sendable {
         "[" + arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ") + " ...]")
     }
     for option in options {
-      let text = "\(option.key)=<\(option.kind.rawValue)>"
+      let text = "\(option.key.rawValue)=<\(option.kind.rawValue)>"
       parts.append(option.isRequired ? text : "[\(text)]")
     }
     return parts.joined(separator: " ")

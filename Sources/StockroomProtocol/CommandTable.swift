@@ -47,7 +47,7 @@ public enum CommandTable {
         CommandSpec(
           .userAdd, "ADD", group: .admin, role: .admin, flags: [.write],
           arguments: [Argument("name", .name), Argument("password", .password)],
-          options: [OptionSpec("role", .role, "customer (default), staff or admin")],
+          options: [OptionSpec(.role, .role, "customer (default), staff or admin")],
           summary: "Make an account.", examples: ["USER ADD bob \"bob's passphrase\" role=staff"]),
         CommandSpec(
           .userDel, "DEL", group: .admin, role: .admin, flags: [.write],
@@ -66,8 +66,8 @@ public enum CommandTable {
         CommandSpec(
           .userList, "LIST", group: .admin, role: .admin, flags: [.read],
           options: [
-            OptionSpec("page", .number, "page number, from 1"),
-            OptionSpec("size", .number, "accounts per page, 1 to 100"),
+            OptionSpec(.page, .number, "page number, from 1"),
+            OptionSpec(.size, .number, "accounts per page, 1 to 100"),
           ],
           summary: "Every account with its role.", examples: ["USER LIST"]),
       ]),
@@ -80,8 +80,8 @@ public enum CommandTable {
       .list, "LIST", group: .shop, flags: [.read],
       arguments: [Argument("category", .category, optional: true), Argument("section", .section, optional: true)],
       options: [
-        OptionSpec("page", .number, "page number, from 1"),
-        OptionSpec("size", .number, "items per page, 1 to 100"),
+        OptionSpec(.page, .number, "page number, from 1"),
+        OptionSpec(.size, .number, "items per page, 1 to 100"),
       ],
       restrictions: [
         Restriction(
@@ -117,8 +117,8 @@ public enum CommandTable {
       .stocktake, "STOCKTAKE", group: .admin, role: .staff, flags: [.read],
       arguments: [Argument("item", .item)],
       options: [
-        OptionSpec("page", .number, "page number, from 1"),
-        OptionSpec("size", .number, "ledger entries per page, 1 to 100"),
+        OptionSpec(.page, .number, "page number, from 1"),
+        OptionSpec(.size, .number, "ledger entries per page, 1 to 100"),
       ],
       summary: "One item's ledger: its totals, whether they balance, and every restock and order that moved it.",
       examples: ["STOCKTAKE banana", "STOCKTAKE 딸기 size=5"]),
@@ -127,9 +127,9 @@ public enum CommandTable {
       arguments: [Argument("item", .item), Argument("n", .quantity, optional: true)], repeats: true,
       options: [
         OptionSpec(
-          "key", .text, "a client-chosen id: the same key again returns the first reply and takes nothing twice")
+          .key, .text, "a client-chosen id: the same key again returns the first reply and takes nothing twice")
       ],
-      restrictions: [Restriction(.option("key"), role: .customer, "keyed orders belong to an account")],
+      restrictions: [Restriction(.option(.key), role: .customer, "keyed orders belong to an account")],
       summary: "Order juices, dishes, fruits or products, all or nothing across every line.",
       examples: ["ORDER banana_juice", "ORDER 딸바쥬스 2 galbi_jjim", "ORDER p3 2", "ORDER kiwi_juice key=7f3a-0001"]),
     CommandSpec(
@@ -145,8 +145,8 @@ public enum CommandTable {
         CommandSpec(
           .diaryList, "LIST", group: .diary, role: .customer, flags: [.read],
           options: [
-            OptionSpec("page", .number, "page number, from 1"),
-            OptionSpec("size", .number, "entries per page, 1 to 100"),
+            OptionSpec(.page, .number, "page number, from 1"),
+            OptionSpec(.size, .number, "entries per page, 1 to 100"),
           ],
           summary: "Your entries, newest first, with a one-line preview.", examples: ["DIARY LIST size=5"]),
         CommandSpec(
@@ -155,7 +155,7 @@ public enum CommandTable {
         CommandSpec(
           .diaryEdit, "EDIT", group: .diary, role: .customer, flags: [.write],
           arguments: [Argument("id", .diaryID)],
-          options: [OptionSpec("title", .text, "new title"), OptionSpec("body", .text, "new body")],
+          options: [OptionSpec(.title, .text, "new title"), OptionSpec(.body, .text, "new body")],
           summary: "Change the title, the body or both.", examples: ["DIARY EDIT 3 title=\"Market day, 2nd\""]),
         CommandSpec(
           .diaryDelete, "DELETE", group: .diary, role: .customer, flags: [.write],
@@ -186,8 +186,8 @@ public enum CommandTable {
         CommandSpec(
           .productList, "LIST", group: .market, flags: [.read],
           options: [
-            OptionSpec("page", .number, "page number, from 1"),
-            OptionSpec("size", .number, "products per page, 1 to 100"),
+            OptionSpec(.page, .number, "page number, from 1"),
+            OptionSpec(.size, .number, "products per page, 1 to 100"),
           ],
           summary: "Every product on sale, a page at a time (as LIST products).", examples: ["PRODUCT LIST size=5"]),
         CommandSpec(
@@ -212,13 +212,13 @@ public enum CommandTable {
   private static func productOptions(required: Bool) -> [OptionSpec] {
     // Stock is set once at listing; after that it moves only through ADD and ORDER, so the ledger stays whole.
     let stock =
-      required ? [OptionSpec("stock", .number, "starting stock (default 0); later changes go through ADD")] : []
+      required ? [OptionSpec(.stock, .number, "starting stock (default 0); later changes go through ADD")] : []
     return [
-      OptionSpec("name", .text, required: required, "display name"),
-      OptionSpec("price", .money, required: required, "price: whole won for KRW, 12.50 for USD"),
-      OptionSpec("currency", .currency, "KRW (default) or USD"),
-      OptionSpec("description", .text, "a short description"),
-      OptionSpec("discount", .discount, "10% off, a sale price, or none"),
+      OptionSpec(.name, .text, required: required, "display name"),
+      OptionSpec(.price, .money, required: required, "price: whole won for KRW, 12.50 for USD"),
+      OptionSpec(.currency, .currency, "KRW (default) or USD"),
+      OptionSpec(.description, .text, "a short description"),
+      OptionSpec(.discount, .discount, "10% off, a sale price, or none"),
     ] + stock
   }
 
@@ -260,15 +260,15 @@ public enum CommandTable {
       rest = rest.dropFirst()
     }
     var positionals: [Word] = []
-    var options: [String: String] = [:]
+    var options: [OptionKey: String] = [:]
     for word in rest {
       if let key = word.key, !spec.options.isEmpty {
-        guard spec.options.contains(where: { $0.key == key }) else {
-          let known = spec.options.map { $0.key + "=" }.joined(separator: " ")
+        guard let option = spec.options.first(where: { $0.key.rawValue == key })?.key else {
+          let known = spec.options.map { $0.key.rawValue + "=" }.joined(separator: " ")
           throw ProtocolError(.args, "\(path) does not take \(Echo.bounded(key))=; it takes \(known)")
         }
-        guard options[key] == nil else { throw ProtocolError(.args, "\(Echo.bounded(key))= given twice") }
-        options[key] = word.value
+        guard options[option] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
+        options[option] = word.value
       } else {
         positionals.append(word)
       }
@@ -282,7 +282,7 @@ public enum CommandTable {
       throw ProtocolError(.args, "too many arguments; \(usage)")
     }
     for option in spec.options where option.isRequired && options[option.key] == nil {
-      throw ProtocolError(.args, "\(option.key)= is required; \(usage)")
+      throw ProtocolError(.args, "\(option.key.rawValue)= is required; \(usage)")
     }
     return Request(spec: spec, path: path, arguments: positionals, options: options)
   }

@@ -7,9 +7,9 @@ public struct Request: Sendable {
   /// Positional words after the command (and subcommand).
   public var arguments: [Word]
   /// `key=value` words, by lower-cased key.
-  public var options: [String: String]
+  public var options: [OptionKey: String]
 
-  public init(spec: CommandSpec, path: String, arguments: [Word], options: [String: String]) {
+  public init(spec: CommandSpec, path: String, arguments: [Word], options: [OptionKey: String]) {
     self.spec = spec
     self.path = path
     self.arguments = arguments

@@ -4,7 +4,7 @@
 public struct Restriction: Sendable, Hashable {
   public enum Trigger: Sendable, Hashable {
     /// The request carries this `key=` option.
-    case option(String)
+    case option(OptionKey)
     /// The positional argument at this index is this word (compared case-insensitively).
     case argument(index: Int, value: String)
   }
@@ -23,7 +23,7 @@ public struct Restriction: Sendable, Hashable {
   /// How HELP writes the trigger: `key=` or `orders`.
   public var label: String {
     switch trigger {
-    case .option(let key): key + "="
+    case .option(let key): key.rawValue + "="
     case .argument(_, let value): value
     }
   }

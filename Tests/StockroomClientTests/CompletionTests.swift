@@ -164,7 +164,7 @@ struct CompletionTests {
   private static func filledLines() -> [(path: String, spec: CommandSpec, line: String)] {
     CommandTable.allWithPaths.map { path, spec in
       let words = spec.arguments.map { $0.kind == .password ? "\"not really secret\"" : "x1" }
-      let options = spec.options.filter(\.isRequired).map { $0.key + "=1" }
+      let options = spec.options.filter(\.isRequired).map { $0.key.rawValue + "=1" }
       return (path, spec, ([path] + words + options).joined(separator: " "))
     }
   }

@@ -81,6 +81,22 @@ struct CommandTableTests {
     #expect(code("name=x") == .unknown)
   }
 
+  @Test("options reach the handler by their typed key, whatever the case they were typed in")
+  func typedOptions() throws {
+    let request = try parse("PRODUCT NEW name=\"green tea\" PRICE=3000 stock=4")
+    #expect(request.options == [.name: "green tea", .price: "3000", .stock: "4"])
+    #expect(try request.required(.price) == "3000")
+    #expect(throws: ProtocolError.self) { try parse("LIST").required(.page) }
+    #expect(try parse("ORDER kiwi_juice KEY=k1").options[.key] == "k1")
+  }
+
+  @Test("every option key the protocol knows is one some command takes, written as its wire word")
+  func everyOptionKeyIsUsed() {
+    let taken = Set(CommandTable.allWithPaths.flatMap { $0.spec.options.map(\.key) })
+    #expect(taken == Set(OptionKey.allCases))
+    for key in OptionKey.allCases { #expect(key.rawValue == key.rawValue.lowercased()) }
+  }
+
   @Test("the synopsis is derived from the arguments")
   func synopsis() {
     #expect(CommandTable.command(named: "ORDER")?.argumentSynopsis == "<item> [n] [<item> [n] ...] [key=<text>]")

@@ -109,8 +109,8 @@ struct RequestGenerator: Sendable {
     }
     var options: [String] = []
     for option in spec.options where random.percent(option.isRequired ? 92 : 35) {
-      let text = option.key == "key" ? keys.next(&random) : value(option.kind, &random)
-      let key = random.percent(10) ? option.key.uppercased() : option.key
+      let text = option.key == .key ? keys.next(&random) : value(option.kind, &random)
+      let key = random.percent(10) ? option.key.rawValue.uppercased() : option.key.rawValue
       options.append(key + "=" + wire(text, isValue: true, &random))
     }
     if spec.id == .order && options.isEmpty && random.percent(20) {

@@ -82,7 +82,7 @@ public struct Completer: Sendable {
       rest = rest.dropFirst()
     }
     if let equals = partial.firstIndex(of: "="), let key = optionKey(partial),
-      let option = spec.options.first(where: { $0.key == key })
+      let option = spec.options.first(where: { $0.key.rawValue == key })
     {
       // An option's value: `role=st` completes to `role=staff`.
       return values(for: option.kind).map { partial[...equals] + $0 }
@@ -98,7 +98,7 @@ public struct Completer: Sendable {
     let needsArgument = position.needsArgument
     if !partial.contains("="), !needsArgument {
       let given = Set(rest.compactMap { optionKey($0) })
-      pool += spec.options.filter { !given.contains($0.key) }.map { $0.key + "=" }
+      pool += spec.options.filter { !given.contains($0.key.rawValue) }.map { $0.key.rawValue + "=" }
     }
     return pool
   }
@@ -180,8 +180,8 @@ public struct Completer: Sendable {
     if spec.repeats, !spec.arguments.isEmpty {
       parts.append("[" + spec.arguments.map(show).joined(separator: " ") + " ...]")
     }
-    for option in spec.options where !given.contains(option.key) {
-      let text = "\(option.key)=<\(option.kind.rawValue)>"
+    for option in spec.options where !given.contains(option.key.rawValue) {
+      let text = "\(option.key.rawValue)=<\(option.kind.rawValue)>"
       parts.append(option.isRequired ? text : "[\(text)]")
     }
     return parts.isEmpty ? nil : parts.joined(separator: " ")

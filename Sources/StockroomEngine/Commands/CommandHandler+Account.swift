@@ -94,7 +94,7 @@ extension CommandHandler {
   package func userAdd(_ request: Request, session: Session) throws -> CredentialTicket {
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
-    let role = try Self.role(request.options["role"] ?? Role.customer.rawValue)
+    let role = try Self.role(request.options[.role] ?? Role.customer.rawValue)
     try refuseTaken(name)
     return CredentialTicket(.userAdd(name: name, role: role), .hash(password), source: session.source)
   }
@@ -128,7 +128,7 @@ extension CommandHandler {
   }
 
   package func userList(_ request: Request, out: inout ReplyEncoder) throws {
-    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let paging = try Paging(page: request.options[.page], size: request.options[.size])
     let page = paging.slice(store.read { state in state.accounts.values.sorted { $0.name < $1.name } })
     for account in page.items {
       out.beginRow(account.name)

@@ -19,7 +19,7 @@ extension CommandHandler {
   }
 
   package func diaryList(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
-    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let paging = try Paging(page: request.options[.page], size: request.options[.size])
     let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
     for entry in page.items {
       out.diaryRow(entry, detail: false)
@@ -39,7 +39,7 @@ extension CommandHandler {
   package func diaryEdit(_ request: Request, session: Session) throws -> ChangeRequest {
     let id = try Self.diaryID(request.arguments[0])
     let mutation = Mutation.editDiary(
-      id: id, owner: session.user, title: request.options["title"], body: request.options["body"], at: Date())
+      id: id, owner: session.user, title: request.options[.title], body: request.options[.body], at: Date())
     return ChangeRequest(mutation) { applied, _, out in
       guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
       out.diaryRow(entry, detail: true)

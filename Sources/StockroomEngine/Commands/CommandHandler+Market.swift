@@ -4,8 +4,8 @@ import StockroomProtocol
 import StockroomText
 
 extension CommandHandler {
-  private static func currency(_ options: [String: String]) throws(ProtocolError) -> Currency? {
-    guard let code = options["currency"] else { return nil }
+  private static func currency(_ options: [OptionKey: String]) throws(ProtocolError) -> Currency? {
+    guard let code = options[.currency] else { return nil }
     guard let currency = Currency(code: code) else {
       throw ProtocolError(
         .invalid,
@@ -16,14 +16,14 @@ extension CommandHandler {
 
   package func productNew(_ request: Request, session: Session) throws -> ChangeRequest {
     let options = request.options
-    let price = try Money.parse(request.required("price"), currency: try Self.currency(options) ?? .krw)
-    let discount = try options["discount"].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
+    let price = try Money.parse(request.required(.price), currency: try Self.currency(options) ?? .krw)
+    let discount = try options[.discount].flatMap { text throws(ShopError) in try Discount.parse(text, price: price) }
     let stock =
-      try options["stock"].map { text throws(ProtocolError) in
+      try options[.stock].map { text throws(ProtocolError) in
         try Self.integer(text, what: "stock", range: 0...Catalog.maximumStock)
       } ?? 0
     let draft = ProductDraft(
-      name: try request.required("name"), description: options["description"] ?? "", price: price, discount: discount,
+      name: try request.required(.name), description: options[.description] ?? "", price: price, discount: discount,
       stock: stock)
     return ChangeRequest(.createProduct(seller: session.user, draft: draft, at: Date())) { applied, _, out in
       savedProduct(applied, out: &out)
@@ -40,15 +40,15 @@ extension CommandHandler {
       return product
     }
     let currency = try Self.currency(options)
-    if currency != nil && options["price"] == nil {
+    if currency != nil && options[.price] == nil {
       throw ProtocolError(
         .args, "currency= goes with price=, since the amount means something else in another currency")
     }
-    var changes = ProductChanges(name: options["name"], description: options["description"])
-    if let text = options["price"] {
+    var changes = ProductChanges(name: options[.name], description: options[.description])
+    if let text = options[.price] {
       changes.price = try Money.parse(text, currency: currency ?? current.price.currency)
     }
-    if let text = options["discount"] {
+    if let text = options[.discount] {
       changes.discount = .some(try Discount.parse(text, price: changes.price ?? current.price))
     }
     return ChangeRequest(.editProduct(id: id, user: session.user, changes: changes, at: Date())) {

@@ -86,7 +86,7 @@ extension CommandHandler {
     if request.arguments.count > 1 && category != .dishes {
       throw ProtocolError(.args, "only LIST dishes takes a section")
     }
-    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let paging = try Paging(page: request.options[.page], size: request.options[.size])
     switch category {
     case .fruits:
       let rows = store.read { state in state.catalog.fruits.map { ($0, state.level(of: $0.id)) } }
@@ -305,7 +305,7 @@ extension CommandHandler {
   }
 
   package func stocktake(_ request: Request, out: inout ReplyEncoder) throws -> ReplyWait? {
-    let paging = try Paging(page: request.options["page"], size: request.options["size"])
+    let paging = try Paging(page: request.options[.page], size: request.options[.size])
     let (id, kind, level) = try store.read { state throws(ShopError) in
       let ref = try state.resolveStocked(request.arguments[0].text, allowJuice: false)
       return (ref.id, RowKind(ref.kind), state.level(of: ref.id)!)
@@ -381,7 +381,7 @@ extension CommandHandler {
       lines.append(ItemCount(item.text, quantity))
       index += 1
     }
-    let key = request.options["key"]
+    let key = request.options[.key]
     if let key { try TextRules.check(key, as: store.limits.orderKey) }
     return ChangeRequest(.order(user: session.user, lines: lines, at: Date(), key: key)) { applied, _, out in
       try answerOrder(applied, out: &out)

@@ -56,7 +56,7 @@ package enum CommandRoutes {
       handler.productDelete(request, session: session, role: role)
     },
     .productList: .answer { handler, request, _, _, out in
-      try handler.listProducts(Paging(page: request.options["page"], size: request.options["size"]), out: &out)
+      try handler.listProducts(Paging(page: request.options[.page], size: request.options[.size]), out: &out)
     },
     .productShow: .answer { handler, request, _, _, out in try handler.show(request, out: &out) },
   ]

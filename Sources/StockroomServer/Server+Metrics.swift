@@ -115,23 +115,23 @@ extension Server {
 
   /// The shared PostgreSQL store, on a node of several.
   private func writeSharedStore(into out: inout MetricsText) {
-    if let writer = store.writer {
+    if let shared = store.changes.sharedFigures {
       out.gauge(
         "stockroom_store_link_up", "1 while this node reaches the shared PostgreSQL store, else 0.",
-        writer.connected.load(ordering: .relaxed) ? 1 : 0)
+        shared.connected ? 1 : 0)
       out.gauge(
         "stockroom_changes_waiting",
         "Changes this node holds for its next transaction on the shared store; at \(SharedWriter.queueCapacity) more are refused.",
-        Double(writer.waiting))
+        Double(shared.waiting))
       out.counter(
         "stockroom_replayed_changes_total", "Changes other nodes committed, replayed into this node's shop.",
-        writer.replayedChanges)
+        shared.replayed)
       out.counter(
         "stockroom_commit_retries_total", "Shared-store transactions retried after a serialization conflict.",
-        writer.retries)
+        shared.retries)
       out.counter(
         "stockroom_store_reloads_total", "Times this node loaded the whole shop again from the shared store.",
-        writer.reloads)
+        shared.reloads)
     }
   }
 }

@@ -224,8 +224,7 @@ public final class Server: Sendable {
     // No connection reads another request from here on, so nothing new reaches the committer.
     for loop in loops { loop.beginShutdown() }
     // It writes what it was given; each finished commit releases its held replies.
-    store.committer?.stop()
-    store.writer?.stop()
+    store.changes.stop()
     // Every reply whose commit finished is written before the loops stop (bounded: a client
     // that does not read cannot keep the server up).
     let deadline = ContinuousClock.now + Self.shutdownGrace

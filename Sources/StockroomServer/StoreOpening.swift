@@ -25,10 +25,11 @@ package enum StoreOpening {
     let opened = ContinuousClock.now
     let limits = ShopLimits()
     let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
-    let committer = Committer(database: database, logger: logger)
-    let store = Store(state, committer: committer) {
+    let shop = LockedShop(state)
+    let committer = Committer(database: database, shop: shop, logger: logger) {
       try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
+    let store = Store(shop: shop, changes: committer)
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
@@ -48,10 +49,11 @@ package enum StoreOpening {
     let (state, sequence) = try database.loadShared(
       catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
     let node = "\(ProcessInfo.processInfo.hostName):\(getpid())"
-    let writer = SharedWriter(database: database, node: node, logger: logger) {
+    let shop = LockedShop(state)
+    let writer = SharedWriter(database: database, shop: shop, sequence: sequence, node: node, logger: logger) {
       try database.loadShared(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
-    let store = Store(state, writer: writer, sequence: sequence)
+    let store = Store(shop: shop, changes: writer)
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )

@@ -459,9 +459,8 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     switch work {
     case .credential(let ticket):
       ticket.run(on: loop, pool: server.handler.credentials) { [weak self] in self?.workFinished() }
-    case .change(let ticket):
-      guard let writer = server.store.writer else { preconditionFailure("changes wait only on a shared store") }
-      ticket.run(on: loop, writer: writer) { [weak self] in self?.workFinished() }
+    case .change(let ticket, _):
+      ticket.run(on: loop) { [weak self] in self?.workFinished() }
     case .read(let ticket):
       ticket.run(on: loop, pool: server.handler.history) { [weak self] in self?.workFinished() }
     }

@@ -2,6 +2,7 @@ import Foundation
 import StockroomProtocol
 import StockroomStorage
 import StockroomTestSupport
+import Testing
 
 /// A fresh directory for one test's database, removed afterwards. It is its owner's alone
 /// (0700), as `stockroomd` requires of a data directory.
@@ -87,19 +88,41 @@ final class DataDirectory: @unchecked Sendable {
   /// Waits until this directory's shop is no longer held: see `waitUntilUnlocked(_:)`.
   func waitUntilUnlocked() { Self.waitUntilUnlocked(path) }
 
-  /// Waits (for at most a minute) until nothing holds the flock on `directory`'s lock file and
-  /// database, as after an engine in this process has let them go. A child another test is
-  /// spawning holds copies of this process's descriptors from its fork until its exec, the
-  /// locks among them, so a file closed here can stay locked for a moment after.
+  /// Waits (for at most five minutes, a loaded machine's worst) until nothing holds the flock
+  /// on `directory`'s lock file and database, as after an engine in this process has let them
+  /// go. A child another test is spawning holds copies of this process's descriptors from its
+  /// fork until its exec, the locks among them, so a file closed here can stay locked for a
+  /// moment after. A lock still held then is recorded with its holder from /proc/locks, which
+  /// is this process when an engine here was never let go.
   static func waitUntilUnlocked(_ directory: String) {
-    let deadline = Date().addingTimeInterval(60)
+    let deadline = Date().addingTimeInterval(300)
     for file in [ShopDatabase.lockFileName, ShopDatabase.fileName] {
       let descriptor = open(directory + "/" + file, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { continue }
       defer { close(descriptor) }
-      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 && Date() < deadline { usleep(10_000) }
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        guard Date() < deadline else {
+          Issue.record("\(file) is still locked after five minutes, by \(lockHolders(of: descriptor))")
+          return
+        }
+        usleep(10_000)
+      }
       flock(descriptor, LOCK_UN)
     }
+  }
+
+  /// Who holds flocks on the file `descriptor` is open on, as /proc/locks says ("pid N").
+  private static func lockHolders(of descriptor: Int32) -> String {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+    else { return "an unknown holder" }
+    let holders = text.split(separator: "\n").compactMap { line -> String? in
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 6, fields[1] == "FLOCK", fields[5].split(separator: ":").last == "\(info.st_ino)"
+      else { return nil }
+      return fields[4] == "\(getpid())" ? "this test process" : "pid \(fields[4])"
+    }
+    return holders.isEmpty ? "an unknown holder" : holders.joined(separator: ", ")
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -23,11 +23,11 @@ struct WritabilityTests {
   func linkLostAndBack() throws {
     let server = try EngineHarness()
     let store = server.store
-    store.sharedLinkLost("gone")
+    store.shop.sharedLinkLost("gone")
     #expect(store.readOnlyReason == "gone")
     #expect(store.linkDown)
     #expect(throws: ShopError.self) { try store.checkWritable() }
-    store.sharedLinkRestored()
+    store.shop.sharedLinkRestored()
     #expect(store.readOnlyReason == nil)
     #expect(!store.linkDown)
     try store.checkWritable()

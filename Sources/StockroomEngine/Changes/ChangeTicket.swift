@@ -15,27 +15,27 @@ package final class ChangeTicket: Sendable {
     case failed(CommitFailure)
   }
 
-  package let request: ChangeRequest
+  package let mutation: Mutation
+  private let writer: SharedWriter
   private let state = Mutex<(result: Result?, done: (@Sendable () -> Void)?)>((nil, nil))
 
-  package init(_ request: ChangeRequest) {
-    self.request = request
+  init(_ mutation: Mutation, writer: SharedWriter) {
+    self.mutation = mutation
+    self.writer = writer
   }
-
-  package var mutation: Mutation { request.mutation }
 
   /// nil until the writer is done with it.
   package var result: Result? { state.withLock { $0.result } }
 
-  /// Hands the change to `writer`; `done` runs on `loop` once the result is in.
-  package func run(on loop: any LoopExecutor, writer: SharedWriter, done: @escaping @Sendable () -> Void) {
-    run(writer: writer, done: { loop.execute(done) })
+  /// Hands the change to its writer; `done` runs on `loop` once the result is in.
+  package func run(on loop: any LoopExecutor, done: @escaping @Sendable () -> Void) {
+    run(done: { loop.execute(done) })
   }
 
-  /// Hands the change to `writer`; `done` runs on whichever thread finishes it.
-  package func run(writer: SharedWriter, done: @escaping @Sendable () -> Void) {
+  /// Hands the change to its writer; `done` runs on whichever thread finishes it.
+  package func run(done: @escaping @Sendable () -> Void) {
     state.withLock { $0.done = done }
-    writer.submit(self)
+    writer.enqueue(self)
   }
 
   /// Called once, by the writer.

@@ -5,12 +5,13 @@ import StockroomStorage
 import StockroomSystem
 import Synchronization
 
-/// Writes the store's changes to SQLite in group commits, on a thread of its own.
+/// The change path of a shop saved in SQLite: changes are applied at once and written in group
+/// commits, on a thread of its own.
 ///
 /// Mutations applied while one transaction is being written wait together for the next, so
 /// fifty clients ordering at once cost one fsync, not fifty. Nothing is acknowledged and no
 /// event is sent until the transaction holding it has committed.
-package final class Committer: @unchecked Sendable {
+package final class Committer: ChangePath, @unchecked Sendable {
   private struct Pending {
     var batch = JournalBatch()
     var events: [StockEvent] = []
@@ -23,29 +24,30 @@ package final class Committer: @unchecked Sendable {
   }
 
   package let database: any ShopJournal
+  private let shop: LockedShop
+  /// Reads the shop back from the disk, after a commit failed.
+  private let reload: @Sendable () throws -> ShopState
   private let pending = Mutex(Pending())
   private let wakeUp = Semaphore()
   private let logger: Logger
   private let done = Semaphore()
-  /// Set by the store: a commit failed, so go back to what the disk holds (and, for an I/O
-  /// failure, refuse writes). Returns false when the disk could not be read back: then the shop in
-  /// memory cannot be trusted and writes are refused until a reload works.
-  package var onFailure: ((CommitFailure) -> Bool)?
-  /// Set by the store: writing works again. Returns false when the shop could still not be
-  /// read back from the disk, and writes stay refused.
-  package var onRecovery: (() -> Bool)?
-  /// Set by the store: the orders up to this id are on disk, so their receipts can be read there.
-  package var onSettled: ((Int) -> Void)?
-  package var deliver: (([StockEvent]) -> Void)?
 
   package let figures = CommitFigures()
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
 
-  package init(database: any ShopJournal, logger: Logger) {
+  /// Commits the changes made to `shop` to `database`, which holds what `shop` was loaded from.
+  package init(
+    database: any ShopJournal, shop: LockedShop, logger: Logger, reload: @escaping @Sendable () throws -> ShopState
+  ) {
     self.database = database
+    self.shop = shop
     self.logger = logger
+    self.reload = reload
   }
+
+  package var journal: (any ShopJournal)? { database }
+  package var commitFigures: CommitFigures? { figures }
 
   /// Returns once the thread runs under its name, as `EventLoop.init` does.
   package func start() {
@@ -60,9 +62,32 @@ package final class Committer: @unchecked Sendable {
     started.wait()
   }
 
-  /// Called under the store's lock, so batches keep the order the changes were made in.
+  /// Applies the change to the shop at once and queues its rows for the next group commit; the
+  /// ticket says when the reply may go.
+  package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
+    let now = Date()
+    let (applied, ticket) = try shop.apply(mutation, at: now) { applied, shop in
+      switch applied.outcome {
+      case .reordered:
+        // Already on disk: nothing to write and nothing to wait for.
+        return nil
+      case .ordered(_, repeated: true):
+        // The first attempt may still be on its way to the disk: answer when it is there.
+        return self.enqueue(events: []) { _ in }
+      default:
+        let levels = applied.events.map { shop.level(of: $0.item) }
+        let counters = shop.counters
+        return self.enqueue(events: applied.events) { batch in
+          batch.record(applied, levels: levels, counters: counters, at: now)
+        }
+      }
+    }
+    return .applied(applied, ticket)
+  }
+
+  /// Called under the shop's lock, so batches keep the order the changes were made in.
   /// `record` writes the change's rows straight into the batch being gathered.
-  package func enqueue(events: [StockEvent], _ record: (inout JournalBatch) -> Void) -> CommitTicket {
+  private func enqueue(events: [StockEvent], _ record: (inout JournalBatch) -> Void) -> CommitTicket {
     let (ticket, wake) = pending.withLock { pending -> (CommitTicket, Bool) in
       record(&pending.batch)
       pending.events += events
@@ -75,8 +100,8 @@ package final class Committer: @unchecked Sendable {
     return ticket
   }
 
-  /// Fails everything waiting for a commit that will not happen; called under the store's lock.
-  package func failPending(_ failure: CommitFailure) {
+  /// Fails everything waiting for a commit that will not happen; called under the shop's lock.
+  private func failPending(_ failure: CommitFailure) {
     pending.withLock { pending in
       guard pending.awaited else { return }
       let ticket = pending.ticket
@@ -137,8 +162,7 @@ package final class Committer: @unchecked Sendable {
       return
     }
     figures.recordCommit(changes: work.batch.count, duration: ContinuousClock.now - started)
-    if let newest = work.batch.receipts.last?.order.id { onSettled?(newest) }
-    if !work.events.isEmpty { deliver?(work.events) }
+    shop.committed(work.events, settledThrough: work.batch.receipts.last?.order.id)
     work.ticket.complete(.committed)
   }
 
@@ -162,7 +186,9 @@ package final class Committer: @unchecked Sendable {
         "commit of \(work.batch.count) changes refused by the database: \(failure.message); those changes and any "
           + "queued after them were not made, the shop was reloaded from the disk, and writes go on")
     }
-    if onFailure?(failure) == false {
+    let later = CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)")
+    let readBack = shop.commitFailed(failure, reloaded: Result { try reload() }) { failPending(later) }
+    if !readBack {
       failing.store(true, ordering: .relaxed)
       logger.error("cannot read the shop back from the disk after a failed commit; refusing writes until it can")
     }
@@ -175,7 +201,7 @@ package final class Committer: @unchecked Sendable {
     } catch {
       return
     }
-    guard onRecovery?() != false else { return }
+    guard shop.recovered(reload: reload) else { return }
     failing.store(false, ordering: .relaxed)
     logger.info("writes accepted again: the database took a test write")
   }

@@ -5,7 +5,8 @@ import StockroomStorage
 import StockroomSystem
 import Synchronization
 
-/// The writer of a shop shared by several nodes through PostgreSQL, on a thread of its own.
+/// The change path of a shop shared by several nodes through PostgreSQL: a writer on a thread
+/// of its own.
 ///
 /// The database is the authority and this node's shop in memory a cache of it, changed only
 /// here, in commit order: this node's changes, applied to the shop as the database holds it
@@ -20,7 +21,7 @@ import Synchronization
 /// answered from the cache, and watchers are told (`! store state=down`); once it answers, the
 /// shop is loaded again, watchers get a `cause=resync` event for every level that moved, then
 /// `! store state=up`.
-package final class SharedWriter: @unchecked Sendable {
+package final class SharedWriter: ChangePath, @unchecked Sendable {
   private struct Queue {
     var tickets: [ChangeTicket] = []
     /// The newest change announced by the feed.
@@ -55,9 +56,11 @@ package final class SharedWriter: @unchecked Sendable {
   private let stopped = Semaphore()
   private let feed: PostgresChangeFeed
 
+  /// The cache of the store; changed only on the writer's thread.
+  private let shop: LockedShop
+
   // The writer thread's own.
-  private var store: Store?
-  private var known = 0
+  private var known: Int
   private var linkUp = true
   private var lastPoll = ContinuousClock.now
   private var lastHousekeeping = ContinuousClock.now
@@ -70,23 +73,34 @@ package final class SharedWriter: @unchecked Sendable {
   package let sequence = Atomic<Int>(0)
   package let connected = Atomic<Bool>(true)
 
+  /// Keeps `shop`, which holds the database's changes through `sequence`, as the cache of
+  /// `database`.
   package init(
-    database: PostgresShopDatabase, node: String, logger: Logger,
+    database: PostgresShopDatabase, shop: LockedShop, sequence: Int, node: String, logger: Logger,
     reload: @escaping @Sendable () throws -> (shop: ShopState, sequence: Int)
   ) {
     self.database = database
+    self.shop = shop
     self.node = node
     self.logger = logger
     self.reload = reload
     self.feed = PostgresChangeFeed(url: database.url)
-  }
-
-  /// Starts the writer and the feed for `store`, whose shop holds the changes through
-  /// `sequence`; returns once both threads run.
-  package func start(store: Store, sequence: Int) {
-    self.store = store
     known = sequence
     self.sequence.store(sequence, ordering: .relaxed)
+  }
+
+  package var journal: (any ShopJournal)? { database }
+  package var commitFigures: CommitFigures? { figures }
+
+  package var sharedFigures: SharedFigures? {
+    SharedFigures(
+      node: node, connected: connected.load(ordering: .relaxed), sequence: sequence.load(ordering: .relaxed),
+      waiting: waiting, replayed: replayedChanges.load(ordering: .relaxed), retries: retries.load(ordering: .relaxed),
+      reloads: reloads.load(ordering: .relaxed))
+  }
+
+  /// Starts the writer and the feed; returns once both threads run.
+  package func start() {
     // Listening starts before anything is missed: announcements of changes the shop already
     // holds are ignored, and any made since loading are caught by the first poll.
     do { try feed.listen() } catch { logger.warning("cannot listen for other nodes' changes yet: \(error)") }
@@ -106,8 +120,15 @@ package final class SharedWriter: @unchecked Sendable {
     started.wait()
   }
 
+  /// Refuses the change at once when the store refuses changes, rather than after a trip
+  /// through the queue; otherwise it is the connection's work to run (`ChangeTicket.run`).
+  package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
+    try shop.checkWritable()
+    return .queued(ChangeTicket(mutation, writer: self))
+  }
+
   /// Queues a change for the next transaction; its ticket hears the result.
-  package func submit(_ ticket: ChangeTicket) {
+  func enqueue(_ ticket: ChangeTicket) {
     let accepted = queue.withLock { queue -> Bool in
       guard !queue.stopping, queue.tickets.count < Self.queueCapacity else { return false }
       queue.tickets.append(ticket)
@@ -164,7 +185,6 @@ package final class SharedWriter: @unchecked Sendable {
   }
 
   private func commit(_ first: [ChangeTicket]) {
-    guard let store else { return }
     var tickets = first
     var results: [ChangeTicket.Result] = []
     var events: [StockEvent] = []
@@ -177,7 +197,7 @@ package final class SharedWriter: @unchecked Sendable {
           // The writers' lock may have taken a while to get (other nodes' commits go first):
           // what arrived meanwhile joins this transaction rather than wait for the next turn.
           tickets += queue.withLock { $0.take(upTo: Self.batchLimit - tickets.count) }
-          let own = store.applyShared(tickets.map(\.mutation))
+          let own = shop.applyShared(tickets.map(\.mutation))
           results = own.results
           events = own.events
           newestOrder = own.newestOrder
@@ -187,7 +207,7 @@ package final class SharedWriter: @unchecked Sendable {
         sequence.store(head, ordering: .relaxed)
         let made = results.filter { if case .applied = $0 { true } else { false } }.count
         figures.recordCommit(changes: made, duration: ContinuousClock.now - started)
-        store.committedShared(events: events, settledThrough: newestOrder)
+        shop.committed(events, settledThrough: newestOrder)
         for (ticket, result) in zip(tickets, results) { ticket.finish(withReceipt(result)) }
         return
       } catch let error as PostgresError where error.sqlState?.isRetryable == true && attempt < Self.attempts {
@@ -238,9 +258,8 @@ package final class SharedWriter: @unchecked Sendable {
   /// Replays other nodes' changes into the cache and tells watchers; throws when the cache has
   /// diverged from what those nodes had, and the shop must be loaded again.
   private func replay(_ records: [ChangeRecord]) throws {
-    guard let store else { return }
     for record in records {
-      try store.replayShared(record)
+      try shop.replayShared(record)
       known = record.sequence
       sequence.store(record.sequence, ordering: .relaxed)
       replayedChanges.add(1, ordering: .relaxed)
@@ -282,7 +301,7 @@ package final class SharedWriter: @unchecked Sendable {
 
   private func loadAgain() throws {
     let loaded = try reload()
-    store?.replaceShared(loaded.shop)
+    shop.replaceShared(loaded.shop)
     known = loaded.sequence
     sequence.store(loaded.sequence, ordering: .relaxed)
     reloads.add(1, ordering: .relaxed)
@@ -293,7 +312,7 @@ package final class SharedWriter: @unchecked Sendable {
     linkUp = false
     connected.store(false, ordering: .relaxed)
     logger.error("lost the store at \(database.location): \(reason); refusing changes until it answers")
-    store?.sharedLinkLost(reason)
+    shop.sharedLinkLost(reason)
   }
 
   /// Tried every quarter second while the link is down: whatever this node missed, and
@@ -304,7 +323,7 @@ package final class SharedWriter: @unchecked Sendable {
     connected.store(true, ordering: .relaxed)
     lastPoll = ContinuousClock.now
     logger.info("the store at \(database.location) answers again; the shop was loaded again at change \(known)")
-    store?.sharedLinkRestored()
+    shop.sharedLinkRestored()
   }
 
   private func housekeeping() {

@@ -1,4 +1,4 @@
 extension Store {
   /// What the writer of this store's changes counts; nil for a shop in memory.
-  package var commitFigures: CommitFigures? { committer?.figures ?? writer?.figures }
+  package var commitFigures: CommitFigures? { changes.commitFigures }
 }

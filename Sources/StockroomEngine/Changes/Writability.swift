@@ -36,6 +36,12 @@ package enum Writability: Sendable, Equatable {
     return false
   }
 
+  /// What this becomes when the shop cannot be read back after a failed commit.
+  package func unreadable(after error: any Error) -> Writability {
+    .unreadable(
+      "the shop could not be read back from the disk after a failed commit: \(error)", unreachable: isUnreachable)
+  }
+
   /// What a change is answered while this holds.
   package var refusal: ShopError? {
     guard let reason else { return nil }

@@ -149,14 +149,14 @@ extension CommandHandler {
     } else {
       out.field("storage", "memory")
     }
-    if let writer = store.writer {
-      out.field("node", writer.node)
-      out.field("store_link", writer.connected.load(ordering: .relaxed) ? "up" : "down")
-      out.field("store_change", writer.sequence.load(ordering: .relaxed))
-      out.field("changes_waiting", writer.waiting)
-      out.field("replayed_changes", writer.replayedChanges.load(ordering: .relaxed))
-      out.field("commit_retries", writer.retries.load(ordering: .relaxed))
-      out.field("store_reloads", writer.reloads.load(ordering: .relaxed))
+    if let shared = store.changes.sharedFigures {
+      out.field("node", shared.node)
+      out.field("store_link", shared.connected ? "up" : "down")
+      out.field("store_change", shared.sequence)
+      out.field("changes_waiting", shared.waiting)
+      out.field("replayed_changes", shared.replayed)
+      out.field("commit_retries", shared.retries)
+      out.field("store_reloads", shared.reloads)
     }
     let readOnly = store.readOnlyReason
     out.field("read_only", readOnly != nil)

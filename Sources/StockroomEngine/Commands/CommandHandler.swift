@@ -67,9 +67,9 @@ package struct CommandHandler: Sendable {
       case .credential(let ticket):
         guard let change = try credentialDone(ticket, session: &session, out: &out) else { break }
         next = try self.change(change, session: &session, out: &out)
-      case .change(let ticket):
+      case .change(let ticket, let request):
         switch ticket.result {
-        case .applied(let applied): try ticket.request.answer(applied, &session, &out)
+        case .applied(let applied): try request.answer(applied, &session, &out)
         case .refused(let error): throw error
         case .failed(let failure): throw failure.reply
         case nil: preconditionFailure("a finished change has a result")
@@ -141,11 +141,11 @@ package struct CommandHandler: Sendable {
   /// after an error still waits for a change already made. On a shared store it goes to the
   /// shared writer, and the reply is written when it comes back.
   package func change(_ request: ChangeRequest, session: inout Session, out: inout ReplyEncoder) throws -> ReplyWait? {
-    if store.writer != nil {
-      try store.checkWritable()
-      return .work(.change(ChangeTicket(request)))
+    let (applied, ticket): (Applied, CommitTicket?)
+    switch try store.submit(request.mutation) {
+    case .queued(let change): return .work(.change(change, request))
+    case .applied(let done, let commit): (applied, ticket) = (done, commit)
     }
-    let (applied, ticket) = try store.apply(request.mutation)
     if case .reordered = applied.outcome, store.journal != nil {
       // A retry of a keyed order whose first answer is in the database: read there, off the
       // loop. It changed nothing, so nothing waits for a commit; an order's answer leaves the

@@ -2,6 +2,7 @@
 /// request: the next one may depend on its outcome (who is logged in, what the stock is).
 package enum PendingWork: Sendable {
   case credential(CredentialTicket)
-  case change(ChangeTicket)
+  /// A change queued for the shared writer, and how its reply is written once it is done.
+  case change(ChangeTicket, ChangeRequest)
   case read(ReadTicket)
 }

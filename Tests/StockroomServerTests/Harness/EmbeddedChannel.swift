@@ -145,9 +145,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     switch work {
     case .credential(let ticket): ticket.run(on: self, pool: engine.handler.credentials, done: done)
     case .read(let ticket): ticket.run(on: self, pool: engine.handler.history, done: done)
-    case .change(let ticket):
-      guard let writer = engine.store.writer else { preconditionFailure("only a shared store's changes are work") }
-      ticket.run(on: self, writer: writer, done: done)
+    case .change(let ticket, _): ticket.run(on: self, done: done)
     }
   }
 

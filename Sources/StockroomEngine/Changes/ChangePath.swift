@@ -1,0 +1,33 @@
+import StockroomDomain
+import StockroomStorage
+
+/// The one way a change goes from a request to the shop and its store, and back as an answer:
+/// submitted, committed, answered.
+///
+/// Three paths implement it: `MemoryChanges` (no disk: applied and answered at once),
+/// `Committer` (SQLite: applied at once, the reply held until its group commit is on disk) and
+/// `SharedWriter` (PostgreSQL shared by several nodes: queued, applied on the writer's thread to
+/// the shop as the database holds it, answered from that result after its commit). Each is
+/// given the `LockedShop` it changes when it is made, and calls into it; the shop never calls
+/// back, and nothing is assigned after construction.
+package protocol ChangePath: AnyObject, Sendable {
+  /// Where history (ledger, old orders, receipts) is read; nil in memory.
+  var journal: (any ShopJournal)? { get }
+  /// What the writer of the changes counts; nil in memory.
+  var commitFigures: CommitFigures? { get }
+  /// How this node stands with a store shared by several; nil unless it is one.
+  var sharedFigures: SharedFigures? { get }
+
+  /// Starts the path's own threads; returns once they run.
+  func start()
+  /// Applies `mutation` or queues it, or throws the shop's refusal (a rule, a read-only store).
+  /// How its reply is written is the request layer's business (`ChangeRequest`), not the path's.
+  func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange
+  /// Commits what it holds, then stops its threads: after this nothing of it writes, so once
+  /// the store is released the files are free to be opened again (a restart in a test).
+  func stop()
+}
+
+extension ChangePath {
+  package var sharedFigures: SharedFigures? { nil }
+}

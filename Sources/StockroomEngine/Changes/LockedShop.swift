@@ -1,0 +1,113 @@
+import Foundation
+import StockroomDomain
+import StockroomStorage
+import Synchronization
+
+/// The one shop every connection reads and changes, behind its lock, and whether it takes changes.
+///
+/// A `Mutex` around the plain `ShopState` value makes every command atomic against every other
+/// at about the cost of an uncontended lock; an actor would cost a task hop per request. It is
+/// owned by the store and handed to the change path (`ChangePath`) at its construction, which
+/// calls in here and is never called back: nothing here does I/O, or any of it under the lock.
+package final class LockedShop: Sendable {
+  struct Guarded {
+    var shop: ShopState
+    var writability = Writability.writable
+    /// Set when the file failed its whole-file check: what writability returns to once a
+    /// passing failure is over, since only a person can end this one.
+    var damage: String?
+    /// The recent ledger, for STOCKTAKE when there is no database.
+    var ledger = LedgerLog()
+
+    /// Writes are taken again, unless the file is damaged.
+    mutating func restoreWritability() {
+      writability = damage.map(Writability.damaged) ?? .writable
+    }
+  }
+
+  let state: Mutex<Guarded>
+  /// Grows whenever an account is made, changed or removed (or the shop is read back), so a
+  /// session can keep its role between requests and notice the moment it may be stale.
+  let accountGeneration = Atomic<Int>(0)
+  package let hub = WatchHub()
+  /// Fixed for the shop's life, so readable without the lock.
+  package let limits: ShopLimits
+
+  package init(_ shop: ShopState) {
+    limits = shop.limits
+    state = Mutex(Guarded(shop: shop))
+  }
+
+  /// Runs `body` on a consistent view of the shop. Keep it short: the lock is held throughout.
+  package func read<T: Sendable, E: Error>(_ body: (borrowing ShopState) throws(E) -> T) throws(E) -> T {
+    try state.withLock { state throws(E) in try body(state.shop) }
+  }
+
+  package var readOnlyReason: String? { state.withLock { $0.writability.reason } }
+
+  /// The shared store cannot be reached (never true for memory or SQLite).
+  package var linkDown: Bool { state.withLock { $0.writability.isUnreachable } }
+
+  package var accountsGeneration: Int { accountGeneration.load(ordering: .acquiring) }
+
+  /// Throws what a change is answered while the shop refuses changes.
+  package func checkWritable() throws(ShopError) {
+    try state.withLock { state throws(ShopError) in
+      if let refusal = state.writability.refusal { throw refusal }
+    }
+  }
+
+  /// Applies one mutation atomically. With no `journal` the shop is the only copy: the change
+  /// goes into the ledger in memory and its watchers are woken at once. With one, `journal`
+  /// queues the change for its commit while the lock is still held, so commits keep the order
+  /// the changes were made in, and watchers hear of it from the commit.
+  package func apply(
+    _ mutation: Mutation, at now: Date, journal: ((Applied, borrowing ShopState) -> CommitTicket?)?
+  ) throws(ShopError) -> (Applied, CommitTicket?) {
+    let (applied, wake, ticket): (Applied, [EventMailbox], CommitTicket?) = try state.withLock {
+      state throws(ShopError) in
+      if let refusal = state.writability.refusal { throw refusal }
+      let applied = try state.shop.apply(mutation)
+      noteAccounts(applied)
+      guard let journal else {
+        for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
+        return (applied, hub.deliver(applied.events), nil)
+      }
+      return (applied, [], journal(applied, state.shop))
+    }
+    for mailbox in wake { mailbox.notify() }
+    return (applied, ticket)
+  }
+
+  /// Watchers hear of committed changes; the orders through `newestOrder` are on disk, so
+  /// their receipts are read there from now on.
+  package func committed(_ events: [StockEvent], settledThrough newestOrder: Int?) {
+    if let newestOrder { state.withLock { $0.shop.settleReceipts(through: newestOrder) } }
+    // Outside the shop's lock: only the change path's one thread delivers committed changes, so
+    // they still reach watchers in commit order.
+    guard !events.isEmpty else { return }
+    for mailbox in hub.deliver(events) { mailbox.notify() }
+  }
+
+  /// The ledger of one item kept in memory, newest first, for a shop without a database.
+  package func memoryLedger(of item: String) -> [LedgerEntry] {
+    state.withLock { $0.ledger.entries(of: item) }
+  }
+
+  /// The database failed its whole-file check: writes are refused until a person repairs it.
+  package func markDamaged(_ damage: String) {
+    state.withLock { state in
+      state.damage = damage
+      // A passing failure keeps its place (and its read-back); recovering from it lands here.
+      if state.writability == .writable { state.writability = .damaged(damage) }
+    }
+  }
+
+  /// A session holding a role must look again once an account changed.
+  func noteAccounts(_ applied: Applied) {
+    switch applied.outcome {
+    case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
+    default: break
+    }
+  }
+}

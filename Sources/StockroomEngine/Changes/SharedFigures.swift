@@ -1,0 +1,18 @@
+/// How a node on a store shared by several stands with it, read at one moment for INFO and
+/// the metrics page.
+package struct SharedFigures: Sendable, Equatable {
+  /// How this node names itself in the change log.
+  package var node: String
+  /// Whether the store answers.
+  package var connected: Bool
+  /// The last change this node's shop holds.
+  package var sequence: Int
+  /// Changes taken and not yet sent to the database.
+  package var waiting: Int
+  /// Changes other nodes committed, replayed here.
+  package var replayed: Int
+  /// Transactions retried after a serialization conflict.
+  package var retries: Int
+  /// Times the whole shop was loaded again.
+  package var reloads: Int
+}

@@ -69,7 +69,7 @@ public final class CommandSpec: Sendable {
         "[" + arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ") + " ...]")
     }
     for option in options {
-      let text = "\(option.key.rawValue)=<\(option.kind.rawValue)>"
+      let text = "\(option.key.word)<\(option.kind.rawValue)>"
       parts.append(option.isRequired ? text : "[\(text)]")
     }
     return parts.joined(separator: " ")
@@ -80,6 +80,13 @@ public final class CommandSpec: Sendable {
   public func usage(path: String) -> String {
     let synopsis = argumentSynopsis
     return synopsis.isEmpty ? path : path + " " + synopsis
+  }
+
+  /// The option this command takes whose key is `key` as typed in lower case (`price`); nil
+  /// when it takes none by that name. The parser, the client's completion and its highlighting
+  /// all look options up here.
+  public func option(named key: some StringProtocol) -> OptionSpec? {
+    options.first { $0.key.rawValue == key }
   }
 
   /// The least role that may run `request` of this command: its own role, raised by any

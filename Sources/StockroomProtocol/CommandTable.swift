@@ -263,8 +263,8 @@ public enum CommandTable {
     var options: [OptionKey: String] = [:]
     for word in rest {
       if let key = word.key, !spec.options.isEmpty {
-        guard let option = spec.options.first(where: { $0.key.rawValue == key })?.key else {
-          let known = spec.options.map { $0.key.rawValue + "=" }.joined(separator: " ")
+        guard let option = spec.option(named: key)?.key else {
+          let known = spec.options.map(\.key.word).joined(separator: " ")
           throw ProtocolError(.args, "\(path) does not take \(Echo.bounded(key))=; it takes \(known)")
         }
         guard options[option] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
@@ -282,7 +282,7 @@ public enum CommandTable {
       throw ProtocolError(.args, "too many arguments; \(usage)")
     }
     for option in spec.options where option.isRequired && options[option.key] == nil {
-      throw ProtocolError(.args, "\(option.key.rawValue)= is required; \(usage)")
+      throw ProtocolError(.args, "\(option.key.word) is required; \(usage)")
     }
     return Request(spec: spec, path: path, arguments: positionals, options: options)
   }

@@ -7,4 +7,7 @@ public enum OptionKey: String, Sendable, Hashable, CaseIterable {
   case role
   case key
   case name, description, price, currency, discount, stock
+
+  /// The key as it is typed before its value: `page=`.
+  public var word: String { rawValue + "=" }
 }

@@ -4,7 +4,7 @@ extension Request {
   /// a syntax error rather than a crash.
   public func required(_ key: OptionKey) throws(ProtocolError) -> String {
     guard let value = options[key] else {
-      throw ProtocolError(.syntax, "\(path) needs \(key.rawValue)=")
+      throw ProtocolError(.syntax, "\(path) needs \(key.word)")
     }
     return value
   }

@@ -23,7 +23,7 @@ public struct Restriction: Sendable, Hashable {
   /// How HELP writes the trigger: `key=` or `orders`.
   public var label: String {
     switch trigger {
-    case .option(let key): key.rawValue + "="
+    case .option(let key): key.word
     case .argument(_, let value): value
     }
   }

@@ -97,6 +97,16 @@ struct CommandTableTests {
     for key in OptionKey.allCases { #expect(key.rawValue == key.rawValue.lowercased()) }
   }
 
+  @Test("a command's option is found by its lower-case key, and only among its own")
+  func optionNamed() throws {
+    let product = try #require(CommandTable.command(named: "PRODUCT")?.subcommand(named: "NEW"))
+    #expect(product.option(named: "price")?.key == .price)
+    #expect(product.option(named: "page") == nil, "PRODUCT NEW takes no page=")
+    #expect(product.option(named: "pri") == nil)
+    #expect(OptionKey.price.word == "price=")
+    #expect(OptionKey.allCases.allSatisfy { $0.word == $0.rawValue + "=" })
+  }
+
   @Test("the synopsis is derived from the arguments")
   func synopsis() {
     #expect(CommandTable.command(named: "ORDER")?.argumentSynopsis == "<item> [n] [<item> [n] ...] [key=<text>]")

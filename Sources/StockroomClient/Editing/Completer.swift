@@ -82,7 +82,7 @@ public struct Completer: Sendable {
       rest = rest.dropFirst()
     }
     if let equals = partial.firstIndex(of: "="), let key = optionKey(partial),
-      let option = spec.options.first(where: { $0.key.rawValue == key })
+      let option = spec.option(named: key)
     {
       // An option's value: `role=st` completes to `role=staff`.
       return values(for: option.kind).map { partial[...equals] + $0 }
@@ -98,7 +98,7 @@ public struct Completer: Sendable {
     let needsArgument = position.needsArgument
     if !partial.contains("="), !needsArgument {
       let given = Set(rest.compactMap { optionKey($0) })
-      pool += spec.options.filter { !given.contains($0.key.rawValue) }.map { $0.key.rawValue + "=" }
+      pool += spec.options.filter { !given.contains($0.key.rawValue) }.map(\.key.word)
     }
     return pool
   }
@@ -181,7 +181,7 @@ public struct Completer: Sendable {
       parts.append("[" + spec.arguments.map(show).joined(separator: " ") + " ...]")
     }
     for option in spec.options where !given.contains(option.key.rawValue) {
-      let text = "\(option.key.rawValue)=<\(option.kind.rawValue)>"
+      let text = "\(option.key.word)<\(option.kind.rawValue)>"
       parts.append(option.isRequired ? text : "[\(text)]")
     }
     return parts.isEmpty ? nil : parts.joined(separator: " ")

@@ -164,7 +164,7 @@ struct LineHighlighter {
 
   private func optionSpans(_ word: Word, equals: String.Index, of spec: CommandSpec) -> [LineSpan] {
     let key = word.text[..<equals].lowercased()
-    let option = spec.options.first { $0.key.rawValue == key }
+    let option = spec.option(named: key)
     var spans = [LineSpan(String(word.text[...equals]), option == nil ? .unknown : .option)]
     let value = String(word.text[word.text.index(after: equals)...])
     guard !value.isEmpty else { return spans }

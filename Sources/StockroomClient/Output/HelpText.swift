@@ -70,9 +70,9 @@ public enum HelpText {
     if !spec.options.isEmpty {
       lines.append("")
       lines.append(palette.header("options"))
-      let width = spec.options.map { DisplayWidth.of($0.key.rawValue) + 1 }.max() ?? 0
+      let width = spec.options.map { DisplayWidth.of($0.key.word) }.max() ?? 0
       for option in spec.options {
-        lines.append("  " + DisplayWidth.padRight(option.key.rawValue + "=", to: width) + "  " + option.summary)
+        lines.append("  " + DisplayWidth.padRight(option.key.word, to: width) + "  " + option.summary)
       }
     }
     if !spec.subcommands.isEmpty {

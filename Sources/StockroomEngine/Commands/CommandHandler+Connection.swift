@@ -42,7 +42,7 @@ extension CommandHandler {
       out.endLine()
       for option in spec.options {
         out.beginRow(path)
-        out.field("option", option.key.rawValue + "=")
+        out.field("option", option.key.word)
         out.field("summary", option.summary)
         out.field("required", option.isRequired)
         out.endLine()

@@ -77,11 +77,9 @@ public enum ServerOptions {
         keep the shop in PostgreSQL (postgresql://user@host:port/db; also
         $STOCKROOM_STORE); one node per store for now; see stockroomd migrate --help
         """),
-    ServerOption(
-      "registration",
-      .value(placeholder: "MODE") { settings, text throws(OptionProblem) in
-        settings.configuration.registration = try OptionSettings.oneOf(text)
-      }, help: "open (default): anyone may REGISTER a customer account; closed: admins only"),
+    .choice(
+      "registration", placeholder: "MODE", \.registration,
+      help: "open (default): anyone may REGISTER a customer account; closed: admins only"),
     ServerOption(
       "fsync",
       .value(placeholder: "MODE") { settings, text throws(OptionProblem) in
@@ -104,11 +102,8 @@ public enum ServerOptions {
         event-loop threads serving connections (default: 1 on up to two cores;
         above that one per core, less one for the committer when on disk)
         """),
-    ServerOption(
-      "io",
-      .value(placeholder: "BACKEND") { settings, text throws(OptionProblem) in
-        settings.configuration.io = try OptionSettings.oneOf(text)
-      },
+    .choice(
+      "io", placeholder: "BACKEND", \.io,
       help: """
         epoll: each loop a thread waiting in epoll_wait;
         dispatch: each loop a serial Dispatch queue with read and write sources
@@ -168,11 +163,9 @@ public enum ServerOptions {
         serve Prometheus metrics on http://ADDRESS:PORT/metrics (off by default;
         port 0 picks a free one and logs it)
         """),
-    ServerOption(
-      "log-format",
-      .value(placeholder: "FORMAT") { settings, text throws(OptionProblem) in
-        settings.configuration.logFormat = try OptionSettings.oneOf(text)
-      }, help: "text (default): one line per event; json: one JSON object per line"),
+    .choice(
+      "log-format", placeholder: "FORMAT", \.logFormat,
+      help: "text (default): one line per event; json: one JSON object per line"),
     ServerOption(
       "log-file",
       .value(placeholder: "FILE") { settings, text in settings.configuration.logFile = text },

@@ -29,12 +29,10 @@ package enum StoreOpening {
     let committer = Committer(database: database, shop: shop, logger: logger) {
       try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
-    let store = Store(shop: shop, changes: committer)
     logger.info(
-      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
+      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) \(summary(state)) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
-    store.verifyInBackground(logger: logger)
-    return store
+    return checking(Store(shop: shop, changes: committer), logger: logger)
   }
 
   /// A node of a shop shared through PostgreSQL: the database is the authority, and this node's
@@ -53,10 +51,19 @@ package enum StoreOpening {
     let writer = SharedWriter(database: database, shop: shop, sequence: sequence, node: node, logger: logger) {
       try database.loadShared(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
-    let store = Store(shop: shop, changes: writer)
     logger.info(
-      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) fsync=\(configuration.fsync) orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
+      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) fsync=\(configuration.fsync) \(summary(state)) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
+    return checking(Store(shop: shop, changes: writer), logger: logger)
+  }
+
+  /// What the start-up line says of the shop loaded.
+  private static func summary(_ state: ShopState) -> String {
+    "orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount)"
+  }
+
+  /// `store`, with its whole-store check started in the background.
+  private static func checking(_ store: Store, logger: Logger) -> Store {
     store.verifyInBackground(logger: logger)
     return store
   }

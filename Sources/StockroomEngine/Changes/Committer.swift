@@ -51,15 +51,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
 
   /// Returns once the thread runs under its name, as `EventLoop.init` does.
   package func start() {
-    let started = Semaphore()
-    let thread = Thread { [self] in
-      CurrentThread.setName("sr-committer")
-      started.signal()
-      run()
-    }
-    thread.qualityOfService = .userInitiated
-    thread.start()
-    started.wait()
+    NamedThread.start("sr-committer", quality: .userInitiated) { [self] in run() }
   }
 
   /// Applies the change to the shop at once and queues its rows for the next group commit; the

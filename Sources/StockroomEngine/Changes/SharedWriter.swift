@@ -104,20 +104,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     // Listening starts before anything is missed: announcements of changes the shop already
     // holds are ignored, and any made since loading are caught by the first poll.
     do { try feed.listen() } catch { logger.warning("cannot listen for other nodes' changes yet: \(error)") }
-    startThread(named: "sr-writer") { [self] in runWriter() }
-    startThread(named: "sr-feed") { [self] in runFeed() }
-  }
-
-  private func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-    let started = Semaphore()
-    let thread = Thread {
-      CurrentThread.setName(name)
-      started.signal()
-      body()
-    }
-    thread.qualityOfService = .userInitiated
-    thread.start()
-    started.wait()
+    NamedThread.start("sr-writer", quality: .userInitiated) { [self] in runWriter() }
+    NamedThread.start("sr-feed", quality: .userInitiated) { [self] in runFeed() }
   }
 
   /// Refuses the change at once when the store refuses changes, rather than after a trip

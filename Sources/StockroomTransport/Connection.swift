@@ -56,16 +56,14 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private var interest: EventLoop.Interest = []
   private var mailbox: EventMailbox?
   private let readBuffer: UnsafeMutableRawBufferPointer
-  /// TLS between the socket and the core, on the TLS port; nil for plain text.
-  private let tls: TLSChannel?
+  /// What the core's bytes go through: the socket, or TLS over it on the TLS port.
+  private let stream: any ConnectionStream
   /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
   private var handshaking: Bool
   private var handshakeTimer: EventLoop.TimerID?
-  /// The first byte was looked at: later handshake records start otherwise (20, 23).
-  private var probed = false
   /// Which readiness a blocked write waits for: writability, or for TLS sometimes a read.
   private var writeWants: EventLoop.Interest = .write
-  /// A read of what TLS already holds is queued on the loop.
+  /// A read of what the stream already holds is queued on the loop.
   private var bufferedReadQueued = false
 
   package init(
@@ -82,8 +80,12 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     self.core = ConnectionCore(
       limits: server.limits, now: 0, transport: transport, source: source)
     self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
-    self.tls = tls
-    self.handshaking = tls != nil
+    if let tls {
+      stream = TLSStream(fd: fd, channel: tls)
+    } else {
+      stream = PlainStream(fd: fd)
+    }
+    handshaking = stream.needsHandshake
   }
 
   deinit {
@@ -181,24 +183,24 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
 
   // MARK: Reading and writing
 
+  /// Feeds the core what the stream has, for as long as it takes requests: TLS may hold whole
+  /// records the socket no longer shows, so one readiness is read until the stream runs dry.
   private func readable() {
-    if let tls {
-      readableTLS(tls)
-      return
-    }
-    let count: Int
-    do {
-      count = try Syscall.read(fd, into: readBuffer)
-    } catch {
-      if error.isWouldBlock { return }
-      closeNow(.readFailed(error))
-      return
-    }
-    if count == 0 {
-      core.inputEnded(now: loop.now, host: self)
-    } else {
-      core.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: loop.now, host: self)
-    }
+    reading: repeat {
+      switch stream.read(into: readBuffer) {
+      case .bytes(let count):
+        core.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: loop.now, host: self)
+      case .wouldBlock:
+        break reading
+      case .ended:
+        core.inputEnded(now: loop.now, host: self)
+        break reading
+      case .failed(let reason):
+        // After the last reply only the client's goodbye was awaited: the reason stays.
+        closeNow(core.phase == .draining ? core.closeReason : reason)
+        return
+      }
+    } while stream.hasBufferedInput && !core.isReadingPaused && core.phase != .closed
     drive()
   }
 
@@ -209,39 +211,18 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     // The descriptor is closed with the connection, and its number may already be someone else's.
     guard !tornDown, !handshaking else { return }
     writing: while core.phase != .closed {
-      if core.pendingOutputCount > 0, let tls {
-        switch core.withPendingOutput({ tls.write($0) }) {
+      if core.pendingOutputCount > 0 {
+        switch core.withPendingOutput({ stream.write($0) }) {
         case .bytes(let count):
           core.outputSent(count, now: loop.now)
           continue writing
-        case .wants(let want):
+        case .blocked(let wants):
           writeArmed = true
-          writeWants = want == .read ? .read : .write
+          writeWants = wants
           core.outputBlocked(now: loop.now)
           break writing
-        case .closed:
-          closeNow(.clientClosed)
-          return
-        case .failed(let error):
-          closeNow(.tlsFailed(error.message))
-          return
-        }
-      }
-      if core.pendingOutputCount > 0 {
-        let result = core.withPendingOutput { bytes in
-          Result { () throws(Errno) in try Syscall.write(fd, bytes) }
-        }
-        switch result {
-        case .success(let count):
-          core.outputSent(count, now: loop.now)
-          continue writing
-        case .failure(let error):
-          if error.isWouldBlock {
-            writeArmed = true
-            core.outputBlocked(now: loop.now)
-            break writing
-          }
-          closeNow(.writeFailed(error))
+        case .failed(let reason):
+          closeNow(reason)
           return
         }
       }
@@ -255,10 +236,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private func settle() {
     if core.finishedWriting && !outputShut {
       outputShut = true
-      // close_notify says the replies ended here rather than being cut off. The socket took the
-      // last reply, so its few bytes fit; if not, the peer sees the FIN alone.
-      _ = tls?.shutdown()
-      Glibc.shutdown(fd, Int32(SHUT_WR))
+      stream.shutdownOutput()
       if core.phase == .draining {
         lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(core.closeReason) }
       }
@@ -269,7 +247,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     }
     if core.phase == .closing { armDeadline() }
     updateInterest()
-    readBufferedTLS()
+    readBuffered()
   }
 
   /// Tells the loop what to wait for, when that has changed.
@@ -333,54 +311,29 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     server.connectionClosed(self, core.closeReason)
   }
 
-  // MARK: TLS
+  // MARK: Handshake
 
   private func continueHandshake() {
-    guard let tls, !tornDown else { return }
-    if !probed {
-      probed = true
-      if refusedPlainText() { return }
-    }
-    switch tls.handshake() {
-    case .done:
+    guard !tornDown else { return }
+    switch stream.handshake() {
+    case .done(let agreed):
       handshaking = false
       if let handshakeTimer { loop.cancel(handshakeTimer) }
       handshakeTimer = nil
-      let client = tls.peerSubject.map { " client=\"\($0)\"" } ?? ""
-      server.logger.info("tls id=\(id) peer=\(peer) \(tls.negotiated)\(client)")
+      server.logger.info("tls id=\(id) peer=\(peer) \(agreed)")
       armDeadline()
       drive()
       // The client may have sent its first request with its last handshake message.
-      if !tornDown && !core.isReadingPaused && tls.hasBufferedInput { readable() }
+      if !tornDown && !core.isReadingPaused && stream.hasBufferedInput { readable() }
     case .wants(let want):
-      setInterest(want == .read ? .read : .write)
-    case .failed(let error):
-      server.logger.warning("tls handshake failed id=\(id) peer=\(peer) reason=\"\(error.message)\"")
-      closeNow(.tlsFailed(error.message))
+      setInterest(want)
+    case .failed(let reason):
+      server.logger.warning("tls handshake failed id=\(id) peer=\(peer) reason=\"\(reason)\"")
+      closeNow(.tlsFailed(reason))
+    case .foreign:
+      server.logger.warning("not TLS on the TLS port id=\(id) peer=\(peer); closed without running anything")
+      closeNow(.notTLS)
     }
-  }
-
-  /// A TLS client's first byte is always 22 (a handshake record). Anything else is someone
-  /// typing at the port, or another protocol: told in one plain line, not a TLS alert it could
-  /// not read, and closed without anything run.
-  private func refusedPlainText() -> Bool {
-    var first: UInt8 = 0
-    let count = recv(fd, &first, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
-    guard count == 1, first != 22 else { return false }
-    server.logger.warning("not TLS on the TLS port id=\(id) peer=\(peer); closed without running anything")
-    var line = ReplyEncoder(capacity: 160)
-    line.error(
-      ProtocolError(
-        .foreignProtocol,
-        "this port speaks TLS; connect with stockroom --tls (or a stockrooms:// URL), or use the plain-text port"))
-    _ = line.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
-    Glibc.shutdown(fd, Int32(SHUT_WR))
-    // Unread input would make close answer with a reset that can destroy the line.
-    for _ in 0..<16 {
-      guard let count = try? Syscall.read(fd, into: readBuffer), count > 0 else { break }
-    }
-    closeNow(.notTLS)
-    return true
   }
 
   private func handshakeTimedOut(_ limit: Duration) {
@@ -391,33 +344,11 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     closeNow(.tlsHandshakeTimeout(seconds: seconds))
   }
 
-  /// Feeds the core what TLS decrypts, for as long as it takes requests: TLS may hold whole
-  /// records the socket no longer shows, so one readiness is read until TLS runs dry.
-  private func readableTLS(_ tls: TLSChannel) {
-    reading: repeat {
-      switch tls.read(into: readBuffer) {
-      case .bytes(let count):
-        core.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: loop.now, host: self)
-      case .wants:
-        break reading
-      case .closed:
-        // With or without close_notify: answer what was asked, as after a half-close.
-        core.inputEnded(now: loop.now, host: self)
-        break reading
-      case .failed(let error):
-        // After the last reply only the client's goodbye was awaited: the reason stays.
-        closeNow(core.phase == .draining ? core.closeReason : .tlsFailed(error.message))
-        return
-      }
-    } while tls.hasBufferedInput && !core.isReadingPaused && core.phase != .closed
-    drive()
-  }
-
-  /// Requests that arrived while reading was paused can be waiting inside TLS, where epoll
-  /// cannot see them; once the core takes requests again they are read from there.
-  private func readBufferedTLS() {
-    guard let tls, !bufferedReadQueued, !tornDown, !handshaking, !core.isReadingPaused, !core.hasInputEnded,
-      core.phase == .open, tls.hasBufferedInput
+  /// Requests that arrived while reading was paused can be waiting inside the stream (TLS),
+  /// where epoll cannot see them; once the core takes requests again they are read from there.
+  private func readBuffered() {
+    guard !bufferedReadQueued, !tornDown, !handshaking, !core.isReadingPaused, !core.hasInputEnded,
+      core.phase == .open, stream.hasBufferedInput
     else { return }
     bufferedReadQueued = true
     loop.execute { [self] in

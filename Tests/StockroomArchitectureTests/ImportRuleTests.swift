@@ -74,6 +74,17 @@ import Testing
     }
   }
 
+  /// TLS is a stage the connection drives (`ConnectionStream`: the socket, or TLS over it),
+  /// not something written through it: `Connection` makes its stream and nothing more of TLS,
+  /// and no socket call of its own reads, writes or shuts the descriptor.
+  @Test func tlsIsAStageOfTheConnection() throws {
+    let connection = try Self.swiftFiles(of: "StockroomTransport").filter { $0.lastPathComponent == "Connection.swift" }
+    #expect(connection.count == 1, "Connection.swift is not where this test looks")
+    try expectNoCalls(
+      in: connection, of: "StockroomTransport", ["recv", "send", "shutdown", "read", "write"],
+      types: [#"tls\."#, #"tls\?\."#, #"Syscall\.read"#, #"Syscall\.write"#])
+  }
+
   /// Every rule above reads real files: a target that is not there would pass every rule.
   @Test func everyTargetNamedHasSources() throws {
     for target in [
@@ -147,7 +158,7 @@ import Testing
       try calls.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)[(_]") }
       + types.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)") }
     for file in files {
-      let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+      let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
       for (number, line) in lines.enumerated() {
         let code = line.trimmingCharacters(in: .whitespaces)
         guard !code.hasPrefix("//") else { continue }

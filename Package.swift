@@ -33,6 +33,8 @@ let package = Package(
     // TLS over a socket, shaped like read and write, with no loop of its own: contexts,
     // connections and what failed.
     .target(name: "StockroomTLS", dependencies: ["COpenSSL"]),
+    // One blocking client socket, plain or TLS, that the REPL client and the bench both speak through.
+    .target(name: "StockroomSocket", dependencies: ["StockroomSystem", "StockroomTLS"]),
     // Passwords: the secret itself, Argon2id hashes, and the threads that make and check them.
     .target(name: "StockroomSecurity", dependencies: ["CSodium"]),
     // The shop's SQLite file (schema and migrations, loading and checking, batched writes, backup),
@@ -91,7 +93,7 @@ let package = Package(
       name: "stockroom-bench",
       dependencies: [
         "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTLS", "CStockroomSystem",
-        "StockroomSystem", "StockroomFixtures",
+        "StockroomSystem", "StockroomFixtures", "StockroomSocket",
       ]
     ),
     // The REPL client: system libedit, non-variadic C wrappers for it, the client library.
@@ -101,6 +103,7 @@ let package = Package(
       name: "StockroomClient",
       dependencies: [
         "StockroomProtocol", "StockroomText", "CStockroomShims", "CLibedit", "StockroomTLS", "StockroomSystem",
+        "StockroomSocket",
       ]),
     .executableTarget(name: "stockroom", dependencies: ["StockroomClient"]),
     // What the test targets share: tmux sessions, and StockroomFixtures' programs, PostgreSQL

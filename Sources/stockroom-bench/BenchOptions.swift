@@ -57,7 +57,7 @@ struct BenchOptions: Sendable, Equatable {
                                  prints p50/p99 from a change's send to the last watcher's receipt
 
       --target stockroom|redis   server to load (default stockroom)
-      --host ADDRESS             numeric IPv4 address (default 127.0.0.1)
+      --host HOST                address or name of the server (default 127.0.0.1)
       --port PORT                default 7878 for stockroom, 6379 for redis
       --connections N            connections (default 50; load at most 1000, others 20000)
       --pipeline N               requests sent per batch before reading the replies (default 1)

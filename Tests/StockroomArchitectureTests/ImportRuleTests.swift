@@ -85,6 +85,18 @@ import Testing
       types: [#"tls\."#, #"tls\?\."#, #"Syscall\.read"#, #"Syscall\.write"#])
   }
 
+  /// The REPL client and the bench speak through one blocking socket, `ClientSocket`
+  /// (StockroomSocket): neither opens, resolves, tunes or wraps a socket of its own.
+  @Test func clientAndBenchShareOneSocket() throws {
+    for target in ["StockroomClient", "stockroom-bench"] {
+      try expectNoCalls(
+        of: target, ["socket", "getaddrinfo", "inet_pton", "setsockopt", "SSL"], types: ["TLSChannel"])
+      #expect(
+        try Self.imports(of: target).contains { $0.modules.contains("StockroomSocket") },
+        "\(target) does not use StockroomSocket")
+    }
+  }
+
   /// Every rule above reads real files: a target that is not there would pass every rule.
   @Test func everyTargetNamedHasSources() throws {
     for target in [

@@ -58,18 +58,18 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// ticket says when the reply may go.
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
     let now = Date()
-    let (applied, ticket) = try shop.apply(mutation, at: now) { applied, shop in
+    let (applied, ticket) = try shop.apply(mutation) { applied, shop in
       switch applied.outcome {
       case .reordered:
         // Already on disk: nothing to write and nothing to wait for.
         return nil
       case .ordered(_, repeated: true):
         // The first attempt may still be on its way to the disk: answer when it is there.
-        return self.enqueue(events: []) { _ in }
+        return enqueue(events: []) { _ in }
       default:
         let levels = applied.events.map { shop.level(of: $0.item) }
         let counters = shop.counters
-        return self.enqueue(events: applied.events) { batch in
+        return enqueue(events: applied.events) { batch in
           batch.record(applied, levels: levels, counters: counters, at: now)
         }
       }

@@ -57,26 +57,40 @@ package final class LockedShop: Sendable {
     }
   }
 
-  /// Applies one mutation atomically. With no `journal` the shop is the only copy: the change
-  /// goes into the ledger in memory and its watchers are woken at once. With one, `journal`
-  /// queues the change for its commit while the lock is still held, so commits keep the order
-  /// the changes were made in, and watchers hear of it from the commit.
+  /// Applies one mutation atomically, for a shop with a disk: `journal` queues the change for
+  /// its commit while the lock is still held, so commits keep the order the changes were made
+  /// in, and watchers hear of it from the commit. (Not escaping, so a change costs no closure
+  /// allocation.)
   package func apply(
-    _ mutation: Mutation, at now: Date, journal: ((Applied, borrowing ShopState) -> CommitTicket?)?
+    _ mutation: Mutation, journal: (Applied, borrowing ShopState) -> CommitTicket?
   ) throws(ShopError) -> (Applied, CommitTicket?) {
-    let (applied, wake, ticket): (Applied, [EventMailbox], CommitTicket?) = try state.withLock {
-      state throws(ShopError) in
-      if let refusal = state.writability.refusal { throw refusal }
-      let applied = try state.shop.apply(mutation)
-      noteAccounts(applied)
-      guard let journal else {
-        for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
-        return (applied, hub.deliver(applied.events), nil)
-      }
-      return (applied, [], journal(applied, state.shop))
+    try state.withLock { state throws(ShopError) in
+      let applied = try Self.apply(mutation, to: &state, accounts: accountGeneration)
+      return (applied, journal(applied, state.shop))
+    }
+  }
+
+  /// Applies one mutation atomically, for a shop that is the only copy: the change goes into
+  /// the ledger kept in memory, and its watchers are woken at once.
+  package func applyInMemory(_ mutation: Mutation, at now: Date) throws(ShopError) -> Applied {
+    let (applied, wake) = try state.withLock { state throws(ShopError) in
+      let applied = try Self.apply(mutation, to: &state, accounts: accountGeneration)
+      for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
+      return (applied, hub.deliver(applied.events))
     }
     for mailbox in wake { mailbox.notify() }
-    return (applied, ticket)
+    return applied
+  }
+
+  /// The change, unless writes are refused; a session holding a role must look again once an
+  /// account changed.
+  private static func apply(
+    _ mutation: Mutation, to state: inout Guarded, accounts: borrowing Atomic<Int>
+  ) throws(ShopError) -> Applied {
+    if let refusal = state.writability.refusal { throw refusal }
+    let applied = try state.shop.apply(mutation)
+    noteAccounts(applied, in: accounts)
+    return applied
   }
 
   /// Watchers hear of committed changes; the orders through `newestOrder` are on disk, so
@@ -104,9 +118,11 @@ package final class LockedShop: Sendable {
   }
 
   /// A session holding a role must look again once an account changed.
-  func noteAccounts(_ applied: Applied) {
+  func noteAccounts(_ applied: Applied) { Self.noteAccounts(applied, in: accountGeneration) }
+
+  private static func noteAccounts(_ applied: Applied, in generation: borrowing Atomic<Int>) {
     switch applied.outcome {
-    case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
+    case .accountSaved, .accountDeleted: generation.add(1, ordering: .releasing)
     default: break
     }
   }

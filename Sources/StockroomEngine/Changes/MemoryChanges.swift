@@ -17,8 +17,7 @@ package final class MemoryChanges: ChangePath {
   package func start() {}
 
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
-    let (applied, _) = try shop.apply(mutation, at: Date(), journal: nil)
-    return .applied(applied, nil)
+    .applied(try shop.applyInMemory(mutation, at: Date()), nil)
   }
 
   package func stop() {}

@@ -82,6 +82,13 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     }
   }
 
+  /// What the engine has answered so far, without waiting: empty while a reply is held (for a
+  /// commit, say) as much as when nothing was asked.
+  func readNow() -> [UInt8] {
+    runTasks()
+    return core.takeOutput(now: now, host: self)
+  }
+
   /// Moves the fake clock on, and lets whatever deadline has come fire.
   func advance(by duration: Duration) {
     now += UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)

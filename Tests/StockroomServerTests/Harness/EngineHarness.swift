@@ -27,15 +27,22 @@ final class EngineHarness: Sendable {
   /// The engine on the store `configure` names (`dataDirectory`, or `store` for PostgreSQL),
   /// opened as the server opens it; in memory when it names none.
   /// `logger` hears what the store and the handlers log (a `LogCapture`'s, to check it).
+  /// With `changes`, the shop is in memory and its changes take the path `changes` makes for it
+  /// (a `HeldChanges`, to hold commits until the test lets them go).
   init(
     initialStock: Int? = nil, catalogPath: String = TestServer.catalogPath, logger: Logger = Logger(isEnabled: false),
-    configure: (inout ServerConfiguration) -> Void = { _ in }
+    configure: (inout ServerConfiguration) -> Void = { _ in }, changes: ((LockedShop) -> any ChangePath)? = nil
   ) throws {
     var configuration = ServerConfiguration()
     configuration.dataDirectory = nil
     configure(&configuration)
     let catalog = try CatalogSource.load(path: catalogPath, initialStock: initialStock)
-    store = try Self.open(configuration, catalog: catalog, logger: logger)
+    if let changes {
+      let shop = LockedShop(ShopState(catalog: catalog, limits: .inMemory))
+      store = Store(shop: shop, changes: changes(shop))
+    } else {
+      store = try Self.open(configuration, catalog: catalog, logger: logger)
+    }
     let throttle = LoginThrottle()
     let stats = ServerStats()
     handler = CommandHandler(

@@ -1,0 +1,70 @@
+import StockroomEngine
+import StockroomProtocol
+import Testing
+
+/// What a connection does while its change is on the way to the disk, driven through a change
+/// path whose commits happen when the test says (`HeldChanges`): no disk, no timing, no socket.
+@Suite("A change's reply and its events wait for the commit")
+struct ChangePathTests {
+  /// An engine whose changes wait for the test, with every account change made so far committed.
+  private static func engine() throws -> (EngineHarness, HeldChanges) {
+    var made: HeldChanges?
+    let engine = try EngineHarness(changes: { shop in
+      let path = HeldChanges(shop: shop)
+      made = path
+      return path
+    })
+    let held = try #require(made)
+    held.commitAll()
+    return (engine, held)
+  }
+
+  @Test("the reply to a change, and every reply after it, waits until the change is committed")
+  func replyWaitsForCommit() throws {
+    let (engine, held) = try Self.engine()
+    let alice = try engine.client(as: "alice", role: .staff)
+    held.commitAll()
+    let channel = try #require(alice.embedded)
+
+    try alice.send("ORDER banana_juice\nPING\n")
+    #expect(held.waiting == 1, "the order was applied and handed to the path")
+    #expect(channel.readNow().isEmpty, "nothing is answered before the commit, not even the PING after it")
+
+    held.commitAll()
+    let order = try alice.readReply()
+    #expect(order.isOK && order.statusFields["order"] == "1", "\(order.lines)")
+    #expect(try alice.readReply().isOK, "the PING's reply follows the order's")
+  }
+
+  @Test("a watcher hears of a change only once it is committed")
+  func eventsWaitForCommit() throws {
+    let (engine, held) = try Self.engine()
+    let alice = try engine.client(as: "alice", role: .staff)
+    let bob = try engine.client(as: "bob", role: .customer)
+    held.commitAll()
+    #expect(try bob.request("WATCH banana").isOK)
+    let watcher = try #require(bob.embedded)
+
+    try alice.send("ORDER banana_juice\n")
+    #expect(watcher.readNow().isEmpty, "no event before the commit")
+    held.commitAll()
+    _ = try alice.readReply()
+    let event = String(decoding: try watcher.read(), as: UTF8.self)
+    #expect(event.hasPrefix("! stock item=banana "), "\(event)")
+  }
+
+  @Test("a commit that fails answers its change with the failure, and the connection goes on")
+  func failedCommitAnswersTheChange() throws {
+    let (engine, held) = try Self.engine()
+    let alice = try engine.client(as: "alice", role: .staff)
+    held.commitAll()
+
+    try alice.send("ORDER banana_juice\n")
+    #expect(try #require(alice.embedded).readNow().isEmpty)
+    held.failAll(CommitFailure(.io, "the test's disk is full"))
+    let refused = try alice.readReply()
+    #expect(refused.errorCode == .readOnly, "\(refused.lines)")
+    #expect(refused.message.contains("the test's disk is full"))
+    #expect(try alice.request("PING").isOK)
+  }
+}

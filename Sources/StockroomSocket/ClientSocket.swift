@@ -16,15 +16,16 @@ public final class ClientSocket {
   public let host: String
   public let port: UInt16
   /// The socket itself, for a caller that waits on it with poll or epoll; -1 once closed.
-  public private(set) var descriptor: Int32
+  public var descriptor: Int32 { file.rawValue }
   public private(set) var isOpen = true
+  private let file: FileDescriptor
   /// The TLS layer over the socket, for a TLS connection.
   private let tls: TLSChannel?
 
-  private init(host: String, port: UInt16, descriptor: Int32, tls: TLSChannel?) {
+  private init(host: String, port: UInt16, file: FileDescriptor, tls: TLSChannel?) {
     self.host = host
     self.port = port
-    self.descriptor = descriptor
+    self.file = file
     self.tls = tls
   }
 
@@ -38,7 +39,8 @@ public final class ClientSocket {
   public static func connect(
     host: String, port: UInt16, limitMilliseconds: Int32? = nil, timeoutSeconds: Int? = nil, tls: TLSContext? = nil
   ) throws(ClientSocketError) -> ClientSocket {
-    let fd = try connectSocket(host: host, port: port, limitMilliseconds: limitMilliseconds)
+    let file = FileDescriptor(try connectSocket(host: host, port: port, limitMilliseconds: limitMilliseconds))
+    let fd = file.rawValue
     if let limitMilliseconds { setReceiveLimit(fd, milliseconds: Int(limitMilliseconds)) }
     if let timeoutSeconds {
       setReceiveLimit(fd, milliseconds: timeoutSeconds * 1000)
@@ -48,17 +50,16 @@ public final class ClientSocket {
     // Over TLS a read that timed out looks like a record without data, which is read past: the
     // limit is kept by the clock instead.
     let deadline = limitMilliseconds.map { MonotonicClock.milliseconds() + Int($0) }
-    let channel: TLSChannel?
-    do {
-      channel = try tls.map { context throws(TLSError) in
-        try handshake(context, fd: fd, host: host, deadline: deadline)
+    var channel: TLSChannel?
+    if let tls {
+      // On a failure `file` goes out of scope, which closes the socket.
+      do throws(TLSError) {
+        channel = try handshake(tls, fd: fd, host: host, deadline: deadline)
+      } catch {
+        throw .handshake(error)
       }
-    } catch {
-      Glibc.close(fd)
-      throw .handshake(error)
     }
-    // Only now does a value own the descriptor, and its deinit alone closes it.
-    return ClientSocket(host: host, port: port, descriptor: fd, tls: channel)
+    return ClientSocket(host: host, port: port, file: file, tls: channel)
   }
 
   deinit { close() }
@@ -73,8 +74,7 @@ public final class ClientSocket {
       _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
       _ = tls.shutdown()
     }
-    Glibc.close(descriptor)
-    descriptor = -1
+    file.close()
   }
 
   /// Makes a receive that waits longer than `milliseconds` fail with `.timedOut` (over TLS, come

@@ -73,7 +73,12 @@ final class LineClient: @unchecked Sendable {
 
   private var closed = false
 
-  deinit { if !closed { close(fd) } }
+  /// An engine's channel is closed too: a completion queued on it after the test's last read
+  /// would otherwise keep it, and its engine, alive.
+  deinit {
+    embedded?.close()
+    if !closed { close(fd) }
+  }
 
   /// Closes with a reset (SO_LINGER 0) instead of a FIN, as a crashed or hostile peer may.
   func resetNow() {

@@ -16,8 +16,11 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   private let id: Int
   private var core: ConnectionCore
   private var mailbox: EventMailbox?
-  /// Completions handed in from other threads, run on the test's thread by `read`.
-  private let tasks = Mutex<[@Sendable () -> Void]>([])
+  /// Completions handed in from other threads, run on the test's thread by `read`; nil once
+  /// the connection is closed, when what arrives is dropped, as a loop drops work for a
+  /// connection it has closed. A task holds the channel, so one queued for ever would keep the
+  /// channel, its engine and the engine's files (a restart's lock) alive for ever.
+  private let tasks = Mutex<[@Sendable () -> Void]?>([])
   private let arrived = Semaphore()
   private(set) var now: UInt64 = 0
   /// How long `read` waits for work done elsewhere before it gives up.
@@ -44,6 +47,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   private func forget() {
     guard !forgotten else { return }
     forgotten = true
+    tasks.withLock { $0 = nil }
     engine.store.hub.unsubscribe(id)
     engine.handler.presence.update(id, nil)
     mailbox = nil
@@ -95,8 +99,9 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     if let deadline = core.nextDeadline(now: now), deadline <= now { core.deadlineReached(now: now, host: self) }
   }
 
+  /// The client goes away; again is nothing.
   func close() {
-    core.close(.clientClosed, host: self)
+    if core.phase != .closed { core.close(.clientClosed, host: self) }
     forget()
   }
 
@@ -104,8 +109,8 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   /// any output, as a loop serves a client that reads nothing.
   func runTasks() {
     let batch = tasks.withLock { tasks in
-      defer { tasks = [] }
-      return tasks
+      defer { if tasks != nil { tasks = [] } }
+      return tasks ?? []
     }
     for task in batch { task() }
   }
@@ -114,9 +119,12 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
 
   @discardableResult
   func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
-    tasks.withLock { $0.append(task) }
+    let queued = tasks.withLock { tasks in
+      tasks?.append(task)
+      return tasks != nil
+    }
     arrived.signal()
-    return true
+    return queued
   }
 
   func executeLater(_ delay: Duration, _ task: @escaping @Sendable () -> Void) {

@@ -1,0 +1,35 @@
+import Foundation
+import StockroomStorage
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A test restarts an engine by letting its last client go and opening the same files again;
+/// that works only if letting go really releases the engine and its files, whatever arrived
+/// on the client's channel after its last read.
+@Suite("An engine let go lets its files go")
+struct EngineRestartTests {
+  @Test("a completion queued after the client's last read does not keep the engine, or its lock, alive")
+  func lateCompletionDoesNotLeak() throws {
+    let data = try DataDirectory().addAccount()
+    weak var released: EngineHarness?
+    do {
+      let engine = try EngineHarness(data: data)
+      released = engine
+      let alice = try engine.client(as: "alice", role: .staff)
+      #expect(try alice.request("ORDER banana_juice").isOK)
+      // As a commit's or a pool's completion handed back after the test stopped reading: the
+      // task holds the channel, which holds the engine.
+      let channel = try #require(alice.embedded)
+      channel.execute { [channel] in _ = channel.isClosed }
+    }
+    // A pool's thread may drop its last reference a moment after the test's: wait (bounded), for
+    // a leak never ends.
+    let lock = open(data.path + "/" + ShopDatabase.lockFileName, O_RDONLY | O_CLOEXEC)
+    defer { close(lock) }
+    try #require(lock >= 0)
+    try waitUntil(timeout: 60) { released == nil && flock(lock, LOCK_EX | LOCK_NB) == 0 }
+  }
+}

@@ -17,7 +17,7 @@ public final class ClientSocket {
   public let port: UInt16
   /// The socket itself, for a caller that waits on it with poll or epoll; -1 once closed.
   public var descriptor: Int32 { file.rawValue }
-  public private(set) var isOpen = true
+  public var isOpen: Bool { descriptor >= 0 }
   private let file: FileDescriptor
   /// The TLS layer over the socket, for a TLS connection.
   private let tls: TLSChannel?
@@ -68,7 +68,6 @@ public final class ClientSocket {
   /// from a cut connection.
   public func close() {
     guard isOpen else { return }
-    isOpen = false
     if let tls {
       let flags = fcntl(descriptor, F_GETFL)
       _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)

@@ -71,20 +71,23 @@ public final class FileLock: @unchecked Sendable {
   }
 
   /// The process holding an flock on this file, from /proc/locks (Linux), when another holds it.
-  var holder: pid_t? {
+  var holder: pid_t? { Self.flockHolders(of: descriptor).first { $0 != getpid() } }
+
+  /// Every process holding an flock on the file `descriptor` is open on, this one included,
+  /// from /proc/locks (Linux; empty elsewhere).
+  package static func flockHolders(of descriptor: Int32) -> [pid_t] {
     var info = stat()
     guard fstat(descriptor, &info) == 0,
       let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
-    else { return nil }
+    else { return [] }
     // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:123456 0 EOF"; waiting locks have "->" after the number.
-    for line in text.split(separator: "\n") {
+    return text.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)
       guard fields.count >= 6, fields[1] == "FLOCK", let inode = fields[5].split(separator: ":").last,
-        UInt64(inode) == UInt64(info.st_ino), let pid = pid_t(fields[4]), pid != getpid()
-      else { continue }
-      return pid
+        UInt64(inode) == UInt64(info.st_ino)
+      else { return nil }
+      return pid_t(fields[4])
     }
-    return nil
   }
 
   deinit { Glibc.close(descriptor) }

@@ -111,17 +111,9 @@ final class DataDirectory: @unchecked Sendable {
     }
   }
 
-  /// Who holds flocks on the file `descriptor` is open on, as /proc/locks says ("pid N").
+  /// Who holds flocks on the file `descriptor` is open on ("pid N", or this test process).
   private static func lockHolders(of descriptor: Int32) -> String {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
-    else { return "an unknown holder" }
-    let holders = text.split(separator: "\n").compactMap { line -> String? in
-      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count >= 6, fields[1] == "FLOCK", fields[5].split(separator: ":").last == "\(info.st_ino)"
-      else { return nil }
-      return fields[4] == "\(getpid())" ? "this test process" : "pid \(fields[4])"
-    }
+    let holders = FileLock.flockHolders(of: descriptor).map { $0 == getpid() ? "this test process" : "pid \($0)" }
     return holders.isEmpty ? "an unknown holder" : holders.joined(separator: ", ")
   }
 

@@ -21,8 +21,7 @@ extension LockedShop {
       }
       switch reloaded {
       case .success(let shop):
-        state.shop = shop
-        accountGeneration.add(1, ordering: .releasing)
+        replaceShop(shop, in: &state)
         return true
       case .failure(let error):
         state.writability = state.writability.unreadable(after: error)
@@ -39,10 +38,7 @@ extension LockedShop {
     return state.withLock { state in
       switch reloaded {
       case .success(let shop):
-        if let shop {
-          state.shop = shop
-          accountGeneration.add(1, ordering: .releasing)
-        }
+        if let shop { replaceShop(shop, in: &state) }
         state.restoreWritability()
         return true
       case .failure(let error):

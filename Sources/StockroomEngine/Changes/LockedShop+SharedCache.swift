@@ -71,8 +71,7 @@ extension LockedShop {
   package func replaceShared(_ shop: ShopState) {
     let wake = state.withLock { state in
       let old = state.shop
-      state.shop = shop
-      accountGeneration.add(1, ordering: .releasing)
+      replaceShop(shop, in: &state)
       var events: [StockEvent] = []
       for item in Set(old.stock.keys).union(shop.stock.keys).sorted() {
         let was = old.level(of: item)?.current ?? 0

@@ -65,7 +65,7 @@ package final class LockedShop: Sendable {
     _ mutation: Mutation, journal: (Applied, borrowing ShopState) -> CommitTicket?
   ) throws(ShopError) -> (Applied, CommitTicket?) {
     try state.withLock { state throws(ShopError) in
-      let applied = try Self.apply(mutation, to: &state, accounts: accountGeneration)
+      let applied = try apply(mutation, to: &state)
       return (applied, journal(applied, state.shop))
     }
   }
@@ -74,7 +74,7 @@ package final class LockedShop: Sendable {
   /// the ledger kept in memory, and its watchers are woken at once.
   package func applyInMemory(_ mutation: Mutation, at now: Date) throws(ShopError) -> Applied {
     let (applied, wake) = try state.withLock { state throws(ShopError) in
-      let applied = try Self.apply(mutation, to: &state, accounts: accountGeneration)
+      let applied = try apply(mutation, to: &state)
       for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
       return (applied, hub.deliver(applied.events))
     }
@@ -84,12 +84,10 @@ package final class LockedShop: Sendable {
 
   /// The change, unless writes are refused; a session holding a role must look again once an
   /// account changed.
-  private static func apply(
-    _ mutation: Mutation, to state: inout Guarded, accounts: borrowing Atomic<Int>
-  ) throws(ShopError) -> Applied {
+  private func apply(_ mutation: Mutation, to state: inout Guarded) throws(ShopError) -> Applied {
     if let refusal = state.writability.refusal { throw refusal }
     let applied = try state.shop.apply(mutation)
-    noteAccounts(applied, in: accounts)
+    noteAccounts(applied)
     return applied
   }
 
@@ -118,12 +116,17 @@ package final class LockedShop: Sendable {
   }
 
   /// A session holding a role must look again once an account changed.
-  func noteAccounts(_ applied: Applied) { Self.noteAccounts(applied, in: accountGeneration) }
-
-  private static func noteAccounts(_ applied: Applied, in generation: borrowing Atomic<Int>) {
+  func noteAccounts(_ applied: Applied) {
     switch applied.outcome {
-    case .accountSaved, .accountDeleted: generation.add(1, ordering: .releasing)
+    case .accountSaved, .accountDeleted: accountGeneration.add(1, ordering: .releasing)
     default: break
     }
+  }
+
+  /// The shop as read back from its store: any account in it may have changed, so every
+  /// session's role is looked up again.
+  func replaceShop(_ shop: ShopState, in state: inout Guarded) {
+    state.shop = shop
+    accountGeneration.add(1, ordering: .releasing)
   }
 }

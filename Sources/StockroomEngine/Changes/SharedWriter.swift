@@ -70,7 +70,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   package let retries = Atomic<Int>(0)
   package let reloads = Atomic<Int>(0)
   /// The last change this node's cache holds.
-  package let sequence = Atomic<Int>(0)
+  package let sequence: Atomic<Int>
   package let connected = Atomic<Bool>(true)
 
   /// Keeps `shop`, which holds the database's changes through `sequence`, as the cache of
@@ -86,7 +86,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     self.reload = reload
     self.feed = PostgresChangeFeed(url: database.url)
     known = sequence
-    self.sequence.store(sequence, ordering: .relaxed)
+    self.sequence = Atomic(sequence)
   }
 
   package var journal: (any ShopJournal)? { database }

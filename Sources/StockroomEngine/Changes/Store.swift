@@ -148,9 +148,8 @@ package final class Store: Sendable {
     guard let database = journal else { return }
     let finished = StockroomSystem.Semaphore()
     verification.withLock { $0 = finished }
-    let thread = Thread { [weak self] in
+    NamedThread.start("sr-verify", quality: .utility) { [weak self] in
       defer { finished.signal() }
-      CurrentThread.setName("sr-verify")
       let started = ContinuousClock.now
       do {
         try database.verify()
@@ -163,8 +162,6 @@ package final class Store: Sendable {
         self?.shop.markDamaged("the database failed its check: \(error)")
       }
     }
-    thread.qualityOfService = .utility
-    thread.start()
   }
 
   /// Writes what the change path holds, stops it, and waits for the background check: after

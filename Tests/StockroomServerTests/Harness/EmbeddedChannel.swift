@@ -47,7 +47,12 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   private func forget() {
     guard !forgotten else { return }
     forgotten = true
-    tasks.withLock { $0 = nil }
+    // Taken out and released after the lock: a dropped task's captures may hand work back here
+    // as they go.
+    _ = tasks.withLock { tasks in
+      defer { tasks = nil }
+      return tasks
+    }
     engine.store.hub.unsubscribe(id)
     engine.handler.presence.update(id, nil)
     mailbox = nil

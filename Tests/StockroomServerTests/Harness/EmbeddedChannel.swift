@@ -134,10 +134,14 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
 
   func executeLater(_ delay: Duration, _ task: @escaping @Sendable () -> Void) {
     // The throttle's delays are on the real clock in the engine; a timer thread stands in for
-    // the loop's timer, and hands the task back like any other completion.
+    // the loop's timer, and hands the task back like any other completion. Weakly, as a loop's
+    // timer does not keep a closed connection: holding the channel made the timer thread the
+    // one that let the engine go, and its deinit (pool shutdowns) then ran, and hung, there.
     let (seconds, attoseconds) = delay.components
     let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in execute(task) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+      self?.execute(task)
+    }
   }
 
   // MARK: CommitWaiter

@@ -95,6 +95,23 @@ import Testing
     #expect(pool.counters == JobPool.Counters(queued: 0, running: 0, completed: 1, refused: 1))
   }
 
+  /// A job whose end lets the engine go shuts the pool down from one of its own threads: the
+  /// shutdown waits for the other threads, not for its own, which ends once the job returns.
+  /// It used to wait for itself for ever, and with it the engine's teardown and the shop's lock.
+  @Test func shutdownFromItsOwnJobDoesNotWaitForItself() throws {
+    let pool = JobPool(name: "test-own", threads: 2, capacity: 4)
+    let returned = DispatchSemaphore(value: 0)
+    #expect(
+      pool.submit {
+        pool.shutdown()
+        returned.signal()
+      })
+    #expect(returned.wait(timeout: .now() + 60) == .success, "shutdown from a pool job waited for itself")
+    #expect(!pool.submit {})
+    try waitUntil { pool.counters.completed == 1 }
+    #expect(pool.counters == JobPool.Counters(queued: 0, running: 0, completed: 1, refused: 1))
+  }
+
   /// The use it is made for: a verification on a pool thread answers as one on the caller's would.
   @Test func verifiesOnAPoolThread() throws {
     let pool = JobPool()

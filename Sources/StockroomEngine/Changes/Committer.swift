@@ -30,7 +30,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
   private let pending = Mutex(Pending())
   private let wakeUp = Semaphore()
   private let logger: Logger
-  private let done = Semaphore()
+  private let thread = NamedThread("sr-committer", quality: .userInitiated)
 
   package let figures = CommitFigures()
   private let failing = Atomic<Bool>(false)
@@ -51,7 +51,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
 
   /// Returns once the thread runs under its name, as `EventLoop.init` does.
   package func start() {
-    NamedThread.start("sr-committer", quality: .userInitiated) { [self] in run() }
+    thread.start { [self] in run() }
   }
 
   /// Applies the change to the shop at once and queues its rows for the next group commit; the
@@ -102,15 +102,16 @@ package final class Committer: ChangePath, @unchecked Sendable {
     }
   }
 
-  /// Commits what is pending, then stops the thread. A later call returns as soon as the
-  /// thread has gone: the thread says it once, so each caller passes the word on.
+  /// Commits what is pending, then stops the thread; waits at most 10 s for it to end, and not
+  /// at all when called on the committer's own thread (a commit's waiter that let the engine
+  /// go), which ends once the commit in hand is answered.
   package func stop() {
     pending.withLock {
       $0.stopping = true
       $0.sleeping = false
     }
     wakeUp.signal()
-    if done.wait(timeout: .seconds(10)) { done.signal() }
+    thread.join(timeout: .seconds(10))
   }
 
   private func run() {
@@ -135,7 +136,6 @@ package final class Committer: ChangePath, @unchecked Sendable {
       housekeeping()
       if stopping && work == nil {
         try? database.checkpoint()
-        done.signal()
         return
       }
     }

@@ -53,7 +53,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   private let reload: @Sendable () throws -> (shop: ShopState, sequence: Int)
   private let queue = Mutex(Queue())
   private let wakeUp = Semaphore()
-  private let stopped = Semaphore()
+  private let writer = NamedThread("sr-writer", quality: .userInitiated)
   private let feed: PostgresChangeFeed
 
   /// The cache of the store; changed only on the writer's thread.
@@ -104,7 +104,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     // Listening starts before anything is missed: announcements of changes the shop already
     // holds are ignored, and any made since loading are caught by the first poll.
     do { try feed.listen() } catch { logger.warning("cannot listen for other nodes' changes yet: \(error)") }
-    NamedThread.start("sr-writer", quality: .userInitiated) { [self] in runWriter() }
+    writer.start { [self] in runWriter() }
     NamedThread.start("sr-feed", quality: .userInitiated) { [self] in runFeed() }
   }
 
@@ -131,12 +131,13 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     wakeUp.signal()
   }
 
-  /// Commits what is queued, then stops both threads. A later call returns as soon as they
-  /// have gone: the writer says it once, so each caller passes the word on.
+  /// Commits what is queued, then stops both threads; waits at most 10 s for the writer to end,
+  /// and not at all when called on the writer's own thread (a change's waiter that let the
+  /// engine go), which ends once the batch in hand is answered. The feed ends within its poll.
   package func stop() {
     queue.withLock { $0.stopping = true }
     wakeUp.signal()
-    if stopped.wait(timeout: .seconds(10)) { stopped.signal() }
+    writer.join(timeout: .seconds(10))
   }
 
   // MARK: The writer thread
@@ -169,7 +170,6 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
         wakeUp.wait(timeout: .milliseconds(linkUp ? 200 : 250))
       }
     }
-    stopped.signal()
   }
 
   private func commit(_ first: [ChangeTicket]) {

@@ -14,9 +14,9 @@ import Synchronization
 package final class Store: Sendable {
   package let shop: LockedShop
   package let changes: any ChangePath
-  /// Signalled once the background check (`verifyInBackground`), which holds the database
-  /// open, is over; set only when one was started.
-  private let verification = Mutex<StockroomSystem.Semaphore?>(nil)
+  /// The background check's thread (`verifyInBackground`), which holds the database open
+  /// while it runs; set only when one was started.
+  private let verification = Mutex<NamedThread?>(nil)
 
   package var hub: WatchHub { shop.hub }
   /// Fixed for the store's life, so readable without the lock.
@@ -146,10 +146,9 @@ package final class Store: Sendable {
   /// failure refuses writes until the file is repaired and the server restarted; reads go on.
   package func verifyInBackground(logger: Logger) {
     guard let database = journal else { return }
-    let finished = StockroomSystem.Semaphore()
-    verification.withLock { $0 = finished }
-    NamedThread.start("sr-verify", quality: .utility) { [weak self] in
-      defer { finished.signal() }
+    let thread = NamedThread("sr-verify", quality: .utility)
+    verification.withLock { $0 = thread }
+    thread.start { [weak self] in
       let started = ContinuousClock.now
       do {
         try database.verify()
@@ -166,11 +165,10 @@ package final class Store: Sendable {
 
   /// Writes what the change path holds, stops it, and waits for the background check: after
   /// this, once the store is released, nothing holds the database open, so it can be opened
-  /// again in this process (a restart in a test).
+  /// again in this process (a restart in a test). Called on the change path's own thread, it
+  /// does not wait for that thread, which lets the database go once its batch is answered.
   package func stopWriting() {
     changes.stop()
-    guard let finished = verification.withLock({ $0 }) else { return }
-    finished.wait()
-    finished.signal()
+    verification.withLock({ $0 })?.join()
   }
 }

@@ -101,10 +101,10 @@ package final class JobPool: Sendable {
   /// One signal per job queued, and one per thread at shutdown: a thread sleeps here until
   /// there is something for it.
   private let available = Semaphore()
-  /// One signal per thread as it ends, for `shutdown` to wait on.
-  private let exited = Semaphore()
+  private let workers: [NamedThread]
 
-  /// Starts `threads` threads at once, named `name-1`, `name-2`…; `capacity` is how many jobs
+  /// Starts `threads` threads at once, named `name-1`, `name-2`… (Linux keeps 15 bytes of a
+  /// name); `capacity` is how many jobs
   /// may wait for them.
   /// `penalty` ranks the jobs of an address (see above); without it, all rank the same.
   package init(
@@ -115,11 +115,8 @@ package final class JobPool: Sendable {
     self.threads = threads
     self.capacity = capacity
     self.penalty = penalty
-    for number in 1...threads {
-      let thread = Thread { [self] in work() }
-      thread.name = "\(name)-\(number)"
-      thread.start()
-    }
+    workers = (1...threads).map { NamedThread("\(name)-\($0)") }
+    for worker in workers { worker.start { [self] in work() } }
   }
 
   /// Queues `job` for a thread; false, without running it, when `capacity` jobs are already
@@ -195,7 +192,8 @@ package final class JobPool: Sendable {
   }
 
   /// Refuses new jobs, lets the queued ones run, and returns when every thread has ended.
-  /// Must not be called from one of the pool's own jobs, which would wait for itself.
+  /// Called from one of the pool's own jobs (whose end let the engine go), it returns when the
+  /// other threads have ended; the job's own thread ends once the job returns.
   package func shutdown() {
     let first = state.withLock { state in
       defer { state.stopping = true }
@@ -203,7 +201,7 @@ package final class JobPool: Sendable {
     }
     guard first else { return }
     for _ in 0..<threads { available.signal() }
-    for _ in 0..<threads { exited.wait() }
+    for worker in workers { worker.join() }
   }
 
   /// A thread's life: take the oldest job, run it outside the lock, until shut down with
@@ -229,6 +227,5 @@ package final class JobPool: Sendable {
         state.count(job.source, held: -1, running: -1)
       }
     }
-    exited.signal()
   }
 }

@@ -69,7 +69,7 @@ public final class Server: Sendable {
 
   package init(configuration: ServerConfiguration, store: Store, logger: Logger) {
     let throttle = LoginThrottle()
-    let credentials = JobPool.credentials(throttle: throttle)
+    let credentials = JobPool.credentials(throttle: throttle, clock: MonotonicEngineClock())
     self.throttle = throttle
     self.credentials = credentials
     self.configuration = configuration

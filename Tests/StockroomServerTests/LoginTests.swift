@@ -69,22 +69,46 @@ struct LoginTests {
     let wrongPassword = try client.request("LOGIN frank some-password")
     #expect(unknownName.errorCode == .auth && wrongPassword.errorCode == .auth)
     #expect(unknownName.lines == wrongPassword.lines, "names cannot be told from passwords")
-    // Two failures so far: the third attempt waits 500 ms before it is even checked.
-    let started = ContinuousClock.now
-    #expect(try client.request("LOGIN frank still-wrong").errorCode == .auth)
-    #expect(ContinuousClock.now - started >= .milliseconds(500))
-    #expect(try client.request("LOGIN frank still-wrong").errorCode == .auth)
-    let last = try client.request("LOGIN frank still-wrong")
+    // Two failures so far: the third attempt waits 500 ms before it is even checked, and the
+    // fourth 1 s (the connection's own failures double the wait).
+    try client.send("LOGIN frank still-wrong\n")
+    try Self.expectHeld(client, server, for: .milliseconds(500))
+    #expect(try client.readReply().errorCode == .auth)
+    try client.send("LOGIN frank still-wrong\n")
+    try Self.expectHeld(client, server, for: .seconds(1))
+    #expect(try client.readReply().errorCode == .auth)
+    try client.send("LOGIN frank still-wrong\n")
+    try Self.expectHeld(client, server, for: .seconds(2))
+    let last = try client.readReply()
     #expect(last.errorCode == .auth && last.message.contains("closing the connection"), "\(last.lines)")
     #expect(try client.readsToEnd().isEmpty, "closed after the fifth failure")
     let info = try server.client().request("INFO").rows[0]
     #expect(info["failed_logins"] == "5")
     // The name stays slowed on a fresh connection, and a right password still gets in.
     let fresh = try server.client()
-    let again = ContinuousClock.now
-    #expect(try fresh.request("LOGIN frank \(Self.quoted(LineClient.password(for: "frank")))").isOK)
-    #expect(ContinuousClock.now - again >= .milliseconds(250), "frank's failures slow every connection's try")
+    try fresh.send("LOGIN frank \(Self.quoted(LineClient.password(for: "frank")))\n")
+    // frank's four failures from this address put his next try 2 s after the last failure,
+    // which is now.
+    try Self.expectHeld(fresh, server, for: .seconds(2), "frank's failures slow every connection's try")
+    #expect(try fresh.readReply().isOK)
     #expect(try server.client().request("INFO").rows[0]["throttled_names"] == "1", "only nobody-at-all is left")
+  }
+
+  /// `client`'s request is not answered until the engine's clock has moved on by `wait`: a
+  /// nanosecond short of it, the check is still on the clock's timer and nothing is answered;
+  /// at `wait` it goes to the password pool (`readReply` then waits for its answer).
+  private static func expectHeld(
+    _ client: LineClient, _ engine: EngineHarness, for wait: Duration, _ why: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let channel = try #require(client.embedded)
+    #expect(channel.readNow().isEmpty, why ?? "answered without a wait", sourceLocation: sourceLocation)
+    #expect(engine.clock.scheduled == 1, "no wait was scheduled", sourceLocation: sourceLocation)
+    engine.advance(by: wait - .nanoseconds(1))
+    #expect(engine.clock.scheduled == 1, why ?? "the wait was shorter than \(wait)", sourceLocation: sourceLocation)
+    #expect(channel.readNow().isEmpty, why ?? "answered before its wait of \(wait)", sourceLocation: sourceLocation)
+    engine.advance(by: .nanoseconds(1))
+    #expect(engine.clock.scheduled == 0, "the wait was longer than \(wait)", sourceLocation: sourceLocation)
   }
 
   @Test("a flood of logins waits on the password pool while orders on other connections are answered")

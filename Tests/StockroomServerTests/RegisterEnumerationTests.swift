@@ -31,7 +31,7 @@ struct RegisterEnumerationTests {
     try waitUntil { pool.counters.queued == 0 && pool.counters.running == 0 }
     #expect(pool.counters.completed - checksBefore == names.count, "one password check per taken name")
     let probing = PeerSource(SocketAddress(host: "127.0.0.2", port: 1)!)
-    #expect(server.handler.throttle.penalty(of: probing, now: EventLoop.clock()) == names.count)
+    #expect(server.handler.throttle.penalty(of: probing, now: server.clock.now()) == names.count)
 
     // Someone who registers their own name again (a script that registers, then logs in).
     let owner = server.connect(from: "127.0.0.3")
@@ -39,7 +39,7 @@ struct RegisterEnumerationTests {
     let again = try owner.request("REGISTER alice \(Quoting.quote(LineClient.password(for: "alice")))")
     #expect(again.errorCode == .exists)
     let own = PeerSource(SocketAddress(host: "127.0.0.3", port: 1)!)
-    #expect(server.handler.throttle.penalty(of: own, now: EventLoop.clock()) == 0)
+    #expect(server.handler.throttle.penalty(of: own, now: server.clock.now()) == 0)
     #expect(try owner.request("REGISTER ivy \"long-enough-pw\"").isOK)
   }
 }

@@ -2,7 +2,6 @@ import Foundation
 import StockroomDomain
 import StockroomProtocol
 import StockroomSecurity
-import StockroomSystem
 import StockroomText
 
 /// LOGIN, REGISTER, PASSWD and USER: each asks for password work on the credential pool and
@@ -14,7 +13,7 @@ extension CommandHandler {
   /// The wait before this connection's next attempt on `name`: its own failures', and those on
   /// the name from its address (`LoginThrottle`).
   private func throttled(_ name: String, session: Session) throws(ProtocolError) -> UInt64 {
-    switch throttle.reserve(name, from: session.source, now: MonotonicClock.now()) {
+    switch throttle.reserve(name, from: session.source, now: clock.now()) {
     case .refuse(let seconds):
       throw ProtocolError(
         .auth, "too many failed logins for this name from your address; try again in \(seconds) s")
@@ -58,7 +57,7 @@ extension CommandHandler {
   /// What a check that finds the password wrong tells the throttle about its address.
   private func wrong(_ session: Session) -> @Sendable () -> Void {
     let source = session.source
-    return { [throttle] in throttle.checkFailed(from: source, now: MonotonicClock.now()) }
+    return { [throttle, clock] in throttle.checkFailed(from: source, now: clock.now()) }
   }
 
   package func register(_ request: Request, session: Session) throws -> CredentialTicket {
@@ -224,7 +223,7 @@ extension CommandHandler {
   /// The same answer for a wrong name and a wrong password; the attempt counts against the
   /// connection and the name, and the last allowed one closes the connection.
   private func failedAttempt(_ name: String, session: inout Session) throws -> Never {
-    throttle.failed(name, from: session.source, now: MonotonicClock.now())
+    throttle.failed(name, from: session.source, now: clock.now())
     session.failedLogins += 1
     // The name is not logged: people type their password where their name goes.
     logger.info("login failed attempt=\(session.failedLogins)")

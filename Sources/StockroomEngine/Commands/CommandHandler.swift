@@ -21,6 +21,8 @@ package struct CommandHandler: Sendable {
   /// Where replies that read history from the database are written, off the event loops.
   package let history: JobPool
   package let throttle: LoginThrottle
+  /// The time the throttle is read at.
+  package let clock: any EngineClock
   /// Who is logged in on which connection, for WHO.
   package let presence: Presence
 
@@ -305,7 +307,8 @@ package struct CommandHandler: Sendable {
 
   package init(
     store: Store, stats: ServerStats, settings: EngineSettings, clientCount: @escaping @Sendable () -> Int,
-    logger: Logger, credentials: JobPool, history: JobPool, throttle: LoginThrottle, presence: Presence
+    logger: Logger, credentials: JobPool, history: JobPool, throttle: LoginThrottle, presence: Presence,
+    clock: any EngineClock = MonotonicEngineClock()
   ) {
     self.store = store
     self.stats = stats
@@ -315,6 +318,7 @@ package struct CommandHandler: Sendable {
     self.credentials = credentials
     self.history = history
     self.throttle = throttle
+    self.clock = clock
     self.presence = presence
   }
 }

@@ -1,12 +1,10 @@
-import StockroomSystem
-
 extension JobPool {
   /// Two threads hash and check passwords for every connection, fairly by address (a waiting
   /// check yields as its address's failures grow, even those found after it was queued); a full
   /// queue answers busy.
-  package static func credentials(throttle: LoginThrottle) -> JobPool {
+  package static func credentials(throttle: LoginThrottle, clock: any EngineClock) -> JobPool {
     JobPool(name: "credentials", threads: 2, capacity: 64) { source in
-      throttle.penalty(of: source, now: MonotonicClock.now())
+      throttle.penalty(of: source, now: clock.now())
     }
   }
 

@@ -9,8 +9,9 @@ import Synchronization
 /// of SwiftNIO's `EmbeddedChannel`: bytes written in run through a `ConnectionCore` and the real
 /// command handlers, and the bytes it answers are read out. The test's thread is the loop:
 /// work done elsewhere (password hashing on the credentials pool, a history read) hands its
-/// completion back through `execute`, and runs when the test next reads. Time is a fake clock
-/// the test moves (`advance`), so deadlines fire only when it says.
+/// completion back through `execute`, and runs when the test next reads. Time is the engine
+/// harness's `ManualClock`, which the test moves (`advance`), so deadlines and the throttle's
+/// waits end only when it says, or when a `read` would otherwise wait (see `ManualClock`).
 final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchecked Sendable {
   private let engine: EngineHarness
   private let id: Int
@@ -22,7 +23,8 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   /// channel, its engine and the engine's files (a restart's lock) alive for ever.
   private let tasks = Mutex<[@Sendable () -> Void]?>([])
   private let arrived = Semaphore()
-  private(set) var now: UInt64 = 0
+  /// The harness's clock, which every channel of the engine shares.
+  var now: UInt64 { engine.clock.now() }
   /// How long `read` waits for work done elsewhere before it gives up.
   static let patience = Duration.seconds(60)
 
@@ -30,7 +32,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   init(engine: EngineHarness, id: Int, source: PeerSource? = nil) {
     self.engine = engine
     self.id = id
-    core = ConnectionCore(limits: engine.limits, now: 0, transport: .plaintextLocal, source: source)
+    core = ConnectionCore(limits: engine.limits, now: engine.clock.now(), transport: .plaintextLocal, source: source)
     engine.openChannels.opened()
     core.start(rejection: nil, now: now)
   }
@@ -75,7 +77,8 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   }
 
   /// Everything the engine has answered so far, waiting for work done elsewhere when there is
-  /// none yet; empty once the connection has closed and everything was read.
+  /// none yet (and moving the clock to the next timer before it waits); empty once the
+  /// connection has closed and everything was read.
   func read() throws -> [UInt8] {
     while true {
       runTasks()
@@ -85,6 +88,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
         forget()
         return []
       }
+      if engine.clock.advanceToNextTimer() { continue }
       guard arrived.wait(timeout: Self.patience) else {
         throw LineClient.Failure(description: "no answer from the engine within \(Self.patience)")
       }
@@ -98,9 +102,10 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     return core.takeOutput(now: now, host: self)
   }
 
-  /// Moves the fake clock on, and lets whatever deadline has come fire.
+  /// Moves the harness's clock on, and lets whatever deadline of this connection has come fire
+  /// (and whatever was scheduled for later, on any connection, be handed back).
   func advance(by duration: Duration) {
-    now += UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+    engine.clock.advance(by: duration)
     if let deadline = core.nextDeadline(now: now), deadline <= now { core.deadlineReached(now: now, host: self) }
   }
 
@@ -133,15 +138,9 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   }
 
   func executeLater(_ delay: Duration, _ task: @escaping @Sendable () -> Void) {
-    // The throttle's delays are on the real clock in the engine; a timer thread stands in for
-    // the loop's timer, and hands the task back like any other completion. Weakly, as a loop's
-    // timer does not keep a closed connection: holding the channel made the timer thread the
-    // one that let the engine go, and its deinit (pool shutdowns) then ran, and hung, there.
-    let (seconds, attoseconds) = delay.components
-    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-      self?.execute(task)
-    }
+    // The task is handed back like any other completion once the test has moved the clock on.
+    // Weakly, as a loop's timer does not keep a closed connection alive.
+    engine.clock.schedule(after: delay) { [weak self] in self?.execute(task) }
   }
 
   // MARK: CommitWaiter

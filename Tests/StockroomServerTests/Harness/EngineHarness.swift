@@ -19,6 +19,8 @@ final class EngineHarness: Sendable {
   let handler: CommandHandler
   let limits: ConnectionLimits
   var stats: ServerStats { handler.stats }
+  /// The engine's time: it moves only when the test says (`advance`).
+  let clock = ManualClock()
   private let nextID = Atomic<Int>(1)
   /// Channels open now, for INFO's and WHO's client counts.
   let openChannels = ChannelCount()
@@ -48,7 +50,8 @@ final class EngineHarness: Sendable {
     handler = CommandHandler(
       store: store, stats: stats, settings: EngineSettings(configuration),
       clientCount: { [openChannels] in openChannels.value }, logger: logger,
-      credentials: .credentials(throttle: throttle), history: .history(), throttle: throttle, presence: Presence())
+      credentials: .credentials(throttle: throttle, clock: clock), history: .history(), throttle: throttle,
+      presence: Presence(), clock: clock)
     limits = ConnectionLimits(configuration)
     try account("admin", role: .admin)
   }
@@ -82,6 +85,9 @@ final class EngineHarness: Sendable {
     handler.credentials.shutdown()
     handler.history.shutdown()
   }
+
+  /// Moves the engine's clock on by `duration`: what the throttle held for that long goes on.
+  func advance(by duration: Duration) { clock.advance(by: duration) }
 
   /// A connection, not yet greeted.
   func connect() -> LineClient { connect(from: nil) }

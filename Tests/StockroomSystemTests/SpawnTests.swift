@@ -11,13 +11,28 @@ import Testing
 @Suite(.serialized) struct SpawnTests {
   /// Runs `script` with /bin/sh, stdout to a file; returns its exit status and what it printed.
   func run(_ script: String) throws -> (status: Int32, output: String) {
+    try run("/bin/sh", ["sh", "-c", script])
+  }
+
+  /// Runs `path` with `arguments`, stdout to a file, started by `Spawn` or, with `bare`, by
+  /// `posix_spawn` with no attributes at all; returns its exit status and what it printed.
+  func run(_ path: String, _ arguments: [String], bare: Bool = false) throws -> (status: Int32, output: String) {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(getpid())-\(UUID()).txt").path
     defer { unlink(output) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let pid = try Spawn.start("/bin/sh", arguments: ["sh", "-c", script], actions: &actions)
+    let pid: pid_t
+    if bare {
+      var started: pid_t = 0
+      let argv = arguments.map { strdup($0) } + [nil]
+      defer { argv.forEach { free($0) } }
+      try #require(posix_spawn(&started, path, &actions, nil, argv, environ) == 0)
+      pid = started
+    } else {
+      pid = try Spawn.start(path, arguments: arguments, actions: &actions)
+    }
     let status = try Spawn.wait(for: pid)
     return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
   }
@@ -40,9 +55,16 @@ import Testing
       signal(SIGPIPE, oldPipe)
       pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
-    let child = try run("cat /proc/self/status")
+    // cat itself, not through a shell: a shell may reset its own mask, and then a child that
+    // inherited the parent's would look clean.
+    let child = try run("/bin/cat", ["cat", "/proc/self/status"])
     #expect(child.status == 0)
     #expect(mask("SigBlk", in: child.output) == 0, "the child inherited blocked signals")
+    // The control: started with no attributes, cat does show the parent's mask, so the check
+    // above sees what it is looking for.
+    let bare = try run("/bin/cat", ["cat", "/proc/self/status"], bare: true)
+    let inherited = try #require(mask("SigBlk", in: bare.output))
+    #expect(inherited & (1 << UInt64(SIGTERM - 1)) != 0, "a bare posix_spawn should have passed SIGTERM blocked")
     let ignored = try #require(mask("SigIgn", in: child.output))
     #expect(ignored & (1 << UInt64(SIGPIPE - 1)) == 0, "the child inherited SIGPIPE ignored")
   }

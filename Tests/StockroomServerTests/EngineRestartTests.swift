@@ -25,11 +25,33 @@ struct EngineRestartTests {
       let channel = try #require(alice.embedded)
       channel.execute { [channel] in _ = channel.isClosed }
     }
-    // A pool's thread may drop its last reference a moment after the test's: wait (bounded), for
-    // a leak never ends.
+    try Self.expectLetGo(data) { released }
+  }
+
+  @Test("a throttled LOGIN still waiting on the clock when its client goes does not keep the engine, or its lock")
+  func pendingThrottleDoesNotLeak() throws {
+    let data = try DataDirectory().addAccount()
+    weak var released: EngineHarness?
+    do {
+      let engine = try EngineHarness(data: data)
+      released = engine
+      let client = try engine.client()
+      #expect(try client.request("LOGIN nobody wrong-password").errorCode == .auth)
+      // The second try waits 250 ms on the engine's clock, which the test never moves: its
+      // check holds the channel, which holds the engine.
+      try client.send("LOGIN nobody wrong-password\n")
+      #expect(try #require(client.embedded).readNow().isEmpty)
+      #expect(engine.clock.scheduled == 1)
+    }
+    try Self.expectLetGo(data) { released }
+  }
+
+  /// The engine `released` reads (weakly) is gone, and `data`'s lock free. A pool's thread may
+  /// drop its last reference a moment after the test's: wait (bounded), for a leak never ends.
+  private static func expectLetGo(_ data: DataDirectory, _ released: () -> EngineHarness?) throws {
     let lock = open(data.path + "/" + ShopDatabase.lockFileName, O_RDONLY | O_CLOEXEC)
     defer { close(lock) }
     try #require(lock >= 0)
-    try waitUntil(timeout: 60) { released == nil && flock(lock, LOCK_EX | LOCK_NB) == 0 }
+    try waitUntil(timeout: 60) { released() == nil && flock(lock, LOCK_EX | LOCK_NB) == 0 }
   }
 }

@@ -27,7 +27,7 @@ import Testing
     if bare {
       var started: pid_t = 0
       let argv = arguments.map { strdup($0) } + [nil]
-      defer { argv.forEach { free($0) } }
+      defer { for argument in argv { free(argument) } }
       try #require(posix_spawn(&started, path, &actions, nil, argv, environ) == 0)
       pid = started
     } else {

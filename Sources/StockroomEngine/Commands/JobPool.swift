@@ -104,8 +104,7 @@ package final class JobPool: Sendable {
   private let workers: [NamedThread]
 
   /// Starts `threads` threads at once, named `name-1`, `name-2`… (Linux keeps 15 bytes of a
-  /// name); `capacity` is how many jobs
-  /// may wait for them.
+  /// name); `capacity` is how many jobs may wait for them.
   /// `penalty` ranks the jobs of an address (see above); without it, all rank the same.
   package init(
     name: String = "jobs", threads: Int = 2, capacity: Int = 64,

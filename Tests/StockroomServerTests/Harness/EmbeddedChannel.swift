@@ -55,6 +55,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
       defer { tasks = nil }
       return tasks
     }
+    engine.clock.cancel(for: id)
     engine.store.hub.unsubscribe(id)
     engine.handler.presence.update(id, nil)
     mailbox = nil
@@ -138,9 +139,9 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   }
 
   func executeLater(_ delay: Duration, _ task: @escaping @Sendable () -> Void) {
-    // The task is handed back like any other completion once the test has moved the clock on.
-    // Weakly, as a loop's timer does not keep a closed connection alive.
-    engine.clock.schedule(after: delay) { [weak self] in self?.execute(task) }
+    // The task is handed back like any other completion once the test has moved the clock on,
+    // and dropped if the channel closes first (see `ManualClock.cancel`).
+    engine.clock.schedule(after: delay, for: id) { [weak self] in self?.execute(task) }
   }
 
   // MARK: CommitWaiter

@@ -9,6 +9,8 @@ import Synchronization
 /// clock to the next timer instead (`advanceToNextTimer`), as a simulation skips idle time.
 final class ManualClock: EngineClock {
   private struct Timer {
+    /// The channel the task is for: its timers go when it closes.
+    let owner: Int
     let deadline: UInt64
     let sequence: Int
     let task: @Sendable () -> Void
@@ -26,11 +28,25 @@ final class ManualClock: EngineClock {
 
   func now() -> UInt64 { state.withLock { $0.now } }
 
-  /// Runs `task` once the clock has been moved `delay` on.
-  func schedule(after delay: Duration, _ task: @escaping @Sendable () -> Void) {
+  /// Runs `task` for channel `owner` once the clock has been moved `delay` on.
+  func schedule(after delay: Duration, for owner: Int, _ task: @escaping @Sendable () -> Void) {
     state.withLock { state in
       state.sequence += 1
-      state.timers.append(Timer(deadline: state.now + delay.nanoseconds, sequence: state.sequence, task: task))
+      state.timers.append(
+        Timer(owner: owner, deadline: state.now + delay.nanoseconds, sequence: state.sequence, task: task))
+    }
+  }
+
+  /// Drops what channel `owner` still had scheduled, as a loop drops a closed connection's
+  /// timers. A task holds its channel (a throttled LOGIN's check holds the connection it
+  /// answers), and so the engine: one kept until a clock the test never moves would keep the
+  /// engine and its files (a restart's lock) for ever.
+  func cancel(for owner: Int) {
+    // Released after the lock: a task's captures may hand work back here as they go.
+    _ = state.withLock { state in
+      let dropped = state.timers.filter { $0.owner == owner }
+      state.timers.removeAll { $0.owner == owner }
+      return dropped
     }
   }
 

@@ -80,6 +80,14 @@ public enum ServerOptions {
     .choice(
       "registration", placeholder: "MODE", \.registration,
       help: "open (default): anyone may REGISTER a customer account; closed: admins only"),
+    .choice(
+      "reads", placeholder: "MODE", \.reads,
+      help: """
+        with --store, what a read sees: linearizable (default) waits one round
+        trip so it shows every change acknowledged on any node before it;
+        cached answers at once and may miss another node's change for the
+        milliseconds its announcement takes (up to 1 s if one is lost)
+        """),
     ServerOption(
       "fsync",
       .value(placeholder: "MODE") { settings, text throws(OptionProblem) in

@@ -132,6 +132,16 @@ extension Server {
       out.counter(
         "stockroom_store_reloads_total", "Times this node loaded the whole shop again from the shared store.",
         shared.reloads)
+      out.counter(
+        "stockroom_reads_waited_total",
+        "Reads that waited for this node's cache to catch up with the shared store (--reads linearizable).",
+        shared.readsWaited)
+      out.counter(
+        "stockroom_read_catchups_total",
+        "Round trips made to catch the cache up for waiting reads; a burst of reads shares one.", shared.readCatchUps)
+      out.counter(
+        "stockroom_reads_unconfirmed_total",
+        "Reads answered from the cache while the shared store could not be reached.", shared.readsUnconfirmed)
     }
   }
 }

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// outlasts a laptop lid closed over a coffee; the REPL watches again when it reconnects.
   public var watchTimeout = 300
   public var registration = Registration.open
+  /// What a node of a shared store answers reads from: a cache caught up with the store first,
+  /// or the cache as it is.
+  public var reads = ReadMode.linearizable
   /// A TLS port beside the plaintext one; nil serves plaintext only.
   public var tls: TLSSettings? = nil
   /// Lets LOGIN, REGISTER, PASSWD and USER ADD/PASSWD run over plaintext from other machines.

@@ -48,11 +48,13 @@ package enum StoreOpening {
       catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
     let node = "\(ProcessInfo.processInfo.hostName):\(getpid())"
     let shop = LockedShop(state)
-    let writer = SharedWriter(database: database, shop: shop, sequence: sequence, node: node, logger: logger) {
+    let writer = SharedWriter(
+      database: database, shop: shop, sequence: sequence, node: node, reads: configuration.reads, logger: logger
+    ) {
       try database.loadShared(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
     logger.info(
-      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) fsync=\(configuration.fsync) \(summary(state)) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
+      "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) reads=\(configuration.reads.rawValue) fsync=\(configuration.fsync) \(summary(state)) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
     return checking(Store(shop: shop, changes: writer), logger: logger)
   }

@@ -39,20 +39,30 @@ extension PostgresShopDatabase {
     }
   }
 
-  /// The changes committed after `known`, oldest first, at most `limit`; nil when the log no
-  /// longer holds all of them (pruned), and the node must load the whole shop again instead.
-  /// The shared writer's: read on its own connection, so catching up never waits behind a
-  /// command's history read on the reader connection (and the changes behind it with it).
-  public func changes(after known: Int, limit: Int = 1000) throws -> [ChangeRecord]? {
-    let connection = try usableWriter()
-    let records = try changes(after: known, through: known + limit, on: connection)
-    if let first = records.first, first.sequence != known + 1 { return nil }
-    if records.isEmpty {
-      // Nothing after `known`; but a log pruned past it would look the same.
-      let head = Self.int(try connection.query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
-      return head > known ? nil : []
+  /// The store's head as one statement sees it, and the changes after `known` through it (at
+  /// most `limit`), oldest first: one round trip both learns the store's position and brings
+  /// what this node lacks of it. The changes are nil when the log no longer holds them all
+  /// (pruned), and the node must load the whole shop again instead.
+  public func changesThroughHead(after known: Int, limit: Int = 1000) throws -> (head: Int, changes: [ChangeRecord]?) {
+    let rows = try usableWriter().query(
+      """
+      SELECT h.seq, c.seq, c.node, c.mutations, c.digest FROM change_head h
+      LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(h.seq, $1 + $2)
+      WHERE h.id = 1 ORDER BY c.seq
+      """, [String(known), String(limit)]
+    ).values
+    let head = Self.int(rows.first?[0])
+    let records = try rows.filter { $0[1] != nil }.map { row in
+      let sequence = Self.int(row[1])
+      return ChangeRecord(
+        sequence: sequence, node: row[2] ?? "", mutations: try ChangeRecord.decode(row[3] ?? "", sequence: sequence),
+        digest: row[4] ?? "")
     }
-    return records
+    let expected = min(head, known + limit) - known
+    guard records.count == max(0, expected), records.first.map({ $0.sequence == known + 1 }) ?? true else {
+      return (head, nil)
+    }
+    return (head, records)
   }
 
   private func changes(after known: Int, through last: Int, on connection: PostgresConnection) throws

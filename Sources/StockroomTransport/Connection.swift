@@ -394,6 +394,8 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
       ticket.run(on: loop) { [weak self] in self?.workFinished() }
     case .read(let ticket):
       ticket.run(on: loop, pool: server.handler.history) { [weak self] in self?.workFinished() }
+    case .readIndex(let ticket, _):
+      ticket.run(on: loop) { [weak self] in self?.workFinished() }
     }
   }
 

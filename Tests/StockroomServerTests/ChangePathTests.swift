@@ -67,4 +67,53 @@ struct ChangePathTests {
     #expect(refused.message.contains("the test's disk is full"))
     #expect(try alice.request("PING").isOK)
   }
+
+  @Test("a read on another connection that could show an uncommitted change is answered only once it is committed")
+  func readWaitsForTheCommitItCouldSee() throws {
+    let (engine, held) = try Self.engine()
+    let alice = try engine.client(as: "alice", role: .staff)
+    let bob = try engine.client(as: "bob", role: .customer)
+    held.commitAll()
+    let before = try bob.request("STOCK banana").rows.first?["stock"]
+
+    try alice.send("ORDER banana_juice\n")
+    try bob.send("STOCK banana\nPING\n")
+    let reader = try #require(bob.embedded)
+    #expect(reader.readNow().isEmpty, "the level shown would be one a crash could take back")
+
+    held.commitAll()
+    _ = try alice.readReply()
+    let after = try bob.readReply().rows.first?["stock"]
+    #expect(
+      after != nil && after != before,
+      "the read shows the order, now that it is saved: \(before ?? "") then \(after ?? "")")
+    #expect(try bob.readReply().isOK, "the PING's reply follows the read's")
+  }
+
+  @Test("a read that saw a change whose commit then failed is answered with an error, not the lost level")
+  func readOfAFailedChangeIsRefused() throws {
+    let (engine, held) = try Self.engine()
+    let alice = try engine.client(as: "alice", role: .staff)
+    let bob = try engine.client(as: "bob", role: .customer)
+    held.commitAll()
+
+    try alice.send("ORDER banana_juice\n")
+    try bob.send("STOCK banana\n")
+    held.failAll(CommitFailure(.io, "the test's disk is full"))
+    _ = try alice.readReply()
+    let refused = try bob.readReply()
+    #expect(refused.errorCode == .readOnly, "\(refused.lines)")
+    #expect(refused.message.contains("this read saw a change that could not be saved"), "\(refused.message)")
+    #expect(try bob.request("PING").isOK)
+  }
+
+  @Test("with every change committed, a read is answered at once")
+  func readWithNothingPendingIsAnsweredAtOnce() throws {
+    let (engine, held) = try Self.engine()
+    let bob = try engine.client(as: "bob", role: .customer)
+    held.commitAll()
+    try bob.send("STOCK banana\n")
+    #expect(held.waiting == 0)
+    #expect(try #require(bob.embedded).readNow().isEmpty == false)
+  }
 }

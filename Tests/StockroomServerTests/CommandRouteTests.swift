@@ -31,12 +31,21 @@ struct CommandRouteTests {
     #expect(spec.flags.contains(.write) == route.changesStore, "\(spec.id)")
   }
 
+  @Test("a route that shows the shop (and so waits for the cache and the commit) is a command flagged .read")
+  func shopReadsAreFlaggedRead() throws {
+    for spec in Self.leaves {
+      let route = try #require(CommandRoutes.route(for: spec.id))
+      if route.readsShop { #expect(spec.flags.contains(.read), "\(spec.id)") }
+    }
+    #expect(CommandRoutes.route(for: .stock)?.readsShop == true)
+  }
+
   @Test("a command flagged .read or .connection answers from memory or a read, or checks a password")
   func readAndConnectionCommandsChangeNothing() throws {
     for spec in Self.leaves where !spec.flags.contains(.write) {
       let route = try #require(CommandRoutes.route(for: spec.id))
       switch route {
-      case .answer, .read: break
+      case .answer, .view, .read: break
       case .passwordCheck: #expect(spec.flags.contains(.connection), "\(spec.id) checks a password")
       case .change, .passwordChange: Issue.record("\(spec.id) is not flagged .write but changes the store")
       }

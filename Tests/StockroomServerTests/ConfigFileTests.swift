@@ -112,7 +112,7 @@ struct ConfigFileTests {
           switch placeholder {
           case "ADDRESS": "127.0.0.1"
           case "ADDRESS:PORT": "127.0.0.1:9100"
-          case "MODE": option.name == "fsync" ? "off" : "closed"
+          case "MODE": ["fsync": "off", "reads": "cached"][option.name] ?? "closed"
           case "FORMAT": "json"
           case "BACKEND": "dispatch"
           case "URL": "postgresql://shop@127.0.0.1:5432/shop"

@@ -18,9 +18,9 @@ enum PostgresShop {
     return url
   }
 
-  /// A node serving `url`, and its port.
-  static func node(_ url: String) throws -> (DaemonProcess, UInt16) {
-    let daemon = try DaemonProcess(["--port", "0", "--store", url])
+  /// A node serving `url`, and its port; `options` go to its command line.
+  static func node(_ url: String, _ options: [String] = []) throws -> (DaemonProcess, UInt16) {
+    let daemon = try DaemonProcess(["--port", "0", "--store", url] + options)
     return (daemon, try daemon.port())
   }
 

@@ -18,6 +18,14 @@ package protocol ChangePath: AnyObject, Sendable {
   /// How this node stands with a store shared by several; nil unless it is one.
   var sharedFigures: SharedFigures? { get }
 
+  /// The commit of the newest change applied to the shop, while it is still running: a read's
+  /// reply waits for it, since the read may show that change. nil when every change is saved.
+  var uncommitted: CommitTicket? { get }
+  /// What a read of the shop must wait for before it runs, so that it reflects every change
+  /// committed anywhere before it arrived; nil when the shop already does (one node, or
+  /// `--reads cached`).
+  func readIndex() -> ReadIndexTicket?
+
   /// Starts the path's own threads; returns once they run.
   func start()
   /// Applies `mutation` or queues it, or throws the shop's refusal (a rule, a read-only store).
@@ -30,4 +38,5 @@ package protocol ChangePath: AnyObject, Sendable {
 
 extension ChangePath {
   package var sharedFigures: SharedFigures? { nil }
+  package func readIndex() -> ReadIndexTicket? { nil }
 }

@@ -32,10 +32,19 @@ package struct CommitFailure: Sendable, Equatable {
 
   /// The one place a failed commit becomes a reply.
   package var reply: ProtocolError {
+    ProtocolError(code, "the change was not saved, so it was not made: \(message)")
+  }
+
+  /// What a read held behind the commit is answered instead: it saw a change that was not saved.
+  package var readReply: ProtocolError {
+    ProtocolError(code, "this read saw a change that could not be saved, so it is not answered; ask again: \(message)")
+  }
+
+  private var code: ErrorCode {
     switch kind {
-    case .io: ProtocolError(.readOnly, "the change was not saved, so it was not made: \(message)")
-    case .unreachable: ProtocolError(.unavailable, "the change was not saved, so it was not made: \(message)")
-    case .logic: ProtocolError(.internal, "the change was not saved, so it was not made: \(message)")
+    case .io: .readOnly
+    case .unreachable: .unavailable
+    case .logic: .internal
     }
   }
 }

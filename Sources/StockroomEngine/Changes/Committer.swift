@@ -21,6 +21,15 @@ package final class Committer: ChangePath, @unchecked Sendable {
     var stopping = false
     /// The committer thread is asleep and needs a signal; while it works it looks again by itself.
     var sleeping = false
+    /// The commit being written now: the one before `ticket`.
+    var writing: CommitTicket?
+
+    /// What is gathered next, once this is taken to be written (or failed).
+    func next(writing: CommitTicket?) -> Pending {
+      var next = Pending(stopping: stopping)
+      next.writing = writing
+      return next
+    }
   }
 
   package let database: any ShopJournal
@@ -48,6 +57,14 @@ package final class Committer: ChangePath, @unchecked Sendable {
 
   package var journal: (any ShopJournal)? { database }
   package var commitFigures: CommitFigures? { figures }
+
+  /// The group a change joins is committed after the one being written, so waiting for the
+  /// newest with a change in it covers every change applied so far.
+  package var uncommitted: CommitTicket? {
+    let newest = pending.withLock { $0.awaited ? $0.ticket : $0.writing }
+    guard let newest, newest.outcome == nil else { return nil }
+    return newest
+  }
 
   /// Returns once the thread runs under its name, as `EventLoop.init` does.
   package func start() {
@@ -97,7 +114,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
     pending.withLock { pending in
       guard pending.awaited else { return }
       let ticket = pending.ticket
-      pending = Pending(stopping: pending.stopping)
+      pending = pending.next(writing: pending.writing)
       ticket.complete(.failed(failure))
     }
   }
@@ -124,7 +141,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
           return (nil, pending.stopping)
         }
         let work = pending
-        pending = Pending(stopping: pending.stopping)
+        pending = pending.next(writing: work.ticket)
         return (work, pending.stopping)
       }
       idle = work == nil

@@ -13,6 +13,8 @@ package final class MemoryChanges: ChangePath {
 
   package var journal: (any ShopJournal)? { nil }
   package var commitFigures: CommitFigures? { nil }
+  /// Applied and answered at once: nothing is ever waiting to be saved.
+  package var uncommitted: CommitTicket? { nil }
 
   package func start() {}
 

@@ -15,4 +15,12 @@ package struct SharedFigures: Sendable, Equatable {
   package var retries: Int
   /// Times the whole shop was loaded again.
   package var reloads: Int
+  /// What a read of the cache waits for (`--reads`).
+  package var reads: ReadMode
+  /// Reads that waited for the cache to catch up, and the round trips that caught it up: a
+  /// burst of reads shares one.
+  package var readsWaited: Int
+  package var readCatchUps: Int
+  /// Reads answered from the cache unconfirmed, while the store could not be reached.
+  package var readsUnconfirmed: Int
 }

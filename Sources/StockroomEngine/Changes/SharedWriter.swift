@@ -17,6 +17,12 @@ import Synchronization
 /// Watchers hear of every change from here, after its commit, so in commit order per item
 /// whichever node made it.
 ///
+/// Reads wait here too (`--reads linearizable`): each iteration takes the reads queued so far
+/// with the changes, and lets them go once the cache holds the store's head as read after they
+/// were queued, by the commit's own look under the writers' lock or, with no change to make,
+/// by one query that returns the head and the changes this node lacks. Reads that arrive
+/// meanwhile wait for the next iteration, so a burst of reads costs one round trip.
+///
 /// While the database cannot be reached, changes are refused with `ERR UNAVAILABLE`, reads are
 /// answered from the cache, and watchers are told (`! store state=down`); once it answers, the
 /// shop is loaded again, watchers get a `cause=resync` event for every level that moved, then
@@ -24,6 +30,8 @@ import Synchronization
 package final class SharedWriter: ChangePath, @unchecked Sendable {
   private struct Queue {
     var tickets: [ChangeTicket] = []
+    /// Reads waiting for the cache to catch up with the store.
+    var reads: [ReadIndexTicket] = []
     /// The newest change announced by the feed.
     var announced = 0
     /// Why the feed lost the database, when it did.
@@ -51,6 +59,10 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   package let node: String
   private let logger: Logger
   private let reload: @Sendable () throws -> (shop: ShopState, sequence: Int)
+  package let reads: ReadMode
+  /// The transaction this node is committing, whose changes the cache already shows: a read
+  /// that may show them is answered after it.
+  private let inFlight = Mutex<CommitTicket?>(nil)
   private let queue = Mutex(Queue())
   private let wakeUp = Semaphore()
   private let writer = NamedThread("sr-writer", quality: .userInitiated)
@@ -69,6 +81,9 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   package let replayedChanges = Atomic<Int>(0)
   package let retries = Atomic<Int>(0)
   package let reloads = Atomic<Int>(0)
+  package let readsWaited = Atomic<Int>(0)
+  package let readCatchUps = Atomic<Int>(0)
+  package let readsUnconfirmed = Atomic<Int>(0)
   /// The last change this node's cache holds.
   package let sequence: Atomic<Int>
   package let connected = Atomic<Bool>(true)
@@ -76,9 +91,10 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   /// Keeps `shop`, which holds the database's changes through `sequence`, as the cache of
   /// `database`.
   package init(
-    database: PostgresShopDatabase, shop: LockedShop, sequence: Int, node: String, logger: Logger,
-    reload: @escaping @Sendable () throws -> (shop: ShopState, sequence: Int)
+    database: PostgresShopDatabase, shop: LockedShop, sequence: Int, node: String, reads: ReadMode = .linearizable,
+    logger: Logger, reload: @escaping @Sendable () throws -> (shop: ShopState, sequence: Int)
   ) {
+    self.reads = reads
     self.database = database
     self.shop = shop
     self.node = node
@@ -96,7 +112,17 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     SharedFigures(
       node: node, connected: connected.load(ordering: .relaxed), sequence: sequence.load(ordering: .relaxed),
       waiting: waiting, replayed: replayedChanges.load(ordering: .relaxed), retries: retries.load(ordering: .relaxed),
-      reloads: reloads.load(ordering: .relaxed))
+      reloads: reloads.load(ordering: .relaxed), reads: reads, readsWaited: readsWaited.load(ordering: .relaxed),
+      readCatchUps: readCatchUps.load(ordering: .relaxed), readsUnconfirmed: readsUnconfirmed.load(ordering: .relaxed))
+  }
+
+  package var uncommitted: CommitTicket? {
+    guard let ticket = inFlight.withLock({ $0 }), ticket.outcome == nil else { return nil }
+    return ticket
+  }
+
+  package func readIndex() -> ReadIndexTicket? {
+    reads == .linearizable ? ReadIndexTicket(writer: self) : nil
   }
 
   /// Starts the writer and the feed; returns once both threads run.
@@ -131,6 +157,22 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     wakeUp.signal()
   }
 
+  /// Queues a read for the writer's next iteration; one that finds the writer stopping is
+  /// answered from the cache as it is.
+  func enqueue(_ read: ReadIndexTicket) {
+    let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
+      guard !queue.stopping else { return (false, false) }
+      queue.reads.append(read)
+      // One signal per batch of reads: the writer takes them all at once.
+      return (true, queue.reads.count == 1)
+    }
+    guard accepted else {
+      read.finish(.unconfirmed)
+      return
+    }
+    if wake { wakeUp.signal() }
+  }
+
   /// Commits what is queued, then stops both threads; waits at most 10 s for the writer to end,
   /// and not at all when called on the writer's own thread (a change's waiter that let the
   /// engine go), which ends once the batch in hand is answered. The feed ends within its poll.
@@ -146,9 +188,12 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     while true {
       // The changes and `stopping` are read together: a change queued between the two reads
       // would be left behind when the writer stops.
-      let (tickets, announced, lost, stopping) = queue.withLock { queue in
-        defer { queue.lost = nil }
-        return (queue.take(upTo: Self.batchLimit), queue.announced, queue.lost, queue.stopping)
+      let (tickets, reads, announced, lost, stopping) = queue.withLock { queue in
+        defer {
+          queue.lost = nil
+          queue.reads = []
+        }
+        return (queue.take(upTo: Self.batchLimit), queue.reads, queue.announced, queue.lost, queue.stopping)
       }
       // The feed's connection is the first to notice a database going away; the writer's own
       // connection decides whether it really has.
@@ -161,15 +206,34 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           let failure = CommitFailure(.unreachable, "the database cannot be reached")
           for ticket in tickets { ticket.finish(.failed(failure)) }
         }
-      } else if linkUp && (announced > known || ContinuousClock.now - lastPoll > .seconds(1)) {
+      } else if linkUp && (!reads.isEmpty || announced > known || ContinuousClock.now - lastPoll > .seconds(1)) {
+        if !reads.isEmpty { readCatchUps.add(1, ordering: .relaxed) }
         catchUp()
       }
+      // Both the commit (under the writers' lock) and the catch-up read the store's head after
+      // these reads were queued, and the cache now holds everything through it.
+      release(reads)
       if linkUp { housekeeping() }
       if tickets.isEmpty {
         if stopping { break }
         wakeUp.wait(timeout: .milliseconds(linkUp ? 200 : 250))
       }
     }
+  }
+
+  private func release(_ reads: [ReadIndexTicket]) {
+    guard !reads.isEmpty else { return }
+    readsWaited.add(reads.count, ordering: .relaxed)
+    if !linkUp { readsUnconfirmed.add(reads.count, ordering: .relaxed) }
+    for read in reads { read.finish(linkUp ? .current : .unconfirmed) }
+  }
+
+  /// One try's changes are in the cache from `applyShared` until its transaction ends: reads
+  /// that show them wait for `durable`, which ends as the transaction does.
+  private func beginAttempt() -> CommitTicket {
+    let durable = CommitTicket()
+    inFlight.withLock { $0 = durable }
+    return durable
   }
 
   private func commit(_ first: [ChangeTicket]) {
@@ -179,6 +243,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     var newestOrder: Int?
     for attempt in 1...Self.attempts {
       let started = ContinuousClock.now
+      let durable = beginAttempt()
       do {
         let head = try database.commitChange(after: known, node: node) { missed in
           try replay(missed)
@@ -193,6 +258,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
         }
         known = head
         sequence.store(head, ordering: .relaxed)
+        durable.complete(.committed)
         let made = results.filter { if case .applied = $0 { true } else { false } }.count
         figures.recordCommit(changes: made, duration: ContinuousClock.now - started)
         shop.committed(events, settledThrough: newestOrder)
@@ -201,6 +267,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
       } catch let error as PostgresError where error.sqlState?.isRetryable == true && attempt < Self.attempts {
         retries.add(1, ordering: .relaxed)
         logger.warning("shared commit retried (attempt \(attempt + 1)): \(error)")
+        durable.complete(.failed(CommitFailure(.logic, "the transaction was retried: \(error)")))
         reloadShop()
       } catch let error as PostgresError where error.isUnavailable {
         linkDown("\(error)")
@@ -208,13 +275,15 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
         // answers, and a keyed order retried then answers as its first attempt did.
         let failure = CommitFailure(
           .unreachable, "the database could not be reached, so the change was not acknowledged: \(error)")
+        durable.complete(.failed(failure))
         figures.recordFailure(.unreachable)
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
       } catch {
         logger.error("shared commit of \(tickets.count) changes failed: \(error); the shop is loaded again")
-        reloadShop()
         let failure = CommitFailure(.logic, "\(error)")
+        durable.complete(.failed(failure))
+        reloadShop()
         figures.recordFailure(.logic)
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
@@ -257,14 +326,16 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   private func catchUp() {
     lastPoll = ContinuousClock.now
     do {
+      // One round trip in the usual case: the head and everything up to it come together.
       while true {
-        guard let records = try database.changes(after: known) else {
+        let (head, records) = try database.changesThroughHead(after: known)
+        guard let records else {
           // The log no longer reaches back to this node's shop.
           reloadShop()
           return
         }
-        if records.isEmpty { return }
         try replay(records)
+        if known >= head { return }
       }
     } catch let error as PostgresError where error.isUnavailable {
       linkDown("\(error)")

@@ -157,6 +157,10 @@ extension CommandHandler {
       out.field("replayed_changes", shared.replayed)
       out.field("commit_retries", shared.retries)
       out.field("store_reloads", shared.reloads)
+      out.field("reads", shared.reads.rawValue)
+      out.field("reads_waited", shared.readsWaited)
+      out.field("read_catchups", shared.readCatchUps)
+      out.field("reads_unconfirmed", shared.readsUnconfirmed)
     }
     let readOnly = store.readOnlyReason
     out.field("read_only", readOnly != nil)

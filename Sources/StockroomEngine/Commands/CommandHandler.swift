@@ -76,9 +76,15 @@ package struct CommandHandler: Sendable {
         case .failed(let failure): throw failure.reply
         case nil: preconditionFailure("a finished change has a result")
         }
+      case .readIndex(_, let request):
+        // The connection took no request while the read waited, so its role is as authorized.
+        guard let route = CommandRoutes.route(for: request.id) else { preconditionFailure("routed before") }
+        next = try view(request, route: route, role: role(&session), session: &session, out: &out)
       case .read(let ticket):
         switch ticket.result {
-        case .written(let bytes): out.bytes += bytes
+        case .written(let bytes):
+          out.bytes += bytes
+          next = store.changes.uncommitted.map(ReplyWait.durable)
         case .failed(let error): throw error
         case .busy: throw ProtocolError(.limit, "the server is busy reading history; try again in a moment")
         case nil: preconditionFailure("a finished read has a result")
@@ -204,13 +210,34 @@ package struct CommandHandler: Sendable {
     guard let route = CommandRoutes.route(for: request.id) else {
       preconditionFailure("CommandTable.parse resolves every command to one with a route")
     }
+    if route.readsShop, let index = store.changes.readIndex() {
+      wait = .work(.readIndex(index, request))
+      return
+    }
     switch route {
     case .answer(let body): try body(self, request, role, &session, &out)
-    case .read(let body): wait = try body(self, request, role, session, &out)
+    case .view, .read: wait = try view(request, route: route, role: role, session: &session, out: &out)
     case .change(let body): wait = try change(body(self, request, role, session), session: &session, out: &out)
     case .passwordChange(let body), .passwordCheck(let body):
       wait = .work(.credential(try body(self, request, session)))
     }
+  }
+
+  /// Runs a route that shows the shop; its reply waits for the commit of any change it could
+  /// have seen (`ReplyWait.durable`), unless it already waits for a read of the database.
+  private func view(
+    _ request: Request, route: CommandRoute, role: Role, session: inout Session, out: inout ReplyEncoder
+  )
+    throws -> ReplyWait?
+  {
+    switch route {
+    case .view(let body): try body(self, request, role, &session, &out)
+    case .read(let body):
+      if let wait = try body(self, request, role, session, &out) { return wait }
+    case .answer, .change, .passwordChange, .passwordCheck:
+      preconditionFailure("only the routes that show the shop are viewed")
+    }
+    return store.changes.uncommitted.map(ReplyWait.durable)
   }
 
   /// Writes the error reply and says which code it carried.

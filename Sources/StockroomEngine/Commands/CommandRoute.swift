@@ -5,7 +5,7 @@ import StockroomProtocol
 /// kinds are the ways a reply comes, so a reader of `CommandRoutes` sees at a glance which
 /// commands change the store and which make password work.
 package enum CommandRoute: Sendable {
-  /// Writes its reply now, from memory; it may change this connection's session, never the store.
+  /// Writes its reply now; it may change this connection's session, never the store.
   package typealias Answer =
     @Sendable (CommandHandler, Request, Role, inout Session, inout ReplyEncoder) throws -> Void
   /// Writes its reply now, or hands back a read of the database to run off the loop.
@@ -16,7 +16,12 @@ package enum CommandRoute: Sendable {
   /// Starts password work for the credentials pool; its end answers, and may make a change.
   package typealias Credential = @Sendable (CommandHandler, Request, Session) throws -> CredentialTicket
 
+  /// Answers from the connection and the server, never from the shop.
   case answer(Answer)
+  /// Answers from the shop in memory: on a shared store it runs once the cache has caught up
+  /// (`--reads linearizable`), and its reply waits for the commit of any change it could see.
+  case view(Answer)
+  /// Like `view`, and may read history from the database off the loop.
   case read(Read)
   case change(Change)
   /// Password work whose end changes the store (a new account, a new hash).
@@ -30,7 +35,16 @@ package enum CommandRoute: Sendable {
   package var changesStore: Bool {
     switch self {
     case .change, .passwordChange: true
-    case .answer, .read, .passwordCheck: false
+    case .answer, .view, .read, .passwordCheck: false
+    }
+  }
+
+  /// Whether the reply shows the shop, so it is answered only from a cache that has caught up
+  /// and only once every change it could see is saved.
+  package var readsShop: Bool {
+    switch self {
+    case .view, .read: true
+    case .answer, .change, .passwordChange, .passwordCheck: false
     }
   }
 }

@@ -34,18 +34,18 @@ package enum CommandRoutes {
     .list: .read { handler, request, role, session, out in
       try handler.list(request, session: session, role: role, out: &out)
     },
-    .show: .answer { handler, request, _, _, out in try handler.show(request, out: &out) },
-    .names: .answer { handler, _, _, _, out in handler.names(out: &out) },
+    .show: .view { handler, request, _, _, out in try handler.show(request, out: &out) },
+    .names: .view { handler, _, _, _, out in handler.names(out: &out) },
     .expo: .answer { handler, _, _, _, out in handler.expo(out: &out) },
-    .stock: .answer { handler, request, _, _, out in try handler.stock(request, out: &out) },
+    .stock: .view { handler, request, _, _, out in try handler.stock(request, out: &out) },
     .stocktake: .read { handler, request, _, _, out in try handler.stocktake(request, out: &out) },
     .add: .change { handler, request, _, session in try handler.add(request, session: session) },
     .order: .change { handler, request, _, session in try handler.order(request, session: session) },
     .diaryNew: .change { handler, request, _, session in handler.diaryNew(request, session: session) },
-    .diaryList: .answer { handler, request, _, session, out in
+    .diaryList: .view { handler, request, _, session, out in
       try handler.diaryList(request, session: session, out: &out)
     },
-    .diaryShow: .answer { handler, request, _, session, out in
+    .diaryShow: .view { handler, request, _, session, out in
       try handler.diaryShow(request, session: session, out: &out)
     },
     .diaryEdit: .change { handler, request, _, session in try handler.diaryEdit(request, session: session) },
@@ -55,10 +55,10 @@ package enum CommandRoutes {
     .productDelete: .change { handler, request, role, session in
       handler.productDelete(request, session: session, role: role)
     },
-    .productList: .answer { handler, request, _, _, out in
+    .productList: .view { handler, request, _, _, out in
       try handler.listProducts(Paging(page: request.options[.page], size: request.options[.size]), out: &out)
     },
-    .productShow: .answer { handler, request, _, _, out in try handler.show(request, out: &out) },
+    .productShow: .view { handler, request, _, _, out in try handler.show(request, out: &out) },
   ]
 
   private static let accounts: [CommandID: CommandRoute] = [
@@ -74,6 +74,6 @@ package enum CommandRoutes {
     .userPasswd: .passwordChange { handler, request, session in try handler.userPasswd(request, session: session) },
     .userDel: .change { handler, request, _, session in handler.userDel(request, session: session) },
     .userRole: .change { handler, request, _, session in try handler.userRole(request, session: session) },
-    .userList: .answer { handler, request, _, _, out in try handler.userList(request, out: &out) },
+    .userList: .view { handler, request, _, _, out in try handler.userList(request, out: &out) },
   ]
 }

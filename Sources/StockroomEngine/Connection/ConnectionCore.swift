@@ -183,13 +183,17 @@ package struct ConnectionCore {
       case nil: return
       case .work(let work): run(work, host: host)
       case .commit(let ticket):
-        hold(ticket, reply: Array(output.bytes[mark...]), host: host)
+        hold(ticket, isRead: false, reply: Array(output.bytes[mark...]), host: host)
+        output.bytes.removeSubrange(mark...)
+      case .durable(let ticket):
+        hold(ticket, isRead: true, reply: Array(output.bytes[mark...]), host: host)
         output.bytes.removeSubrange(mark...)
       }
     } else {
       scratch.bytes.removeAll(keepingCapacity: true)
       switch reply(&session, &scratch) {
-      case .commit(let ticket): hold(ticket, reply: scratch.bytes, host: host)
+      case .commit(let ticket): hold(ticket, isRead: false, reply: scratch.bytes, host: host)
+      case .durable(let ticket): hold(ticket, isRead: true, reply: scratch.bytes, host: host)
       case .work(let work):
         appendAfterHeld(scratch.bytes)
         run(work, host: host)
@@ -203,8 +207,8 @@ package struct ConnectionCore {
     heldBytes += bytes.count
   }
 
-  private mutating func hold(_ ticket: CommitTicket, reply: [UInt8], host: some ConnectionHost) {
-    held.append(HeldReply(ticket: ticket, reply: reply))
+  private mutating func hold(_ ticket: CommitTicket, isRead: Bool, reply: [UInt8], host: some ConnectionHost) {
+    held.append(HeldReply(ticket: ticket, isRead: isRead, reply: reply))
     heldBytes += reply.count
     host.awaitCommit(ticket)
   }
@@ -243,7 +247,7 @@ package struct ConnectionCore {
       case .committed:
         output.bytes += first.reply
       case .failed(let failure):
-        output.error(failure.reply)
+        output.error(first.isRead ? failure.readReply : failure.reply)
       }
       output.bytes += first.after
       heldBytes -= first.reply.count + first.after.count

@@ -170,6 +170,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     case .credential(let ticket): ticket.run(on: self, pool: engine.handler.credentials, done: done)
     case .read(let ticket): ticket.run(on: self, pool: engine.handler.history, done: done)
     case .change(let ticket, _): ticket.run(on: self, done: done)
+    case .readIndex(let ticket, _): ticket.run(on: self, done: done)
     }
   }
 

@@ -22,6 +22,8 @@ final class HeldChanges: ChangePath, @unchecked Sendable {
 
   var journal: (any ShopJournal)? { nil }
   var commitFigures: CommitFigures? { nil }
+  /// The newest change held, as the SQLite committer's newest group is.
+  var uncommitted: CommitTicket? { held.withLock { $0.last?.ticket } }
 
   func start() {}
   func stop() {}

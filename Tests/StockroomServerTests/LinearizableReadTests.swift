@@ -1,0 +1,109 @@
+import Foundation
+import StockroomTestSupport
+import Synchronization
+import Testing
+
+/// Reads on the nodes of one PostgreSQL store, as real processes against a real cluster: with
+/// `--reads linearizable` (the default) a read on any node shows every order acknowledged on any
+/// node before it was sent, checked on recorded histories; with `--reads cached` reads take no
+/// round trip.
+@Suite(.serialized)
+struct LinearizableReadTests {
+  /// A shop on a new store with `stock` bananas, served by `count` nodes started with `options`.
+  private static func nodes(_ count: Int, bananas stock: Int, _ options: [String] = []) throws -> (
+    daemons: [DaemonProcess], ports: [UInt16]
+  ) {
+    let url = try PostgresShop.withAccounts(in: PostgresCluster.shared.get())
+    let nodes = try (0..<count).map { _ in try PostgresShop.node(url, options) }
+    let alice = try PostgresShop.client(nodes[0].1, as: "alice")
+    let current = try #require(Int(try alice.request("STOCK banana").rows.first?["stock"] ?? ""))
+    #expect(try alice.request("ADD banana \(stock - current)").isOK)
+    return (nodes.map(\.0), nodes.map(\.1))
+  }
+
+  /// Sends `line` and returns the level its reply names, with when it was sent and answered.
+  private static func timed(_ client: LineClient, _ line: String, name: String) throws -> LevelHistory.Operation {
+    let sent = ContinuousClock.now
+    let reply = try client.request(line)
+    let answered = ContinuousClock.now
+    let isOrder = line.hasPrefix("ORDER")
+    let row = reply.rows.first { isOrder ? $0["kind"] == "taken" : true }
+    guard reply.isOK, let level = row?["stock"].flatMap({ Int($0) }) else {
+      throw LineClient.Failure(description: "\(name) \(line): \(reply.lines)", isReply: true)
+    }
+    return LevelHistory.Operation(
+      kind: isOrder ? .order : .read, level: level, sent: sent, answered: answered, client: name)
+  }
+
+  @Test("the checker finds a stale read, a read of the future, reads going back, and passes a good history")
+  func checkerCanFail() {
+    let start = ContinuousClock.now
+    func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+    func order(_ level: Int, _ from: Int, _ to: Int) -> LevelHistory.Operation {
+      .init(kind: .order, level: level, sent: at(from), answered: at(to), client: "a")
+    }
+    func read(_ level: Int, _ from: Int, _ to: Int) -> LevelHistory.Operation {
+      .init(kind: .read, level: level, sent: at(from), answered: at(to), client: "b")
+    }
+    let good = LevelHistory(
+      initial: 10, operations: [order(9, 0, 2), read(9, 3, 4), read(10, 0, 1), order(8, 5, 9), read(8, 6, 7)])
+    #expect(good.violations().isEmpty, "\(good.violations())")
+    let stale = LevelHistory(initial: 10, operations: [order(9, 0, 2), read(10, 3, 4)])
+    #expect(stale.violations().contains { $0.contains("stale read") })
+    let future = LevelHistory(initial: 10, operations: [read(9, 0, 1), order(9, 2, 3)])
+    #expect(future.violations().contains { $0.contains("sent only after") })
+    let back = LevelHistory(initial: 10, operations: [order(9, 0, 10), read(9, 1, 2), read(10, 3, 4)])
+    #expect(back.violations().contains { $0.contains("older level") })
+  }
+
+  @Test("an order acknowledged by one node is shown by a read sent next on another, every time")
+  func readAfterAcknowledgedOrderOnAnotherNode() throws {
+    let (daemons, ports) = try Self.nodes(3, bananas: 1000)
+    defer { for daemon in daemons { daemon.process.terminate() } }
+    let clients = try ports.map { try PostgresShop.client($0) }
+    var history = LevelHistory(initial: 1000)
+    for round in 0..<120 {
+      let order = try Self.timed(clients[round % 3], "ORDER banana", name: "node\(round % 3)")
+      let read = try Self.timed(clients[(round + 1) % 3], "STOCK banana", name: "node\((round + 1) % 3)")
+      history.operations += [order, read]
+      #expect(
+        read.level == order.level, "round \(round): told \(order.level) by one node, read \(read.level) on the next")
+    }
+    #expect(history.violations().isEmpty, "\(history.violations().prefix(5))")
+    let info = try #require(try clients[1].request("INFO store").rows.first)
+    #expect(info["reads"] == "linearizable", "\(info.encoded)")
+    let waited = Int(info["reads_waited"] ?? "") ?? 0
+    let catchUps = Int(info["read_catchups"] ?? "") ?? 0
+    #expect(waited >= 40 && catchUps >= 1 && catchUps <= waited, "\(info.encoded)")
+  }
+
+  @Test("six clients ordering and reading through three nodes: the recorded history is linearizable")
+  func concurrentHistoryIsLinearizable() throws {
+    let (daemons, ports) = try Self.nodes(3, bananas: 2000)
+    defer { for daemon in daemons { daemon.process.terminate() } }
+    let recorded = Mutex<[LevelHistory.Operation]>([])
+    together(6) { index in
+      let client = try PostgresShop.client(ports[index % 3])
+      var mine: [LevelHistory.Operation] = []
+      for step in 0..<60 {
+        let line = (step + index) % 2 == 0 ? "ORDER banana" : "STOCK banana"
+        mine.append(try Self.timed(client, line, name: "client\(index)@node\(index % 3)"))
+      }
+      recorded.withLock { $0 += mine }
+    }
+    let history = LevelHistory(initial: 2000, operations: recorded.withLock { $0 })
+    #expect(history.operations.count == 360)
+    #expect(history.violations().isEmpty, "\(history.violations().prefix(5))")
+  }
+
+  @Test("with --reads cached a read is answered from the cache with no round trip, and INFO says so")
+  func cachedReadsTakeNoRoundTrip() throws {
+    let (daemons, ports) = try Self.nodes(2, bananas: 100, ["--reads", "cached"])
+    defer { for daemon in daemons { daemon.process.terminate() } }
+    let reader = try PostgresShop.client(ports[1])
+    for _ in 0..<20 { #expect(try reader.request("STOCK banana").isOK) }
+    let info = try #require(try reader.request("INFO store").rows.first)
+    #expect(info["reads"] == "cached", "\(info.encoded)")
+    #expect(info["reads_waited"] == "0" && info["read_catchups"] == "0", "\(info.encoded)")
+  }
+}

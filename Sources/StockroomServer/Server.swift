@@ -53,8 +53,10 @@ public final class Server: Sendable {
 
   /// A server whose shop lives in memory only, whatever `configuration.dataDirectory` says.
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
+    let starter = NamedThreadStarter()
     self.init(
-      configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory)), logger: logger)
+      configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory), starter: starter),
+      logger: logger, starter: starter)
   }
 
   /// A server on the configured storage (`StoreOpening`). Throws `StorageError` (or
@@ -62,14 +64,17 @@ public final class Server: Sendable {
   public static func open(
     configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger = Logger()
   ) throws -> Server {
+    let starter = NamedThreadStarter()
     let store = try StoreOpening.open(
-      configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
-    return Server(configuration: configuration, store: store, logger: logger)
+      configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger, starter: starter)
+    return Server(configuration: configuration, store: store, logger: logger, starter: starter)
   }
 
-  package init(configuration: ServerConfiguration, store: Store, logger: Logger) {
+  /// A server on `store`, whose password and history pools run on threads `starter` makes (the
+  /// engine starts none of its own; the store was given its threads when it was opened).
+  package init(configuration: ServerConfiguration, store: Store, logger: Logger, starter: any ThreadStarter) {
     let throttle = LoginThrottle()
-    let credentials = JobPool.credentials(throttle: throttle, clock: MonotonicEngineClock())
+    let credentials = JobPool.credentials(throttle: throttle, clock: MonotonicEngineClock(), starter: starter)
     self.throttle = throttle
     self.credentials = credentials
     self.configuration = configuration
@@ -83,7 +88,7 @@ public final class Server: Sendable {
     self.maxClients = files.maxClients
     self.rejections = Mutex(RejectionLog(interval: configuration.rejectionLogInterval))
     let stats = ServerStats()
-    let history = JobPool.history()
+    let history = JobPool.history(starter: starter)
     let presence = Presence()
     self.stats = stats
     self.history = history

@@ -7,18 +7,21 @@ import StockroomStorage
 /// Opens the store a configuration names: the PostgreSQL store at `store`, or the SQLite file in
 /// `dataDirectory`, loaded, checked and migrated; memory when there is neither. The server wires
 /// what this opens to its connections, and a test's engine harness opens the same store without
-/// any socket.
+/// any socket. Every thread the store runs on (its change path's, the background check's) is
+/// made by `starter`: the engine starts none of its own.
 package enum StoreOpening {
   /// Throws `StorageError` (or `PostgresError`) when the store cannot be used.
   package static func open(
-    configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger
+    configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger,
+    starter: any ThreadStarter
   ) throws -> Store {
     if let store = configuration.store {
       return try openShared(
-        PostgresURL(store), configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger)
+        PostgresURL(store), configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger,
+        starter: starter)
     }
     guard let directory = configuration.dataDirectory else {
-      return Store(ShopState(catalog: catalog, limits: .inMemory))
+      return Store(ShopState(catalog: catalog, limits: .inMemory), starter: starter)
     }
     let started = ContinuousClock.now
     let database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
@@ -26,19 +29,20 @@ package enum StoreOpening {
     let limits = ShopLimits()
     let state = try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: true)
     let shop = LockedShop(state)
-    let committer = Committer(database: database, shop: shop, logger: logger) {
+    let committer = Committer(database: database, shop: shop, logger: logger, starter: starter) {
       try database.load(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) \(summary(state)) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
-    return checking(Store(shop: shop, changes: committer), logger: logger)
+    return checking(Store(shop: shop, changes: committer, starter: starter), logger: logger)
   }
 
   /// A node of a shop shared through PostgreSQL: the database is the authority, and this node's
   /// shop a cache kept by its shared writer.
   private static func openShared(
-    _ url: PostgresURL, configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger
+    _ url: PostgresURL, configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger,
+    starter: any ThreadStarter
   ) throws -> Store {
     let started = ContinuousClock.now
     let database = try PostgresShopDatabase(url: url, fsync: configuration.fsync)
@@ -49,14 +53,15 @@ package enum StoreOpening {
     let node = "\(ProcessInfo.processInfo.hostName):\(getpid())"
     let shop = LockedShop(state)
     let writer = SharedWriter(
-      database: database, shop: shop, sequence: sequence, node: node, reads: configuration.reads, logger: logger
+      database: database, shop: shop, sequence: sequence, node: node, reads: configuration.reads, logger: logger,
+      starter: starter
     ) {
       try database.loadShared(catalog: catalog, catalogJSON: catalogText, limits: limits, persist: false)
     }
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) reads=\(configuration.reads.rawValue) fsync=\(configuration.fsync) \(summary(state)) open_ms=\((opened - started).milliseconds) load_ms=\((.now - opened).milliseconds)"
     )
-    return checking(Store(shop: shop, changes: writer), logger: logger)
+    return checking(Store(shop: shop, changes: writer, starter: starter), logger: logger)
   }
 
   /// What the start-up line says of the shop loaded.

@@ -23,6 +23,15 @@ import Testing
       types: ["Dispatch", "TLSChannel", "TLSContext", "SocketAddress", "EventLoop", "Listener"])
   }
 
+  /// The engine starts no thread of its own, as NIOCore starts none: every thread it runs on
+  /// (the committer, the shared writer and its feed, the pools' workers, the background check)
+  /// is made by a `ThreadStarter` that whoever builds the engine hands it. The names are matched
+  /// as whole words, after a dot too (`Thread.detachNewThread`, `Foundation.Thread`).
+  @Test func engineStartsNoThreadOfItsOwn() throws {
+    try expectNoNames(
+      of: "StockroomEngine", ["NamedThread", "Thread", "pthread_create", "detachNewThread", "DispatchQueue"])
+  }
+
   /// The shop's rules and the wire know nothing but text.
   @Test func domainAndProtocolImportOnlyTextAndFoundation() throws {
     try expectImports(of: "StockroomDomain", allowed: ["Foundation", "StockroomText"])
@@ -164,18 +173,33 @@ import Testing
     try expectNoCalls(in: Self.swiftFiles(of: target), of: target, calls, types: types)
   }
 
+  /// No line outside a comment names any of `names` as a whole word, whatever comes before or
+  /// after it: `Thread(`, `Thread.current`, `.detachNewThread`, `[NamedThread]`, but not
+  /// `ThreadStarter` or `WorkerThread`.
+  func expectNoNames(of target: String, _ names: [String]) throws {
+    let patterns = try names.map { name in try Regex("(^|[^A-Za-z0-9_])\(name)([^A-Za-z0-9_]|$)") }
+    try expectNoLine(in: Self.swiftFiles(of: target), of: target, Array(zip(names, patterns)), "names")
+  }
+
   func expectNoCalls(in files: [URL], of target: String, _ calls: [String], types: [String]) throws {
     let names = calls + types
     let patterns =
       try calls.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)[(_]") }
       + types.map { name in try Regex("(^|[^.A-Za-z0-9_])\(name)") }
+    try expectNoLine(in: files, of: target, Array(zip(names, patterns)), "uses")
+  }
+
+  /// Records every line outside a comment that matches one of `patterns`, as "`verb` name".
+  func expectNoLine(
+    in files: [URL], of target: String, _ patterns: [(name: String, pattern: Regex<AnyRegexOutput>)], _ verb: String
+  ) throws {
     for file in files {
       let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
       for (number, line) in lines.enumerated() {
         let code = line.trimmingCharacters(in: .whitespaces)
         guard !code.hasPrefix("//") else { continue }
-        for (name, pattern) in zip(names, patterns) where code.contains(pattern) {
-          Issue.record("\(target)/\(file.lastPathComponent):\(number + 1) uses \(name)")
+        for (name, pattern) in patterns where code.contains(pattern) {
+          Issue.record("\(target)/\(file.lastPathComponent):\(number + 1) \(verb) \(name)")
         }
       }
     }

@@ -19,7 +19,9 @@ struct JobPoolFairnessTests {
 
   /// A pool of one thread held by a job until `release` is signalled.
   private func heldPool(capacity: Int) -> (JobPool, DispatchSemaphore) {
-    let pool = JobPool(name: "test.fair", threads: 1, capacity: capacity) { Self.penalties[$0] ?? 0 }
+    let pool = JobPool(name: "test.fair", threads: 1, capacity: capacity, starter: NamedThreadStarter()) {
+      Self.penalties[$0] ?? 0
+    }
     let release = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)
     _ = pool.submit {

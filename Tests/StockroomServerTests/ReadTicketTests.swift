@@ -20,7 +20,7 @@ import Testing
   func writesOnAPoolThread() {
     let loop = EventLoop(name: "test.read")
     defer { loop.stop() }
-    let pool = JobPool(name: "test-history", threads: 1, capacity: 4)
+    let pool = JobPool(name: "test-history", threads: 1, capacity: 4, starter: NamedThreadStarter())
     defer { pool.shutdown() }
     let seen = Mutex(Seen())
     let done = DispatchSemaphore(value: 0)
@@ -53,7 +53,7 @@ import Testing
     let loop = EventLoop(name: "test.busy")
     defer { loop.stop() }
     // No room to queue: a job waits in the queue even for a free thread, so nothing is taken.
-    let pool = JobPool(name: "test-history", threads: 1, capacity: 0)
+    let pool = JobPool(name: "test-history", threads: 1, capacity: 0, starter: NamedThreadStarter())
     let ran = Mutex(false)
     let done = DispatchSemaphore(value: 0)
     let doneOnLoop = Mutex<Bool?>(nil)
@@ -76,7 +76,7 @@ import Testing
   func failureIsKept() {
     let loop = EventLoop(name: "test.fail")
     defer { loop.stop() }
-    let pool = JobPool(name: "test-history", threads: 1, capacity: 4)
+    let pool = JobPool(name: "test-history", threads: 1, capacity: 4, starter: NamedThreadStarter())
     defer { pool.shutdown() }
     let done = DispatchSemaphore(value: 0)
     let ticket = ReadTicket { out in

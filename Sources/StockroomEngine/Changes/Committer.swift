@@ -39,20 +39,24 @@ package final class Committer: ChangePath, @unchecked Sendable {
   private let pending = Mutex(Pending())
   private let wakeUp = Semaphore()
   private let logger: Logger
-  private let thread = NamedThread("sr-committer", quality: .userInitiated)
+  /// Made by the starter the committer was given: the engine starts no thread of its own.
+  private let thread: any WorkerThread
 
   package let figures = CommitFigures()
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
 
-  /// Commits the changes made to `shop` to `database`, which holds what `shop` was loaded from.
+  /// Commits the changes made to `shop` to `database`, which holds what `shop` was loaded from,
+  /// on a thread `starter` makes (`sr-committer`), started by `start()`.
   package init(
-    database: any ShopJournal, shop: LockedShop, logger: Logger, reload: @escaping @Sendable () throws -> ShopState
+    database: any ShopJournal, shop: LockedShop, logger: Logger, starter: any ThreadStarter,
+    reload: @escaping @Sendable () throws -> ShopState
   ) {
     self.database = database
     self.shop = shop
     self.logger = logger
     self.reload = reload
+    thread = starter.thread(named: "sr-committer", quality: .userInitiated)
   }
 
   package var journal: (any ShopJournal)? { database }

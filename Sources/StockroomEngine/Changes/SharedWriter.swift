@@ -65,7 +65,10 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   private let inFlight = Mutex<CommitTicket?>(nil)
   private let queue = Mutex(Queue())
   private let wakeUp = Semaphore()
-  private let writer = NamedThread("sr-writer", quality: .userInitiated)
+  /// Both made by the starter the writer was given: the engine starts no thread of its own.
+  private let writer: any WorkerThread
+  /// Never joined: it ends within a poll of `stop`, on its own.
+  private let feedThread: any WorkerThread
   private let feed: PostgresChangeFeed
 
   /// The cache of the store; changed only on the writer's thread.
@@ -89,10 +92,11 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   package let connected = Atomic<Bool>(true)
 
   /// Keeps `shop`, which holds the database's changes through `sequence`, as the cache of
-  /// `database`.
+  /// `database`, on two threads `starter` makes (`sr-writer`, `sr-feed`), started by `start()`.
   package init(
     database: PostgresShopDatabase, shop: LockedShop, sequence: Int, node: String, reads: ReadMode = .linearizable,
-    logger: Logger, reload: @escaping @Sendable () throws -> (shop: ShopState, sequence: Int)
+    logger: Logger, starter: any ThreadStarter,
+    reload: @escaping @Sendable () throws -> (shop: ShopState, sequence: Int)
   ) {
     self.reads = reads
     self.database = database
@@ -103,6 +107,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     self.feed = PostgresChangeFeed(url: database.url)
     known = sequence
     self.sequence = Atomic(sequence)
+    writer = starter.thread(named: "sr-writer", quality: .userInitiated)
+    feedThread = starter.thread(named: "sr-feed", quality: .userInitiated)
   }
 
   package var journal: (any ShopJournal)? { database }
@@ -131,7 +137,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     // holds are ignored, and any made since loading are caught by the first poll.
     do { try feed.listen() } catch { logger.warning("cannot listen for other nodes' changes yet: \(error)") }
     writer.start { [self] in runWriter() }
-    NamedThread.start("sr-feed", quality: .userInitiated) { [self] in runFeed() }
+    feedThread.start { [self] in runFeed() }
   }
 
   /// Refuses the change at once when the store refuses changes, rather than after a trip

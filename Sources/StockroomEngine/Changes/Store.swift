@@ -14,9 +14,11 @@ import Synchronization
 package final class Store: Sendable {
   package let shop: LockedShop
   package let changes: any ChangePath
+  /// Makes the background check's thread: the engine starts no thread of its own.
+  private let starter: any ThreadStarter
   /// The background check's thread (`verifyInBackground`), which holds the database open
   /// while it runs; set only when one was started.
-  private let verification = Mutex<NamedThread?>(nil)
+  private let verification = Mutex<(any WorkerThread)?>(nil)
 
   package var hub: WatchHub { shop.hub }
   /// Fixed for the store's life, so readable without the lock.
@@ -24,17 +26,19 @@ package final class Store: Sendable {
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
   package var journal: (any ShopJournal)? { changes.journal }
 
-  /// A store whose changes take `changes`, made on `shop`; starts the path's threads.
-  package init(shop: LockedShop, changes: any ChangePath) {
+  /// A store whose changes take `changes`, made on `shop`; starts the path's threads. A
+  /// background check (`verifyInBackground`) runs on a thread `starter` makes.
+  package init(shop: LockedShop, changes: any ChangePath, starter: any ThreadStarter) {
     self.shop = shop
     self.changes = changes
+    self.starter = starter
     changes.start()
   }
 
   /// A shop kept in memory only.
-  package convenience init(_ state: ShopState) {
+  package convenience init(_ state: ShopState, starter: any ThreadStarter) {
     let shop = LockedShop(state)
-    self.init(shop: shop, changes: MemoryChanges(shop: shop))
+    self.init(shop: shop, changes: MemoryChanges(shop: shop), starter: starter)
   }
 
   /// Applies one mutation, or queues it for the shared writer; throws the shop's refusal.
@@ -146,7 +150,7 @@ package final class Store: Sendable {
   /// failure refuses writes until the file is repaired and the server restarted; reads go on.
   package func verifyInBackground(logger: Logger) {
     guard let database = journal else { return }
-    let thread = NamedThread("sr-verify", quality: .utility)
+    let thread = starter.thread(named: "sr-verify", quality: .utility)
     verification.withLock { $0 = thread }
     thread.start { [weak self] in
       let started = ContinuousClock.now

@@ -101,20 +101,21 @@ package final class JobPool: Sendable {
   /// One signal per job queued, and one per thread at shutdown: a thread sleeps here until
   /// there is something for it.
   private let available = Semaphore()
-  private let workers: [NamedThread]
+  /// Made by the starter the pool was given: the engine starts no thread of its own.
+  private let workers: [any WorkerThread]
 
-  /// Starts `threads` threads at once, named `name-1`, `name-2`… (Linux keeps 15 bytes of a
-  /// name); `capacity` is how many jobs may wait for them.
+  /// Starts `threads` threads at once, made by `starter` and named `name-1`, `name-2`… (Linux
+  /// keeps 15 bytes of a name); `capacity` is how many jobs may wait for them.
   /// `penalty` ranks the jobs of an address (see above); without it, all rank the same.
   package init(
-    name: String = "jobs", threads: Int = 2, capacity: Int = 64,
+    name: String = "jobs", threads: Int = 2, capacity: Int = 64, starter: any ThreadStarter,
     penalty: (@Sendable (PeerSource) -> Int)? = nil
   ) {
     precondition(threads >= 1 && capacity >= 0, "a job pool needs a thread and a capacity of zero or more")
     self.threads = threads
     self.capacity = capacity
     self.penalty = penalty
-    workers = (1...threads).map { NamedThread("\(name)-\($0)") }
+    workers = (1...threads).map { starter.thread(named: "\(name)-\($0)", quality: .default) }
     for worker in workers { worker.start { [self] in work() } }
   }
 

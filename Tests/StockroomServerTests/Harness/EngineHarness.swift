@@ -21,6 +21,8 @@ final class EngineHarness: Sendable {
   var stats: ServerStats { handler.stats }
   /// The engine's time: it moves only when the test says (`advance`).
   let clock = ManualClock()
+  /// The engine's threads, started as the server starts them (the engine starts none itself).
+  let starter = NamedThreadStarter()
   private let nextID = Atomic<Int>(1)
   /// Channels open now, for INFO's and WHO's client counts.
   let openChannels = ChannelCount()
@@ -41,17 +43,17 @@ final class EngineHarness: Sendable {
     let catalog = try CatalogSource.load(path: catalogPath, initialStock: initialStock)
     if let changes {
       let shop = LockedShop(ShopState(catalog: catalog, limits: .inMemory))
-      store = Store(shop: shop, changes: changes(shop))
+      store = Store(shop: shop, changes: changes(shop), starter: starter)
     } else {
-      store = try Self.open(configuration, catalog: catalog, logger: logger)
+      store = try Self.open(configuration, catalog: catalog, logger: logger, starter: starter)
     }
     let throttle = LoginThrottle()
     let stats = ServerStats()
     handler = CommandHandler(
       store: store, stats: stats, settings: EngineSettings(configuration),
       clientCount: { [openChannels] in openChannels.value }, logger: logger,
-      credentials: .credentials(throttle: throttle, clock: clock), history: .history(), throttle: throttle,
-      presence: Presence(), clock: clock)
+      credentials: .credentials(throttle: throttle, clock: clock, starter: starter),
+      history: .history(starter: starter), throttle: throttle, presence: Presence(), clock: clock)
     limits = ConnectionLimits(configuration)
     try account("admin", role: .admin)
   }
@@ -59,9 +61,12 @@ final class EngineHarness: Sendable {
   /// Opens the store as the server does. A test that restarts the engine opens a file the last
   /// harness has just let go; the directory's locks are waited for first (see
   /// `DataDirectory.waitUntilUnlocked`).
-  private static func open(_ configuration: ServerConfiguration, catalog: Catalog, logger: Logger) throws -> Store {
+  private static func open(
+    _ configuration: ServerConfiguration, catalog: Catalog, logger: Logger, starter: any ThreadStarter
+  ) throws -> Store {
     if let directory = configuration.dataDirectory { DataDirectory.waitUntilUnlocked(directory) }
-    return try StoreOpening.open(configuration: configuration, catalog: catalog, catalogText: "{}", logger: logger)
+    return try StoreOpening.open(
+      configuration: configuration, catalog: catalog, catalogText: "{}", logger: logger, starter: starter)
   }
 
   /// The engine on `data`'s store, its SQLite file or its PostgreSQL database, as `stockroomd`

@@ -56,9 +56,11 @@ struct HighlightTerminalTests {
         try terminal.start(["-p", "\(server.port)"], environment: colourOff ? ["NO_COLOR": "1"] : [:])
         try terminal.waitFor(text: ">")
         try terminal.type("ORDER kiwi 2 xq ")
-        // The hint is redrawn after the last key, so the line has had its chance to be coloured.
-        let screen = try terminal.waitForStyled("the hint after the line") { screen in
-          Self.promptLine(screen).contains("<item> [n]")
+        // The hint is redrawn after each key, so it shows before the last keys have arrived:
+        // wait for the whole line too, which has then had its chance to be coloured.
+        let screen = try terminal.waitForStyled("the hint after the whole line") { screen in
+          let line = Self.promptLine(screen)
+          return line.contains("<item> [n]") && line.contains("xq")
         }
         let line = Self.promptLine(screen)
         #expect(!["[31m", "[32m", "[33m", "[36m"].contains { line.contains($0) }, "\(line.debugDescription)")

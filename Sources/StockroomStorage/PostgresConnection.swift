@@ -11,7 +11,7 @@ import CLibPQ
 ///
 /// Every call blocks its thread until PostgreSQL answers; never call it on an event loop.
 public final class PostgresConnection {
-  private let handle: OpaquePointer
+  let handle: OpaquePointer
   public let url: PostgresURL
 
   /// Connects, waiting at most `connectTimeout` seconds (libpq counts whole seconds, at least 2).
@@ -130,7 +130,7 @@ public final class PostgresConnection {
     return received
   }
 
-  private func rows(of result: OpaquePointer?) throws(PostgresError) -> PostgresRows {
+  func rows(of result: OpaquePointer?) throws(PostgresError) -> PostgresRows {
     guard let result else { throw lost() }
     defer { PQclear(result) }
     switch PQresultStatus(result) {
@@ -152,7 +152,7 @@ public final class PostgresConnection {
     }
   }
 
-  private func lost() -> PostgresError {
+  func lost() -> PostgresError {
     PostgresError(
       .connectionLost, "lost the connection to PostgreSQL at \(url): \(Self.message(PQerrorMessage(handle)))")
   }

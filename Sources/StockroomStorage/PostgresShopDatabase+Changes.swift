@@ -18,24 +18,48 @@ extension PostgresShopDatabase {
   /// `known` (to replay first) and returns this node's change, or nil when it has none; it runs
   /// while the transaction holds the writers' lock, so it must be quick and do no I/O. Returns
   /// the sequence number the store is at afterwards: this node's change's when it made one.
+  ///
+  /// Two round trips, since every one is paid while other nodes wait for the lock: one takes the
+  /// lock and brings the changes missed, the other writes every row and commits.
   public func commitChange(
     after known: Int, node: String, _ prepare: ([ChangeRecord]) throws -> PreparedChange?
   ) throws -> Int {
     let connection = try usableWriter()
-    return try connection.transaction {
-      let head = Self.int(
-        try connection.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE").values.first?[0])
-      let missed = head > known ? try changes(after: known, through: head, on: connection) : []
-      guard let change = try prepare(missed) else { return head }
+    do {
+      // The changes are read by a statement of their own, after the lock is held: in READ
+      // COMMITTED a statement that waited for the lock would still read the table as it was
+      // before the wait, without the change of the node that held it.
+      let locked = try connection.pipeline([
+        PostgresStatement("BEGIN"),
+        PostgresStatement("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE"),
+        PostgresStatement(
+          """
+          SELECT seq, node, mutations, digest FROM changes
+          WHERE seq > $1 AND seq <= (SELECT seq FROM change_head WHERE id = 1) ORDER BY seq
+          """, [String(known)]),
+      ])
+      let head = Self.int(locked[1].values.first?[0])
+      let missed = try Self.records(locked[2].values, after: known, through: head, in: url)
+      guard let change = try prepare(missed) else {
+        try connection.execute("COMMIT")
+        return head
+      }
       let sequence = head + 1
-      try writeRows(change.batch, countersBefore: change.countersBefore, on: connection)
-      try connection.query(
-        "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
-        [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest])
-      try connection.query("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)])
-      // Delivered to every listening node when, and only if, this transaction commits.
-      try connection.query("SELECT pg_notify($1, $2)", [Self.changeChannel, String(sequence)])
+      try connection.pipeline(
+        PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
+          PostgresStatement(
+            "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
+            [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest]),
+          PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)]),
+          // Delivered to every listening node when, and only if, this transaction commits.
+          PostgresStatement("SELECT pg_notify($1, $2)", [Self.changeChannel, String(sequence)]),
+          PostgresStatement("COMMIT"),
+        ])
       return sequence
+    } catch {
+      // A failed statement left the transaction aborted, or a failed COMMIT ended it already.
+      if connection.isConnected { try? connection.execute("ROLLBACK") }
+      throw error
     }
   }
 
@@ -65,15 +89,12 @@ extension PostgresShopDatabase {
     return (head, records)
   }
 
-  private func changes(after known: Int, through last: Int, on connection: PostgresConnection) throws
+  /// The log's rows after `known` through `head`, which must all be there, in order.
+  private static func records(_ rows: [[String?]], after known: Int, through head: Int, in url: PostgresURL) throws
     -> [ChangeRecord]
   {
-    let rows = try connection.query(
-      "SELECT seq, node, mutations, digest FROM changes WHERE seq > $1 AND seq <= $2 ORDER BY seq",
-      [String(known), String(last)]
-    ).values
     let records = try rows.map { row in
-      let sequence = Self.int(row[0])
+      let sequence = int(row[0])
       return ChangeRecord(
         sequence: sequence, node: row[1] ?? "", mutations: try ChangeRecord.decode(row[2] ?? "", sequence: sequence),
         digest: row[3] ?? "")
@@ -81,6 +102,11 @@ extension PostgresShopDatabase {
     for (offset, record) in records.enumerated() where record.sequence != known + 1 + offset {
       throw StorageError(
         "the change log of \(url) skips from \(known + offset) to \(record.sequence); it was pruned under a node")
+    }
+    guard records.count == max(0, head - known) else {
+      throw StorageError(
+        "the change log of \(url) ends at \(known + records.count), before its head \(head); it was pruned under a node"
+      )
     }
     return records
   }

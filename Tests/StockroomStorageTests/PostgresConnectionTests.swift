@@ -42,6 +42,46 @@ struct PostgresConnectionTests {
     #expect(try connection.query("SELECT 1 AS one")[0, "one"] == "1")
   }
 
+  @Test func aPipelineAnswersEveryStatementInOrder() throws {
+    let connection = try connect()
+    try connection.execute("DROP TABLE IF EXISTS piped; CREATE TABLE piped (id serial PRIMARY KEY, name text UNIQUE)")
+    let results = try connection.pipeline([
+      PostgresStatement("INSERT INTO piped (name) VALUES ($1) RETURNING id", ["kiwi"]),
+      PostgresStatement("INSERT INTO piped (name) VALUES ($1), ($2)", ["banana", nil]),
+      PostgresStatement("SELECT name FROM piped ORDER BY id"),
+    ])
+    #expect(results.count == 3)
+    #expect(results[0].values.count == 1)
+    #expect(results[1].affected == 2)
+    #expect(results[2].values.map { $0[0] } == ["kiwi", "banana", nil])
+  }
+
+  @Test func aPipelineStopsAtItsFirstFailureAsOneTransactionAndTheConnectionGoesOn() throws {
+    let connection = try connect()
+    try connection.execute("DROP TABLE IF EXISTS piped; CREATE TABLE piped (name text PRIMARY KEY)")
+    let refused = #expect(throws: PostgresError.self) {
+      try connection.pipeline([
+        PostgresStatement("INSERT INTO piped VALUES ($1)", ["alice"]),
+        PostgresStatement("INSERT INTO piped VALUES ($1)", ["alice"]),
+        PostgresStatement("INSERT INTO piped VALUES ($1)", ["bob"]),
+      ])
+    }
+    #expect(refused?.sqlState == .uniqueViolation)
+    // Up to its sync a pipeline is one implicit transaction: the first row went with the rest.
+    #expect(try connection.query("SELECT count(*) AS n FROM piped")[0, "n"] == "0")
+    // In an explicit transaction the failure leaves it aborted, its COMMIT unrun, until ROLLBACK.
+    #expect(throws: PostgresError.self) {
+      try connection.pipeline([
+        PostgresStatement("BEGIN"), PostgresStatement("INSERT INTO piped VALUES ($1)", ["carol"]),
+        PostgresStatement("SELECT 1 / 0"), PostgresStatement("COMMIT"),
+      ])
+    }
+    #expect(throws: PostgresError.self) { try connection.query("SELECT 1") }
+    try connection.execute("ROLLBACK")
+    #expect(try connection.query("SELECT count(*) AS n FROM piped")[0, "n"] == "0")
+    #expect(try connection.query("SELECT 1 AS one")[0, "one"] == "1")
+  }
+
   @Test func sqlStateClassesDecideRetryAndAvailability() {
     #expect(SQLState.serializationFailure.isRetryable)
     #expect(SQLState.deadlockDetected.isRetryable)

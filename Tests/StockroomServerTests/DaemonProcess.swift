@@ -16,8 +16,9 @@ final class DaemonProcess: @unchecked Sendable {
   let process = Process()
   private let errorPipe = Pipe()
   private let output = Pipe()
-  private let collected = LockedText()
-  private let printed = LockedText()
+  /// The readers of stderr (unless it goes to a file) and stdout, once the process runs.
+  private var collected: PipeReader?
+  private var printed: PipeReader?
 
   /// Where stderr goes instead of the pipe, when the test asks for a file.
   private let errorFile: URL?
@@ -44,21 +45,15 @@ final class DaemonProcess: @unchecked Sendable {
     } else {
       errorFile = nil
       process.standardError = errorPipe
-      let collected = self.collected
-      errorPipe.fileHandleForReading.readabilityHandler = { handle in
-        collected.append(String(decoding: handle.availableData, as: UTF8.self))
-      }
     }
     process.standardOutput = output
-    let printed = self.printed
-    output.fileHandleForReading.readabilityHandler = { handle in
-      printed.append(String(decoding: handle.availableData, as: UTF8.self))
-    }
     try process.run()
+    if errorFile == nil { collected = PipeReader(errorPipe.fileHandleForReading) }
+    printed = PipeReader(output.fileHandleForReading)
   }
 
   var log: String {
-    guard let errorFile else { return collected.text }
+    guard let errorFile else { return collected?.text ?? "" }
     return String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
   }
 
@@ -121,8 +116,8 @@ final class DaemonProcess: @unchecked Sendable {
   /// What the process printed on stdout, once it shows `text` (or after the deadline).
   func standardOutput(showing text: String) -> String {
     let deadline = Date().addingTimeInterval(10)
-    while !printed.text.contains(text) && Date() < deadline { usleep(10_000) }
-    return printed.text
+    while !(printed?.text ?? "").contains(text) && Date() < deadline { usleep(10_000) }
+    return printed?.text ?? ""
   }
 
   deinit {
@@ -134,8 +129,6 @@ final class DaemonProcess: @unchecked Sendable {
       while process.isRunning && Date() < deadline { usleep(10_000) }
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
-    errorPipe.fileHandleForReading.readabilityHandler = nil
-    output.fileHandleForReading.readabilityHandler = nil
     if let errorFile { try? FileManager.default.removeItem(at: errorFile) }
   }
 }

@@ -49,6 +49,13 @@ public enum PostgresSchema {
       seq bigint PRIMARY KEY, node text NOT NULL, at timestamptz NOT NULL DEFAULT now(), mutations text NOT NULL,
       digest text NOT NULL);
     """,
+    // 3: a change commits without waiting for the WAL flush, so that the writers' lock is not
+    // held through it; the node then forces the flush with a small transaction on a row of its
+    // own here (its commit waits for the flush, which carries every commit before it), so that
+    // several nodes' flushes go to disk together and no node waits on another's row.
+    """
+    CREATE TABLE node_flushes(node text PRIMARY KEY, flushes bigint NOT NULL, at timestamptz NOT NULL DEFAULT now());
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

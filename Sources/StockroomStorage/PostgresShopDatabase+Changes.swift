@@ -29,17 +29,20 @@ extension PostgresShopDatabase {
       // The changes are read by a statement of their own, after the lock is held: in READ
       // COMMITTED a statement that waited for the lock would still read the table as it was
       // before the wait, without the change of the node that held it.
-      let locked = try connection.pipeline([
-        PostgresStatement("BEGIN"),
-        PostgresStatement("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE"),
-        PostgresStatement(
-          """
-          SELECT seq, node, mutations, digest FROM changes
-          WHERE seq > $1 AND seq <= (SELECT seq FROM change_head WHERE id = 1) ORDER BY seq
-          """, [String(known)]),
-      ])
-      let head = Self.int(locked[1].values.first?[0])
-      let missed = try Self.records(locked[2].values, after: known, through: head, in: url)
+      // With `flushesSeparately` the commit does not wait for the WAL flush: the lock goes as
+      // soon as the rows are written, and `flushBarrier` waits for the flush outside it.
+      let begin = flushesSeparately ? ["BEGIN", "SET LOCAL synchronous_commit TO off"] : ["BEGIN"]
+      let locked = try connection.pipeline(
+        begin.map { PostgresStatement($0) } + [
+          PostgresStatement("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE"),
+          PostgresStatement(
+            """
+            SELECT seq, node, mutations, digest FROM changes
+            WHERE seq > $1 AND seq <= (SELECT seq FROM change_head WHERE id = 1) ORDER BY seq
+            """, [String(known)]),
+        ])
+      let head = Self.int(locked[begin.count].values.first?[0])
+      let missed = try Self.records(locked[begin.count + 1].values, after: known, through: head, in: url)
       guard let change = try prepare(missed) else {
         try connection.execute("COMMIT")
         return head
@@ -63,19 +66,42 @@ extension PostgresShopDatabase {
     }
   }
 
+  /// Whether a change's commit leaves its WAL flush to `flushBarrier` (`--fsync always`; with
+  /// `batch` and `off` PostgreSQL flushes in the background anyway).
+  public var flushesSeparately: Bool { fsync == .always }
+
+  /// Returns once everything committed before it is on PostgreSQL's disk: a one-row write of
+  /// this node's own, committed with `synchronous_commit` on, whose flush carries every commit
+  /// before it in the log. A transaction that only took an id would write no log and wait for
+  /// nothing; a row shared by the nodes would make their flushes take turns.
+  public func flushBarrier(node: String) throws {
+    try usableWriter().query(
+      """
+      INSERT INTO node_flushes(node, flushes) VALUES ($1, 1)
+      ON CONFLICT (node) DO UPDATE SET flushes = node_flushes.flushes + 1, at = now()
+      """, [node])
+  }
+
   /// The store's head as one statement sees it, and the changes after `known` through it (at
   /// most `limit`), oldest first: one round trip both learns the store's position and brings
   /// what this node lacks of it. The changes are nil when the log no longer holds them all
-  /// (pruned), and the node must load the whole shop again instead.
-  public func changesThroughHead(after known: Int, limit: Int = 1000) throws -> (head: Int, changes: [ChangeRecord]?) {
+  /// (pruned), and the node must load the whole shop again instead. `flushed`: every commit the
+  /// statement saw was on disk already (the log was flushed past where it had been written when
+  /// the statement looked); when not, one of them may be a change committed without waiting
+  /// for its flush whose node has not yet forced it (`flushBarrier`).
+  public func changesThroughHead(after known: Int, limit: Int = 1000) throws -> (
+    head: Int, changes: [ChangeRecord]?, flushed: Bool
+  ) {
     let rows = try usableWriter().query(
       """
-      SELECT h.seq, c.seq, c.node, c.mutations, c.digest FROM change_head h
+      SELECT h.seq, c.seq, c.node, c.mutations, c.digest,
+        pg_current_wal_flush_lsn() >= pg_current_wal_insert_lsn() FROM change_head h
       LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(h.seq, $1 + $2)
       WHERE h.id = 1 ORDER BY c.seq
       """, [String(known), String(limit)]
     ).values
     let head = Self.int(rows.first?[0])
+    let flushed = rows.allSatisfy { $0[5] == "t" }
     let records = try rows.filter { $0[1] != nil }.map { row in
       let sequence = Self.int(row[1])
       return ChangeRecord(
@@ -84,9 +110,9 @@ extension PostgresShopDatabase {
     }
     let expected = min(head, known + limit) - known
     guard records.count == max(0, expected), records.first.map({ $0.sequence == known + 1 }) ?? true else {
-      return (head, nil)
+      return (head, nil, flushed)
     }
-    return (head, records)
+    return (head, records, flushed)
   }
 
   /// The log's rows after `known` through `head`, which must all be there, in order.

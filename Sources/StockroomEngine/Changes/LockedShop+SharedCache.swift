@@ -46,10 +46,12 @@ extension LockedShop {
     }
   }
 
-  /// Replays a change another node committed, and tells watchers. Throws when the replay does
-  /// not end where it ended on that node: the cache has diverged and must be loaded again.
-  package func replayShared(_ record: ChangeRecord) throws {
-    let wake = try state.withLock { state throws -> [EventMailbox] in
+  /// Replays a change another node committed, and returns its events for `committed` to
+  /// deliver once the change is known to be on disk (it may have been committed without waiting
+  /// for its flush). Throws when the replay does not end where it ended on that node: the cache
+  /// has diverged and must be loaded again.
+  package func replayShared(_ record: ChangeRecord) throws -> [StockEvent] {
+    try state.withLock { state throws -> [StockEvent] in
       var events: [StockEvent] = []
       for mutation in record.mutations {
         let applied = try state.shop.apply(mutation)
@@ -61,9 +63,8 @@ extension LockedShop {
       }
       // Already in the store, so their receipts are read there.
       state.shop.settleReceipts(through: state.shop.counters.nextOrderID - 1)
-      return hub.deliver(events)
+      return events
     }
-    for mailbox in wake { mailbox.notify() }
   }
 
   /// The shop as loaded from the store again: watchers get a `cause=resync` event for every

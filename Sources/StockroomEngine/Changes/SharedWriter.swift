@@ -251,8 +251,10 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
       let started = ContinuousClock.now
       let durable = beginAttempt()
       do {
+        let before = known
+        var replayed: [StockEvent] = []
         let head = try database.commitChange(after: known, node: node) { missed in
-          try replay(missed)
+          replayed = try replay(missed)
           // The writers' lock may have taken a while to get (other nodes' commits go first):
           // what arrived meanwhile joins this transaction rather than wait for the next turn.
           tickets += queue.withLock { $0.take(upTo: Self.batchLimit - tickets.count) }
@@ -262,6 +264,9 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           newestOrder = own.newestOrder
           return own.change
         }
+        // Nothing this transaction wrote or saw is answered, told or shown before it is on disk.
+        if head != before { try flushBarrier() }
+        events = replayed + events
         known = head
         sequence.store(head, ordering: .relaxed)
         durable.complete(.committed)
@@ -318,14 +323,32 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     }
   }
 
-  /// Replays other nodes' changes into the cache and tells watchers; throws when the cache has
-  /// diverged from what those nodes had, and the shop must be loaded again.
-  private func replay(_ records: [ChangeRecord]) throws {
+  /// Replays other nodes' changes into the cache and returns their events, for watchers once
+  /// the changes are known to be on disk; throws when the cache has diverged from what those
+  /// nodes had, and the shop must be loaded again.
+  private func replay(_ records: [ChangeRecord]) throws -> [StockEvent] {
+    var events: [StockEvent] = []
     for record in records {
-      try shop.replayShared(record)
+      events += try shop.replayShared(record)
       known = record.sequence
       sequence.store(record.sequence, ordering: .relaxed)
       replayedChanges.add(1, ordering: .relaxed)
+    }
+    return events
+  }
+
+  /// Waits until every change committed so far is on PostgreSQL's disk, when commits do not
+  /// wait for that themselves (`--fsync always`). A barrier that fails leaves it unknown
+  /// whether they are, as a commit whose answer was lost: the link counts as down, and the shop
+  /// is loaded again once the database answers.
+  private func flushBarrier() throws {
+    guard database.flushesSeparately else { return }
+    do {
+      try database.flushBarrier(node: node)
+    } catch let error as PostgresError where error.isUnavailable {
+      throw error
+    } catch {
+      throw PostgresError(.connectionLost, "the changes could not be confirmed on disk: \(error)")
     }
   }
 
@@ -334,13 +357,15 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     do {
       // One round trip in the usual case: the head and everything up to it come together.
       while true {
-        let (head, records) = try database.changesThroughHead(after: known)
+        let (head, records, flushed) = try database.changesThroughHead(after: known)
         guard let records else {
           // The log no longer reaches back to this node's shop.
           reloadShop()
           return
         }
-        try replay(records)
+        // A change committed without waiting for its flush is not shown before it is on disk.
+        if !flushed && !records.isEmpty { try flushBarrier() }
+        shop.committed(try replay(records), settledThrough: nil)
         if known >= head { return }
       }
     } catch let error as PostgresError where error.isUnavailable {
@@ -366,6 +391,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
 
   private func loadAgain() throws {
     let loaded = try reload()
+    // What it loaded may hold a change committed without waiting for its flush.
+    try flushBarrier()
     shop.replaceShared(loaded.shop)
     known = loaded.sequence
     sequence.store(loaded.sequence, ordering: .relaxed)

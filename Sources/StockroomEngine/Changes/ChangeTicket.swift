@@ -1,5 +1,4 @@
 import StockroomDomain
-import Synchronization
 
 /// One change on its way through a shared store's writer, and its result once committed.
 ///
@@ -17,7 +16,7 @@ package final class ChangeTicket: Sendable {
 
   package let mutation: Mutation
   private let writer: SharedWriter
-  private let state = Mutex<(result: Result?, done: (@Sendable () -> Void)?)>((nil, nil))
+  private let outcome = OneShotResult<Result>()
 
   init(_ mutation: Mutation, writer: SharedWriter) {
     self.mutation = mutation
@@ -25,7 +24,7 @@ package final class ChangeTicket: Sendable {
   }
 
   /// nil until the writer is done with it.
-  package var result: Result? { state.withLock { $0.result } }
+  package var result: Result? { outcome.value }
 
   /// Hands the change to its writer; `done` runs on `loop` once the result is in.
   package func run(on loop: any LoopExecutor, done: @escaping @Sendable () -> Void) {
@@ -34,18 +33,12 @@ package final class ChangeTicket: Sendable {
 
   /// Hands the change to its writer; `done` runs on whichever thread finishes it.
   package func run(done: @escaping @Sendable () -> Void) {
-    state.withLock { $0.done = done }
+    outcome.whenGiven(done)
     writer.enqueue(self)
   }
 
   /// Called once, by the writer.
   package func finish(_ result: Result) {
-    let done = state.withLock { state -> (@Sendable () -> Void)? in
-      guard state.result == nil else { return nil }
-      state.result = result
-      defer { state.done = nil }
-      return state.done
-    }
-    done?()
+    outcome.give(result)
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A read on a node of a shared store, waiting until the node's cache holds every change
 /// committed anywhere before the read arrived (etcd's ReadIndex): the shared writer learns the
 /// store's change position after the read was queued, replays up to it, then lets every read
@@ -15,7 +13,7 @@ package final class ReadIndexTicket: Sendable {
     case unconfirmed
   }
 
-  private let state = Mutex<(result: Result?, done: (@Sendable () -> Void)?)>((nil, nil))
+  private let outcome = OneShotResult<Result>()
   private let writer: SharedWriter
 
   init(writer: SharedWriter) {
@@ -23,22 +21,16 @@ package final class ReadIndexTicket: Sendable {
   }
 
   /// nil until the writer has let it go.
-  package var result: Result? { state.withLock { $0.result } }
+  package var result: Result? { outcome.value }
 
   /// Queues the read with its writer; `done` runs on `loop` once it may be answered.
   package func run(on loop: any LoopExecutor, done: @escaping @Sendable () -> Void) {
-    state.withLock { $0.done = { loop.execute(done) } }
+    outcome.whenGiven { loop.execute(done) }
     writer.enqueue(self)
   }
 
   /// Called once, by the writer.
   func finish(_ result: Result) {
-    let done = state.withLock { state -> (@Sendable () -> Void)? in
-      guard state.result == nil else { return nil }
-      state.result = result
-      defer { state.done = nil }
-      return state.done
-    }
-    done?()
+    outcome.give(result)
   }
 }

@@ -84,9 +84,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   package let replayedChanges = Atomic<Int>(0)
   package let retries = Atomic<Int>(0)
   package let reloads = Atomic<Int>(0)
-  package let readsWaited = Atomic<Int>(0)
-  package let readCatchUps = Atomic<Int>(0)
-  package let readsUnconfirmed = Atomic<Int>(0)
+  package let readCounts = ReadIndexCounts()
   /// The last change this node's cache holds.
   package let sequence: Atomic<Int>
   package let connected = Atomic<Bool>(true)
@@ -118,8 +116,9 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     SharedFigures(
       node: node, connected: connected.load(ordering: .relaxed), sequence: sequence.load(ordering: .relaxed),
       waiting: waiting, replayed: replayedChanges.load(ordering: .relaxed), retries: retries.load(ordering: .relaxed),
-      reloads: reloads.load(ordering: .relaxed), reads: reads, readsWaited: readsWaited.load(ordering: .relaxed),
-      readCatchUps: readCatchUps.load(ordering: .relaxed), readsUnconfirmed: readsUnconfirmed.load(ordering: .relaxed))
+      reloads: reloads.load(ordering: .relaxed), reads: reads, readsWaited: readCounts.waited.load(ordering: .relaxed),
+      readCatchUps: readCounts.catchUps.load(ordering: .relaxed),
+      readsUnconfirmed: readCounts.unconfirmed.load(ordering: .relaxed))
   }
 
   package var uncommitted: CommitTicket? {
@@ -213,7 +212,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           for ticket in tickets { ticket.finish(.failed(failure)) }
         }
       } else if linkUp && (!reads.isEmpty || announced > known || ContinuousClock.now - lastPoll > .seconds(1)) {
-        if !reads.isEmpty { readCatchUps.add(1, ordering: .relaxed) }
+        if !reads.isEmpty { readCounts.catchUps.add(1, ordering: .relaxed) }
         catchUp()
       }
       // Both the commit (under the writers' lock) and the catch-up read the store's head after
@@ -229,8 +228,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
 
   private func release(_ reads: [ReadIndexTicket]) {
     guard !reads.isEmpty else { return }
-    readsWaited.add(reads.count, ordering: .relaxed)
-    if !linkUp { readsUnconfirmed.add(reads.count, ordering: .relaxed) }
+    readCounts.waited.add(reads.count, ordering: .relaxed)
+    if !linkUp { readCounts.unconfirmed.add(reads.count, ordering: .relaxed) }
     for read in reads { read.finish(linkUp ? .current : .unconfirmed) }
   }
 

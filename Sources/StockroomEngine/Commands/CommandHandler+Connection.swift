@@ -131,6 +131,14 @@ extension CommandHandler {
     out.field("role", role.rawValue)
   }
 
+  /// How this node's reads of its cache wait for the store (`--reads`).
+  private func infoReads(_ shared: SharedFigures, out: inout ReplyEncoder) {
+    out.field("reads", shared.reads.rawValue)
+    out.field("reads_waited", shared.readsWaited)
+    out.field("read_catchups", shared.readCatchUps)
+    out.field("reads_unconfirmed", shared.readsUnconfirmed)
+  }
+
   private func infoStore(session: Session, role: Role, out: inout ReplyEncoder) {
     let (products, diaryEntries, history, generation) = store.read { state in
       (
@@ -157,10 +165,7 @@ extension CommandHandler {
       out.field("replayed_changes", shared.replayed)
       out.field("commit_retries", shared.retries)
       out.field("store_reloads", shared.reloads)
-      out.field("reads", shared.reads.rawValue)
-      out.field("reads_waited", shared.readsWaited)
-      out.field("read_catchups", shared.readCatchUps)
-      out.field("reads_unconfirmed", shared.readsUnconfirmed)
+      infoReads(shared, out: &out)
     }
     let readOnly = store.readOnlyReason
     out.field("read_only", readOnly != nil)

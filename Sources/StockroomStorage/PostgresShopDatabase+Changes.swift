@@ -143,6 +143,13 @@ extension PostgresShopDatabase {
     Self.int(try usableWriter().query("SELECT seq FROM change_head WHERE id = 1").values.first?[0])
   }
 
+  /// Drops the flush rows (`flushBarrier`) of nodes that have not flushed for `age`: a node's
+  /// name holds its process id, so every restart leaves one behind.
+  public func pruneNodeFlushes(olderThan age: TimeInterval) throws {
+    try usableWriter().query(
+      "DELETE FROM node_flushes WHERE at < now() - make_interval(secs => $1::float8)", [String(age)])
+  }
+
   /// Drops logged changes older than `age` and more than `keeping` behind the head: a node that
   /// falls further behind than that (stopped, or cut off from the database) loads the whole shop.
   public func pruneChanges(olderThan age: TimeInterval, keeping: Int) throws {

@@ -425,6 +425,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
       try database.expireKeys(olderThan: Date().addingTimeInterval(-(ShopLimits().orderKeyRetention + 3600)))
       // A node away longer than this loads the whole shop when it is back.
       try database.pruneChanges(olderThan: 3600, keeping: 100_000)
+      // This node flushes far more often than that while it runs; a stopped node's row goes.
+      try database.pruneNodeFlushes(olderThan: 86_400)
     } catch {
       logger.warning("store housekeeping failed: \(error)")
     }

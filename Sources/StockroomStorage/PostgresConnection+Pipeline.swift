@@ -17,42 +17,65 @@ extension PostgresConnection {
   /// rest of a pipeline after an error); a lost connection is thrown as lost.
   @discardableResult
   public func pipeline(_ statements: [PostgresStatement]) throws(PostgresError) -> [PostgresRows] {
-    guard statements.count > 1 else {
-      return try statements.map { statement throws(PostgresError) in
-        try query(statement.sql, statement.parameters)
-      }
+    if statements.count == 1, let statement = statements.first, !statement.prepared {
+      return [try query(statement.sql, statement.parameters)]
     }
+    guard !statements.isEmpty else { return [] }
     guard PQenterPipelineMode(handle) == 1 else { throw lost() }
     defer { PQexitPipelineMode(handle) }
-    var sent = 0
+    var expected: [PipelineStep] = []
+    var preparing: [String: String] = [:]
     for statement in statements {
-      guard send(statement) else { break }
-      sent += 1
+      guard let steps = send(statement, preparing: &preparing) else { break }
+      expected += steps
     }
-    guard sent == statements.count, PQpipelineSync(handle) == 1 else {
+    guard expected.filter({ $0 == .statement }).count == statements.count, PQpipelineSync(handle) == 1 else {
       drain()
       throw lost()
     }
-    return try collect(statements.count)
+    return try collect(expected)
   }
 
-  /// Queues one statement in the pipeline; false when libpq could not.
-  private func send(_ statement: PostgresStatement) -> Bool {
+  /// What answers in a pipeline, in order: a statement, or the preparing of one named so.
+  private enum PipelineStep: Equatable {
+    case statement
+    case prepare(name: String, sql: String)
+  }
+
+  /// Queues one statement in the pipeline, preparing it first when it is to be kept prepared
+  /// and is not yet; nil when libpq could not.
+  private func send(_ statement: PostgresStatement, preparing: inout [String: String]) -> [PipelineStep]? {
     let copies = statement.parameters.map { $0.map { strdup($0) } ?? nil }
     defer {
       for pointer in copies { free(pointer) }
     }
-    return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
-      PQsendQueryParams(handle, statement.sql, Int32(copies.count), nil, values.baseAddress, nil, nil, 0)
-    } == 1
+    let count = Int32(copies.count)
+    return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { values -> [PipelineStep]? in
+      guard statement.prepared else {
+        let sent = PQsendQueryParams(handle, statement.sql, count, nil, values.baseAddress, nil, nil, 0)
+        return sent == 1 ? [.statement] : nil
+      }
+      var steps: [PipelineStep] = []
+      let known = preparedNames[statement.sql] ?? preparing[statement.sql]
+      let name = known ?? "stockroom_\(namesGiven + 1)"
+      if known == nil {
+        namesGiven += 1
+        preparing[statement.sql] = name
+        guard PQsendPrepare(handle, name, statement.sql, count, nil) == 1 else { return nil }
+        steps.append(.prepare(name: name, sql: statement.sql))
+      }
+      guard PQsendQueryPrepared(handle, name, count, values.baseAddress, nil, nil, 0) == 1 else { return nil }
+      return steps + [.statement]
+    }
   }
 
-  /// Reads `count` statements' results and the sync's. Each statement's result is followed by
-  /// a null that ends it; the sync's result ends the pipeline.
-  private func collect(_ count: Int) throws(PostgresError) -> [PostgresRows] {
+  /// Reads the results `expected` and the sync's. Each result is followed by a null that ends
+  /// it; the sync's result ends the pipeline. The statements prepared here are remembered only
+  /// when the whole pipeline went through.
+  private func collect(_ expected: [PipelineStep]) throws(PostgresError) -> [PostgresRows] {
     var results: [PostgresRows] = []
     var failure: PostgresError?
-    for _ in 0..<count {
+    for step in expected {
       guard let result = PQgetResult(handle) else {
         failure = failure ?? lost()
         break
@@ -60,14 +83,18 @@ extension PostgresConnection {
       if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
         PQclear(result)
       } else {
-        do throws(PostgresError) { results.append(try rows(of: result)) } catch { failure = failure ?? error }
+        do throws(PostgresError) {
+          let rows = try rows(of: result)
+          if step == .statement { results.append(rows) }
+        } catch { failure = failure ?? error }
       }
-      // The null that ends this statement's results.
+      // The null that ends this step's results.
       while let extra = PQgetResult(handle) { PQclear(extra) }
     }
     guard failure == nil || isConnected else { throw failure ?? lost() }
     drain()
     if let failure { throw failure }
+    for case .prepare(let name, let sql) in expected { preparedNames[sql] = name }
     return results
   }
 

@@ -13,6 +13,12 @@ import CLibPQ
 public final class PostgresConnection {
   let handle: OpaquePointer
   public let url: PostgresURL
+  /// The names of the statements prepared on this connection, by their SQL; a reconnection
+  /// starts a new session, which has none.
+  var preparedNames: [String: String] = [:]
+  /// Numbers the names given, never reusing one: a name a failed pipeline may or may not have
+  /// left behind is never asked for again.
+  var namesGiven = 0
 
   /// Connects, waiting at most `connectTimeout` seconds (libpq counts whole seconds, at least 2).
   public init(_ url: PostgresURL, applicationName: String = "stockroomd", connectTimeout: Int = 5) throws(PostgresError)
@@ -111,6 +117,7 @@ public final class PostgresConnection {
   /// Reconnects with the same options after the connection was lost.
   public func reset() throws(PostgresError) {
     PQreset(handle)
+    preparedNames.removeAll()
     guard isConnected else {
       throw PostgresError(
         .connectionFailed, "cannot reconnect to PostgreSQL at \(url): \(Self.message(PQerrorMessage(handle)))")

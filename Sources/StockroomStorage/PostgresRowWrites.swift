@@ -15,7 +15,7 @@ enum PostgresRowWrites {
         statements.append(
           PostgresStatement(
             "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [key, String(value)]))
+            [key, String(value)], prepared: true))
       }
     }
     return statements
@@ -33,30 +33,52 @@ enum PostgresRowWrites {
         [
           item, String(level.initial), String(level.restocked), String(level.corrected), String(level.taken),
           String(level.current),
-        ])
+        ], prepared: true)
     } + batch.deletedStock.map { PostgresStatement("DELETE FROM stock WHERE item = $1", [$0]) }
   }
 
-  /// The ledger lines and orders it adds: the many rows of a busy batch, in a few multi-row
-  /// INSERTs.
+  /// The ledger lines and orders it adds: the many rows of a busy batch, each table's in one
+  /// prepared statement that takes every column as an array.
   private static func ledger(_ batch: JournalBatch) -> [PostgresStatement] {
-    let ledger = PostgresStatement.inserts(
-      into: "ledger(item, change, cause, order_id, user_name, at)", columns: 6, timeColumns: [5],
-      batch.ledger.map { entry in
-        [
-          entry.item, String(entry.change), entry.cause, entry.orderID.map(String.init), entry.user,
-          String(entry.at.timeIntervalSince1970),
-        ]
-      })
-    let orders = PostgresStatement.inserts(
-      into: "orders(id, user_name, placed, lines, taken)", columns: 5, timeColumns: [2],
-      batch.orders.map { order in
-        [
-          String(order.id), order.user, String(order.placed.timeIntervalSince1970), RowText.lines(order.lines),
-          RowText.counts(order.taken),
-        ]
-      })
-    return ledger + orders
+    var statements: [PostgresStatement] = []
+    if !batch.ledger.isEmpty {
+      let entries = batch.ledger
+      statements.append(
+        PostgresStatement(
+          """
+          INSERT INTO ledger(item, change, cause, order_id, user_name, at)
+          SELECT item, change, cause, order_id, user_name, to_timestamp(at)
+          FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::float8[])
+            AS r(item, change, cause, order_id, user_name, at)
+          """,
+          [
+            PostgresStatement.array(entries.map(\.item)),
+            PostgresStatement.array(entries.map { String($0.change) }),
+            PostgresStatement.array(entries.map(\.cause)),
+            PostgresStatement.array(entries.map { $0.orderID.map(String.init) }),
+            PostgresStatement.array(entries.map(\.user)),
+            PostgresStatement.array(entries.map { String($0.at.timeIntervalSince1970) }),
+          ], prepared: true))
+    }
+    if !batch.orders.isEmpty {
+      let orders = batch.orders
+      statements.append(
+        PostgresStatement(
+          """
+          INSERT INTO orders(id, user_name, placed, lines, taken)
+          SELECT id, user_name, to_timestamp(placed), lines, taken
+          FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[], $5::text[])
+            AS r(id, user_name, placed, lines, taken)
+          """,
+          [
+            PostgresStatement.array(orders.map { String($0.id) }),
+            PostgresStatement.array(orders.map(\.user)),
+            PostgresStatement.array(orders.map { String($0.placed.timeIntervalSince1970) }),
+            PostgresStatement.array(orders.map { RowText.lines($0.lines) }),
+            PostgresStatement.array(orders.map { RowText.counts($0.taken) }),
+          ], prepared: true))
+    }
+    return statements
   }
 
   /// The receipts kept for orders' keys.
@@ -73,7 +95,7 @@ enum PostgresRowWrites {
         [
           receipt.order.user, key, String(receipt.order.id), RowText.counts(receipt.requested),
           RowText.counts(receipt.levels), String(receipt.order.placed.timeIntervalSince1970),
-        ])
+        ], prepared: true)
     }
   }
 

@@ -34,12 +34,12 @@ extension PostgresShopDatabase {
       let begin = flushesSeparately ? ["BEGIN", "SET LOCAL synchronous_commit TO off"] : ["BEGIN"]
       let locked = try connection.pipeline(
         begin.map { PostgresStatement($0) } + [
-          PostgresStatement("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE"),
+          PostgresStatement("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE", prepared: true),
           PostgresStatement(
             """
             SELECT seq, node, mutations, digest FROM changes
             WHERE seq > $1 AND seq <= (SELECT seq FROM change_head WHERE id = 1) ORDER BY seq
-            """, [String(known)]),
+            """, [String(known)], prepared: true),
         ])
       let head = Self.int(locked[begin.count].values.first?[0])
       let missed = try Self.records(locked[begin.count + 1].values, after: known, through: head, in: url)
@@ -52,10 +52,10 @@ extension PostgresShopDatabase {
         PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
           PostgresStatement(
             "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
-            [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest]),
-          PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)]),
+            [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest], prepared: true),
+          PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)], prepared: true),
           // Delivered to every listening node when, and only if, this transaction commits.
-          PostgresStatement("SELECT pg_notify($1, $2)", [Self.changeChannel, String(sequence)]),
+          PostgresStatement("SELECT pg_notify($1, $2)", [Self.changeChannel, String(sequence)], prepared: true),
           PostgresStatement("COMMIT"),
         ])
       return sequence
@@ -75,11 +75,13 @@ extension PostgresShopDatabase {
   /// before it in the log. A transaction that only took an id would write no log and wait for
   /// nothing; a row shared by the nodes would make their flushes take turns.
   public func flushBarrier(node: String) throws {
-    try usableWriter().query(
-      """
-      INSERT INTO node_flushes(node, flushes) VALUES ($1, 1)
-      ON CONFLICT (node) DO UPDATE SET flushes = node_flushes.flushes + 1, at = now()
-      """, [node])
+    try usableWriter().pipeline([
+      PostgresStatement(
+        """
+        INSERT INTO node_flushes(node, flushes) VALUES ($1, 1)
+        ON CONFLICT (node) DO UPDATE SET flushes = node_flushes.flushes + 1, at = now()
+        """, [node], prepared: true)
+    ])
   }
 
   /// The store's head as one statement sees it, and the changes after `known` through it (at

@@ -82,6 +82,33 @@ struct PostgresConnectionTests {
     #expect(try connection.query("SELECT 1 AS one")[0, "one"] == "1")
   }
 
+  @Test func aPreparedStatementIsPreparedOnceAndAgainAfterAReconnection() throws {
+    let connection = try connect()
+    let other = try connect()
+    try connection.execute("DROP TABLE IF EXISTS piped; CREATE TABLE piped (name text, n integer)")
+    let insert = "INSERT INTO piped SELECT * FROM unnest($1::text[], $2::integer[])"
+    let names = ["kiwi", "say \"hi\"", "back\\slash", nil, "딸기\n바나나", "{a,b}", "NULL"]
+    let numbers = names.indices.map { String($0) }
+    for _ in 1...3 {
+      try connection.pipeline([
+        PostgresStatement(
+          insert, [PostgresStatement.array(names), PostgresStatement.array(numbers)], prepared: true),
+        PostgresStatement("SELECT count(*) FROM piped", prepared: true),
+      ])
+    }
+    let prepared = try connection.query("SELECT count(*) AS n FROM pg_prepared_statements")[0, "n"]
+    #expect(prepared == "2", "each statement prepared once on the connection")
+    let stored = try connection.query("SELECT name FROM piped WHERE n < \(names.count) ORDER BY n").values
+    #expect(
+      stored.map { $0[0] } == names.flatMap { [$0, $0, $0] }, "every text, quotes, backslashes and NULL as sent")
+    // A reconnection is a new session without them: they are prepared again there.
+    try other.query("SELECT pg_terminate_backend($1)", [String(connection.backendProcess)])
+    #expect(throws: PostgresError.self) { try connection.query("SELECT 1") }
+    try connection.reset()
+    let again = try connection.pipeline([PostgresStatement("SELECT count(*) FROM piped", prepared: true)])
+    #expect(again.first?[0, "count"] == String(3 * names.count))
+  }
+
   @Test func sqlStateClassesDecideRetryAndAvailability() {
     #expect(SQLState.serializationFailure.isRetryable)
     #expect(SQLState.deadlockDetected.isRetryable)

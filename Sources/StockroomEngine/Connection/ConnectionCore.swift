@@ -179,25 +179,21 @@ package struct ConnectionCore {
   ) {
     if held.isEmpty {
       let mark = output.bytes.count
-      switch reply(&session, &output) {
-      case nil: return
-      case .work(let work): run(work, host: host)
-      case .commit(let ticket):
-        hold(ticket, isRead: false, reply: Array(output.bytes[mark...]), host: host)
+      let wait = reply(&session, &output)
+      if let behind = wait?.held {
+        hold(behind.ticket, behind.kind, reply: Array(output.bytes[mark...]), host: host)
         output.bytes.removeSubrange(mark...)
-      case .durable(let ticket):
-        hold(ticket, isRead: true, reply: Array(output.bytes[mark...]), host: host)
-        output.bytes.removeSubrange(mark...)
+      } else if case .work(let work) = wait {
+        run(work, host: host)
       }
     } else {
       scratch.bytes.removeAll(keepingCapacity: true)
-      switch reply(&session, &scratch) {
-      case .commit(let ticket): hold(ticket, isRead: false, reply: scratch.bytes, host: host)
-      case .durable(let ticket): hold(ticket, isRead: true, reply: scratch.bytes, host: host)
-      case .work(let work):
+      let wait = reply(&session, &scratch)
+      if let behind = wait?.held {
+        hold(behind.ticket, behind.kind, reply: scratch.bytes, host: host)
+      } else {
         appendAfterHeld(scratch.bytes)
-        run(work, host: host)
-      case nil: appendAfterHeld(scratch.bytes)
+        if case .work(let work) = wait { run(work, host: host) }
       }
     }
   }
@@ -207,8 +203,9 @@ package struct ConnectionCore {
     heldBytes += bytes.count
   }
 
-  private mutating func hold(_ ticket: CommitTicket, isRead: Bool, reply: [UInt8], host: some ConnectionHost) {
-    held.append(HeldReply(ticket: ticket, isRead: isRead, reply: reply))
+  private mutating func hold(_ ticket: CommitTicket, _ kind: HeldReply.Kind, reply: [UInt8], host: some ConnectionHost)
+  {
+    held.append(HeldReply(ticket: ticket, kind: kind, reply: reply))
     heldBytes += reply.count
     host.awaitCommit(ticket)
   }
@@ -247,7 +244,7 @@ package struct ConnectionCore {
       case .committed:
         output.bytes += first.reply
       case .failed(let failure):
-        output.error(first.isRead ? failure.readReply : failure.reply)
+        output.error(first.failed(failure))
       }
       output.bytes += first.after
       heldBytes -= first.reply.count + first.after.count

@@ -8,4 +8,13 @@ package enum ReplyWait: Sendable {
   /// Work done elsewhere (password hashing, a change on a shared store); the reply is written
   /// when it is done, and no later request runs before it.
   case work(PendingWork)
+
+  /// The commit a reply is held behind, and whose reply it is; nil for work done elsewhere.
+  package var held: (ticket: CommitTicket, kind: HeldReply.Kind)? {
+    switch self {
+    case .commit(let ticket): (ticket, .change)
+    case .durable(let ticket): (ticket, .read)
+    case .work: nil
+    }
+  }
 }

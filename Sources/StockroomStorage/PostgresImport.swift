@@ -129,7 +129,7 @@ public enum PostgresImport {
           }
         })
       count += 1
-      if pending.count == PostgresStatement.rowsPerInsert { try flush() }
+      if pending.count == PostgresConnection.rowsPerInsert { try flush() }
     }
     try flush()
     return count

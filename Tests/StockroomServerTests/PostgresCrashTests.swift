@@ -1,7 +1,6 @@
 import Foundation
 import StockroomStorage
 import StockroomTestSupport
-import Synchronization
 import Testing
 
 /// PostgreSQL itself crashing under load (`pg_ctl stop -m immediate`: every server process
@@ -21,39 +20,17 @@ struct PostgresCrashTests {
     let ports = nodes.map(\.1)
     #expect(try PostgresShop.client(ports[0], as: "alice").request("ADD banana 1000000").isOK)
 
-    let acknowledged = Mutex<[Int]>([])
-    let stop = Atomic<Bool>(false)
-    let load = Thread {
-      together(8, seconds: 600) { index in
-        let client = try PostgresShop.client(ports[index % 2])
-        while !stop.load(ordering: .relaxed) {
-          let reply = try client.request("ORDER banana")
-          if reply.isOK {
-            acknowledged.withLock { $0.append(Int(reply.statusFields["order"]!)!) }
-          } else if reply.errorCode == .unavailable {
-            usleep(20_000)
-          } else {
-            throw LineClient.Failure(description: "\(reply.lines)")
-          }
-        }
-      }
-    }
-    load.start()
+    let load = OrderLoad(clients: 8, ports: ports, ordering: "ORDER banana", seconds: 600)
     for _ in 1...5 {
-      let before = acknowledged.withLock { $0.count }
-      try waitUntil(timeout: 120) { acknowledged.withLock { $0.count } >= before + 300 }
+      try load.waitForMore(300, timeout: 120)
       try cluster.stop()
       try cluster.start()
     }
-    let before = acknowledged.withLock { $0.count }
-    let recovered = Result { try waitUntil(timeout: 120) { acknowledged.withLock { $0.count } >= before + 300 } }
-    stop.store(true, ordering: .relaxed)
-    while !load.isFinished { usleep(10_000) }
+    let recovered = Result { try load.waitForMore(300, timeout: 120) }
+    let ids = load.stop()
     try recovered.get()
 
-    let ids = acknowledged.withLock { $0 }
-    let stored = Set(
-      try PostgresConnection(PostgresURL(url)).query("SELECT id FROM orders").values.map { Int($0[0]!)! })
+    let stored = try PostgresShop.orderIDs(url)
     let lost = Set(ids).subtracting(stored)
     #expect(lost.isEmpty, "\(lost.count) of \(ids.count) acknowledged orders lost: \(lost.sorted().prefix(10))")
     #expect(Set(ids).count == ids.count, "no order id acknowledged twice")

@@ -31,4 +31,9 @@ enum PostgresShop {
     if let user { try client.logInExisting(user) }
     return client
   }
+
+  /// The ids of the orders the store at `url` holds.
+  static func orderIDs(_ url: String) throws -> Set<Int> {
+    Set(try PostgresConnection(PostgresURL(url)).query("SELECT id FROM orders").values.map { Int($0[0]!)! })
+  }
 }

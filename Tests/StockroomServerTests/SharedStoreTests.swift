@@ -242,30 +242,11 @@ struct SharedStoreTests {
     #expect(try watcher.request("WATCH").isOK)
     #expect(try PostgresShop.client(ports[1], as: "alice").request("ADD banana 990").isOK)
 
-    let acknowledged = Mutex<[Int]>([])
-    let unavailable = Atomic<Int>(0)
-    let stop = Atomic<Bool>(false)
-    let load = Thread {
-      together(6) { index in
-        let client = try PostgresShop.client(ports[index % 2])
-        while !stop.load(ordering: .relaxed) {
-          let reply = try client.request("ORDER banana_juice")
-          if reply.isOK {
-            acknowledged.withLock { $0.append(Int(reply.statusFields["order"]!)!) }
-          } else if reply.errorCode == .unavailable {
-            unavailable.add(1, ordering: .relaxed)
-            usleep(20_000)
-          } else {
-            throw LineClient.Failure(description: "\(reply.lines)")
-          }
-        }
-      }
-    }
-    load.start()
-    try waitUntil(timeout: 30) { acknowledged.withLock { $0.count } >= 20 }
+    let load = OrderLoad(clients: 6, ports: ports, ordering: "ORDER banana_juice", seconds: 120)
+    try load.waitForMore(20, timeout: 30)
     try cluster.stop()
     // Changes were refused while the database was down.
-    try waitUntil(timeout: 30) { unavailable.load(ordering: .relaxed) >= 6 }
+    try waitUntil(timeout: 30) { load.unavailable >= 6 }
     // Orders committed before the database went are heard first, then that it went.
     var down = try watcher.readEvent()
     while down["state"] == nil { down = try watcher.readEvent() }
@@ -273,16 +254,12 @@ struct SharedStoreTests {
     let late = try PostgresShop.client(ports[0])
     #expect(try late.request("WATCH").statusFields["store"] == "down", "a watcher that starts now is told too")
     try cluster.start()
-    let before = acknowledged.withLock { $0.count }
     // The nodes take orders again by themselves.
-    let recovered = Result { try waitUntil(timeout: 30) { acknowledged.withLock { $0.count } >= before + 20 } }
-    stop.store(true, ordering: .relaxed)
-    while !load.isFinished { usleep(10_000) }
+    let recovered = Result { try load.waitForMore(20, timeout: 30) }
+    let ids = load.stop()
     try recovered.get()
 
-    let ids = acknowledged.withLock { $0 }
-    let stored = Set(
-      try PostgresConnection(PostgresURL(url)).query("SELECT id FROM orders").values.map { Int($0[0]!)! })
+    let stored = try PostgresShop.orderIDs(url)
     #expect(Set(ids).isSubset(of: stored), "nothing acknowledged was lost")
     #expect(try itemsDisagreeingWithLedger(url).isEmpty)
     // The watcher's last banana level, through the resync, is the true one.

@@ -137,7 +137,9 @@ let package = Package(
     .testTarget(
       name: "StockroomStorageTests", dependencies: ["StockroomStorage", "StockroomDomain", "StockroomTestSupport"]),
     // TLSChannel over a socket pair, without a server.
-    .testTarget(name: "StockroomTLSTests", dependencies: ["StockroomTLS", "StockroomTestSupport"]),
+    .testTarget(name: "StockroomTLSTests", dependencies: ["StockroomTLS", "StockroomTestSupport", "TLSExitProbe"]),
+    // A program that starts TLS and exits, for StockroomTLSTests to see what OpenSSL does at exit.
+    .executableTarget(name: "TLSExitProbe", dependencies: ["StockroomTLS", "COpenSSL"], path: "Tests/TLSExitProbe"),
     // Which layer may import which: reads the sources, links nothing of them.
     .testTarget(name: "StockroomArchitectureTests"),
     // The load generator's own logic: options, /proc parsing, events, the report and its JSON, the

@@ -97,6 +97,14 @@ static inline BIO *sr_bio_new_socket(const BIO_METHOD *method, int fd) {
   return bio;
 }
 
+// OpenSSL frees its global state from an atexit handler unless told not to, while threads that
+// are still ending free their own per-thread state: a process that exits with such threads (a
+// server stopping, the bench's connections) then crashes in OpenSSL. The first initialisation
+// decides, so this must come before any other OpenSSL call; the process's exit frees the rest.
+static inline int sr_openssl_init_without_atexit(void) {
+  return OPENSSL_init_ssl(OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_LOAD_SSL_STRINGS | OPENSSL_INIT_LOAD_CRYPTO_STRINGS, NULL);
+}
+
 static inline int sr_err_reason(unsigned long code) { return ERR_GET_REASON(code); }
 
 static inline int sr_reason_unexpected_eof(void) { return SSL_R_UNEXPECTED_EOF_WHILE_READING; }

@@ -21,6 +21,8 @@ import Synchronization
 /// would inherit main-actor isolation and trap when Dispatch runs them on another queue.
 public enum ServerMain {
   public static func run(arguments: [String]) -> Never {
+    // Before libpq or anything else can initialise OpenSSL: see TLSLibrary.
+    TLSLibrary.prepare()
     if arguments.first == "user" { AccountCommand.main(Array(arguments.dropFirst())) }
     if let verb = arguments.first, verb == "migrate" || verb == "import" {
       StoreCommand.main(verb: verb, Array(arguments.dropFirst()))

@@ -48,6 +48,7 @@ public final class TLSContext: @unchecked Sendable {
   /// A server's side: `certificate` (PEM, the chain after the leaf) and its `key`; with
   /// `clientCA`, every client must present a certificate that CA signed.
   public static func server(certificate: String, key: String, clientCA: String? = nil) throws(TLSError) -> TLSContext {
+    TLSLibrary.prepare()
     let tls = try TLSContext(
       method: TLS_server_method(), isServer: true, verifiesPeer: clientCA != nil, blocking: false)
     let context = tls.context
@@ -88,6 +89,7 @@ public final class TLSContext: @unchecked Sendable {
   public static func client(
     caFile: String? = nil, verify: Bool = true, certificate: String? = nil, key: String? = nil
   ) throws(TLSError) -> TLSContext {
+    TLSLibrary.prepare()
     let tls = try TLSContext(method: TLS_client_method(), isServer: false, verifiesPeer: verify, blocking: true)
     let context = tls.context
     if verify {

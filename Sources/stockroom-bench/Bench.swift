@@ -1,8 +1,11 @@
 import Foundation
+import StockroomTLS
 
 /// `stockroom-bench`'s whole life: parse, run once, print one line (or, for `report`, a table).
 enum Bench {
   static func run(arguments: [String]) -> Never {
+    // Its connection threads may still be ending when it exits: see TLSLibrary.
+    TLSLibrary.prepare()
     if arguments.first == "make-db" { makeDatabase(Array(arguments.dropFirst())) }
     if arguments.first == "report" { report(Array(arguments.dropFirst())) }
     if arguments.first == "compare" { Comparison.run(arguments: Array(arguments.dropFirst())) }

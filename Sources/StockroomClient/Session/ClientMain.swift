@@ -1,5 +1,6 @@
 import CStockroomShims
 import Foundation
+import StockroomTLS
 
 #if canImport(Glibc)
   import Glibc
@@ -10,6 +11,7 @@ import Foundation
 /// `stockroom`'s whole life, kept in the library so `main.swift` stays two lines.
 public enum ClientMain {
   public static func run(arguments: [String]) -> Never {
+    TLSLibrary.prepare()
     signal(SIGPIPE, SIG_IGN)
     useUTF8Characters()
     let environment = ProcessInfo.processInfo.environment

@@ -52,6 +52,51 @@ enum SectionTable {
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }
+    lines.append("")
+    lines.append(storeRatios(runs))
+    return lines.joined(separator: "\n")
+  }
+
+  /// Issue 23's targets for the stores, each with its measured ratio.
+  static func storeRatios(_ runs: [ResultLine]) -> String {
+    let rate = { (store: String) in median(runs.filter { $0["store"] == store }, "rps") }
+    let ratio = { (top: Double, bottom: Double) in top > 0 && bottom > 0 ? fixed(top / bottom, 2) : "-" }
+    let one = rate("postgresql-1")
+    let oneNode = runs.filter { $0["store"] == "postgresql-1" }
+    let postgresCPU = oneNode.isEmpty ? "-" : fixed(median(oneNode, "postgres_cpu_us_per_order"), 1)
+    return [
+      "2 nodes ÷ 1 node: \(ratio(rate("postgresql-2"), one)) (target ≥ 1.0); 3 nodes ÷ 1 node: "
+        + "\(ratio(rate("postgresql-3"), one)) (target ≥ 1.0)",
+      "PostgreSQL 1 node ÷ SQLite: \(ratio(one, rate("sqlite"))) (target ≥ 0.5); PostgreSQL CPU per order, 1 node: "
+        + "\(postgresCPU) µs (target ≤ 30)",
+    ].joined(separator: "\n")
+  }
+
+  /// The read modes the reads table compares, the one under test first.
+  static let readModes = ["linearizable", "cached"]
+
+  /// STOCK through three nodes in each read mode, and what linearizable reads cost.
+  static func reads(_ runs: [ResultLine]) -> String {
+    var lines = [
+      "| --reads | rps | p50 us | p99 us | node CPU us/read | PostgreSQL CPU us/read |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    var rates: [String: Double] = [:]
+    for mode in readModes {
+      let mine = runs.filter { $0["reads"] == mode }
+      guard !mine.isEmpty else { continue }
+      rates[mode] = median(mine, "rps")
+      let cells = [
+        mode, whole(median(mine, "rps")), whole(median(mine, "p50_us")), whole(median(mine, "p99_us")),
+        fixed(median(mine, "cpu_us_per_request"), 2), fixed(median(mine, "postgres_cpu_us_per_request"), 2),
+      ]
+      lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    if let linearizable = rates["linearizable"], let cached = rates["cached"], cached > 0 {
+      lines.append("")
+      lines.append(
+        "linearizable ÷ cached: \(fixed(linearizable / cached, 2)) of the reads a second (issue 23's target: ≥ 0.75)")
+    }
     return lines.joined(separator: "\n")
   }
 

@@ -54,6 +54,37 @@ struct SectionTableTests {
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
         "| sqlite | 1200 | 800 | 2000 | 20.0 | 25.00 | - |",
         "| postgresql-2 | 900 | 1500 | 4000 | 12.3 | 30.00 | 55.56 |",
+        "2 nodes ÷ 1 node: - (target ≥ 1.0); 3 nodes ÷ 1 node: - (target ≥ 1.0)",
+        "PostgreSQL 1 node ÷ SQLite: - (target ≥ 0.5); PostgreSQL CPU per order, 1 node: - µs (target ≤ 30)",
+      ])
+  }
+
+  @Test("stores: issue 23's ratios from the medians of each store")
+  func storeRatios() {
+    let ratios = SectionTable.storeRatios(
+      Self.runs(
+        "store=sqlite rps=2000", "store=postgresql-1 rps=800 postgres_cpu_us_per_order=31.25",
+        "store=postgresql-1 rps=1000 postgres_cpu_us_per_order=29", "store=postgresql-2 rps=900",
+        "store=postgresql-3 rps=1200"))
+    #expect(
+      ratios == "2 nodes ÷ 1 node: 1.12 (target ≥ 1.0); 3 nodes ÷ 1 node: 1.50 (target ≥ 1.0)\n"
+        + "PostgreSQL 1 node ÷ SQLite: 0.40 (target ≥ 0.5); PostgreSQL CPU per order, 1 node: 29.0 µs (target ≤ 30)")
+  }
+
+  @Test("reads: both modes, and linearizable's share of cached's rate")
+  func reads() {
+    let table = SectionTable.reads(
+      Self.runs(
+        "reads=cached rps=1000 p50_us=400 p99_us=900 cpu_us_per_request=8 postgres_cpu_us_per_request=0",
+        "reads=linearizable rps=600 p50_us=700 p99_us=2000 cpu_us_per_request=12.5 postgres_cpu_us_per_request=6.25"))
+    let lines = table.split(separator: "\n").map(String.init)
+    #expect(
+      lines == [
+        "| --reads | rps | p50 us | p99 us | node CPU us/read | PostgreSQL CPU us/read |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| linearizable | 600 | 700 | 2000 | 12.50 | 6.25 |",
+        "| cached | 1000 | 400 | 900 | 8.00 | 0.00 |",
+        "linearizable ÷ cached: 0.60 of the reads a second (issue 23's target: ≥ 0.75)",
       ])
   }
 

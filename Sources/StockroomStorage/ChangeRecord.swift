@@ -20,12 +20,15 @@ public struct ChangeRecord: Sendable, Equatable {
     self.digest = digest
   }
 
+  /// Orders and restocks in `CompactMutations`' form, anything else as JSON.
   static func encode(_ mutations: [Mutation]) throws -> String {
-    String(decoding: try JSONEncoder().encode(mutations), as: UTF8.self)
+    if let compact = CompactMutations.encode(mutations) { return compact }
+    return String(decoding: try JSONEncoder().encode(mutations), as: UTF8.self)
   }
 
   static func decode(_ text: String, sequence: Int) throws -> [Mutation] {
     do {
+      if let compact = try CompactMutations.decode(text) { return compact }
       return try JSONDecoder().decode([Mutation].self, from: Data(text.utf8))
     } catch {
       // Not the text: it may hold a password hash (an account's creation).

@@ -56,6 +56,11 @@ public enum PostgresSchema {
     """
     CREATE TABLE node_flushes(node text PRIMARY KEY, flushes bigint NOT NULL, at timestamptz NOT NULL DEFAULT now());
     """,
+    // 4: orders and restocks go into the change log in CompactMutations' form, which an older
+    // node cannot replay: this version makes such a node refuse the store instead.
+    """
+    COMMENT ON COLUMN changes.mutations IS 'JSON, or CompactMutations'' form (~1) for orders and restocks';
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

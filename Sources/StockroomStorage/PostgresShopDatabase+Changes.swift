@@ -94,14 +94,15 @@ extension PostgresShopDatabase {
   public func changesThroughHead(after known: Int, limit: Int = 1000) throws -> (
     head: Int, changes: [ChangeRecord]?, flushed: Bool
   ) {
-    let rows = try usableWriter().query(
+    // Kept prepared: a node sends it for every burst of linearizable reads.
+    let statement = PostgresStatement(
       """
       SELECT h.seq, c.seq, c.node, c.mutations, c.digest,
         pg_current_wal_flush_lsn() >= pg_current_wal_insert_lsn() FROM change_head h
       LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(h.seq, $1 + $2)
       WHERE h.id = 1 ORDER BY c.seq
-      """, [String(known), String(limit)]
-    ).values
+      """, [String(known), String(limit)], prepared: true)
+    let rows = try usableWriter().pipeline([statement])[0].values
     let head = Self.int(rows.first?[0])
     let flushed = rows.allSatisfy { $0[5] == "t" }
     let records = try rows.filter { $0[1] != nil }.map { row in

@@ -77,7 +77,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
   /// One loop on two cores or fewer; above that one per core, less the core the committer's
   /// thread needs when there is a database. On two cores shared with 50 client threads
-  /// (Scripts/bench, three alternating rounds, README "Performance") one loop used 5–22% less
+  /// (Scripts/bench, three alternating rounds, docs/performance.md) one loop used 5–22% less
   /// CPU per request than two for PING, STOCK and ORDER, in memory and on disk, and served as
   /// many or more requests a second: a second loop only adds wake-ups and cross-core traffic
   /// when the clients already hold the other core. More cores were not measured.

@@ -176,7 +176,7 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   ) throws {
     try connection.transaction {
       // Items only this node's catalogue knows are stock rows no change logged; nodes sharing a
-      // store serve the same catalogue (README), and one that starts second adds nothing.
+      // store serve the same catalogue (docs/durability.md), and one that starts second adds nothing.
       for item in added {
         try connection.query(
           """

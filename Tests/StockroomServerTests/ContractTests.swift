@@ -41,7 +41,7 @@ struct ContractTests {
     }
   }
 
-  @Test("every option of stockroomd --help is in Protocol.md's options table and README's synopsis")
+  @Test("every option of stockroomd --help is in Protocol.md's options table and docs/operating.md's synopsis")
   func everyServerOptionDocumented() throws {
     let serverPart = try #require(ServerConfiguration.usage.components(separatedBy: "stockroomd backup").first)
     let options = serverPart.split(separator: "\n").compactMap { line in
@@ -50,16 +50,16 @@ struct ContractTests {
     #expect(options.count >= 18, "options read from the usage: \(options)")
     let section = try #require(Self.protocolText.components(separatedBy: "## 2. Framing").first)
     let table = section.split(separator: "\n").filter { $0.hasPrefix("| `") }.joined(separator: "\n")
-    let readme = DocSessionTests.document("README.md")
+    let manual = DocSessionTests.document("docs/operating.md")
     let synopsis =
-      try #require(readme.components(separatedBy: "```\nstockroomd [").dropFirst().first)
+      try #require(manual.components(separatedBy: "```\nstockroomd [").dropFirst().first)
       .components(separatedBy: "```").first ?? ""
     for option in options {
       // Not followed by more of a name: --fsync is not --fsync-interval.
       let word = try Regex(option + "(?![a-z-])")
       let row = try Regex("`" + option + "(?![a-z-])")
       #expect(table.contains(row), "Protocol.md section 1's table lacks \(option)")
-      #expect(synopsis.contains(word), "README's stockroomd synopsis lacks \(option)")
+      #expect(synopsis.contains(word), "docs/operating.md's stockroomd synopsis lacks \(option)")
     }
   }
 }

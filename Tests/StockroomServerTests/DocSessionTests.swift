@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-/// The example sessions in Protocol.md and README.md, run against a real server: every line
+/// The example sessions in Protocol.md, README.md and the manual (docs/*.md), run against a real server: every line
 /// the document shows the server sending must be what it sends, so the examples cannot drift.
 @Suite("The documents' example sessions are what the server says")
 struct DocSessionTests {
@@ -118,6 +118,23 @@ struct DocSessionTests {
     let netcat = sessions.filter { $0.heading == "A netcat session" }
     #expect(netcat.count == 2, "README's netcat sessions are not both marked")
     #expect(netcat.allSatisfy { $0.pacing == .piped })
+    for problem in Self.problems(sessions) { Issue.record("\(problem)") }
+  }
+
+  /// The manual's files, by name (`docs/client.md`), in a stable order.
+  static func manualFiles() -> [String] {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("docs")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+  }
+
+  @Test("the manual's marked sessions (docs/*.md) match a real server line for line")
+  func manualSessions() throws {
+    let files = Self.manualFiles()
+    #expect(files.contains("docs/client.md"), "docs/ was not found: \(files)")
+    var sessions: [DocSession] = []
+    for file in files { sessions += try DocSession.all(in: Self.document(file), file: file) }
     for problem in Self.problems(sessions) { Issue.record("\(problem)") }
   }
 

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("the default number of event loops")
 struct LoopDefaultTests {
-  @Test("one loop on two cores or fewer, in memory or on disk (measured in README, Performance)")
+  @Test("one loop on two cores or fewer, in memory or on disk (measured in docs/performance.md)")
   func smallMachines() {
     for cores in 1...2 {
       #expect(ServerConfiguration.defaultLoops(cores: cores, onDisk: false) == 1)

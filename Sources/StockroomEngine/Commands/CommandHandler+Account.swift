@@ -68,7 +68,7 @@ extension CommandHandler {
     let password = try Self.password(request.arguments[1], checked: true)
     // A person choosing a name must hear that it is taken; to hear it costs a password check
     // on the fair pool, as a LOGIN guess does, and a wrong one counts against the address
-    // (README, "Security", on this trade-off).
+    // (docs/security.md, on this trade-off).
     if let hash = store.read({ $0.accounts[name]?.passwordHash }) {
       return CredentialTicket(
         .registerTaken(name: name), .verify(hash: hash, password: password), source: session.source,

@@ -261,8 +261,8 @@ package struct CommandHandler: Sendable {
       return Self.code(for: error.kind)
     case let error as DamagedRow:
       logger.error(
-        "the database has a damaged row, \(error); restore a backup made with `stockroomd backup` (see README, "
-          + "Durability)")
+        "the database has a damaged row, \(error); restore a backup made with `stockroomd backup` (see "
+          + "docs/durability.md)")
       out.error(
         ProtocolError(
           .internal, "the shop's database has a damaged row (\(error)); nothing was changed; tell the operator"))

@@ -49,7 +49,7 @@ struct OneShotHelpTerminalTests {
     }
   }
 
-  @Test("--human HELP PRODUCT into a file: 80 columns, as README says")
+  @Test("--human HELP PRODUCT into a file: 80 columns, as docs/client.md says")
   func intoAFile() throws {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("help-\(UUID().uuidString).txt").path
     defer { try? FileManager.default.removeItem(atPath: output) }

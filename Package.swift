@@ -84,6 +84,7 @@ let package = Package(
       dependencies: [
         "StockroomServer", "StockroomEngine", "StockroomTransport", "StockroomDomain", "StockroomProtocol",
         "StockroomStorage", "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomLogging",
+        "StockroomText",
       ]
     ),
     .executableTarget(name: "stockroomd", dependencies: ["StockroomDaemon"]),

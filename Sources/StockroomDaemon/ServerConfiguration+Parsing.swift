@@ -16,18 +16,40 @@ extension ServerConfiguration {
 
     Connect with `nc 127.0.0.1 7878` and type HELP.
 
-    stockroomd backup DIR FILE
-      writes a consistent copy of DIR/stockroom.sqlite to FILE while the server runs; to restore,
-      put FILE in a directory as stockroom.sqlite and start with --data on that directory.
+    \(offlineCommands.map { "\($0.synopsis)\n" + $0.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") }.joined(separator: "\n\n"))
 
-    stockroomd user add|passwd|del NAME, stockroomd user list   [--data DIR]
-      manages accounts while no server runs on DIR; see stockroomd user --help.
-
-    stockroomd migrate --store URL, stockroomd import [--data DIR] --store URL
-      makes the shop's tables in a PostgreSQL database, and copies a SQLite shop into it; see
-      stockroomd import --help; then serve it with --store URL.
+    \(manualPointer)
     """
   }
+
+  /// The commands that work on a shop without serving it, each with what it does; `--help`
+  /// and `man stockroomd` list them.
+  public static let offlineCommands: [(synopsis: String, help: String)] = [
+    (
+      "stockroomd backup DIR FILE",
+      """
+      writes a consistent copy of DIR/stockroom.sqlite to FILE while the server runs; to restore,
+      put FILE in a directory as stockroom.sqlite and start with --data on that directory.
+      """
+    ),
+    (
+      "stockroomd user add|passwd|del NAME, stockroomd user list   [--data DIR]",
+      "manages accounts while no server runs on DIR; see stockroomd user --help."
+    ),
+    (
+      "stockroomd migrate --store URL, stockroomd import [--data DIR] --store URL",
+      """
+      makes the shop's tables in a PostgreSQL database, and copies a SQLite shop into it; see
+      stockroomd import --help; then serve it with --store URL.
+      """
+    ),
+  ]
+
+  /// Where the rest is: `man stockroomd` once installed, and the repository's docs/.
+  public static let manualPointer = """
+    The manual: man stockroomd (installed from contrib/man/, see docs/operating.md), and in the
+    repository docs/operating.md, with every option and config key in docs/reference/stockroomd.md.
+    """
 
   /// What the command line asked for.
   public enum Parsed: Equatable, Sendable {

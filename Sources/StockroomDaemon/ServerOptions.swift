@@ -1,6 +1,7 @@
 import StockroomServer
 import StockroomStorage
 import StockroomSystem
+import StockroomText
 import StockroomTransport
 
 /// Every `stockroomd` option, in the order `--help` lists them. A new option is one entry here
@@ -208,17 +209,6 @@ public enum ServerOptions {
 
   /// The options' part of `--help`: each synopsis, its help beside it, in a column.
   package static var usage: String {
-    all.map { option in
-      let lines = option.help.split(separator: "\n", omittingEmptySubsequences: false)
-      let head = "  " + option.synopsis
-      var text: String
-      if head.count < 23 {
-        text = head.padding(toLength: 23, withPad: " ", startingAt: 0) + lines[0]
-      } else {
-        text = head + "\n" + String(repeating: " ", count: 23) + lines[0]
-      }
-      for line in lines.dropFirst() { text += "\n" + String(repeating: " ", count: 23) + line }
-      return text
-    }.joined(separator: "\n")
+    HelpColumns.text(all.map { ($0.synopsis, $0.help) })
   }
 }

@@ -77,7 +77,7 @@ struct BenchReport {
     ReportRow.allCases.filter { row in runs.contains { $0["row"] == row.rawValue } }
   }
 
-  /// A Markdown table, so that it reads in a terminal and pastes into the README.
+  /// A Markdown table, so that it reads in a terminal and pastes into docs/performance.md.
   func table() -> String {
     var lines = [
       "| row | Stockroom | Redis | ratio | Stockroom CPU µs/req | Redis CPU µs/req | CPU ratio | runs | notes |",

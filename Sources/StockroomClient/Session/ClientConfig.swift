@@ -37,10 +37,8 @@ public struct ClientConfig: Sendable, Equatable {
     public var description: String { message }
   }
 
-  public static let keys = [
-    "host", "port", "user", "color", "pager", "tls", "cacert", "timing", "json", "wide", "highlight", "prompt",
-    "startup",
-  ]
+  /// The keys, in the order `ClientConfigKey.all` gives them.
+  public static let keys = ClientConfigKey.all.map(\.name)
 
   /// `$XDG_CONFIG_HOME/stockroom/config`, else `$HOME/.config/stockroom/config`. The XDG
   /// specification says a relative `$XDG_CONFIG_HOME` is to be ignored.

@@ -54,38 +54,13 @@ public struct ClientOptions: Sendable, Equatable {
     public var description: String { message }
   }
 
+  /// `--help`: the options from `ClientOptionTable`, then how the modes, the password, the
+  /// REPL and the config file work, and where the manual is.
   public static let usage = """
     usage: stockroom [options] [command ...]
            stockroom [options] top      the live board: stock, recent orders, who is connected
 
-      -h, --host ADDRESS   server address (default 127.0.0.1, or $STOCKROOM_HOST)
-      -p, --port PORT      server port (default 7878, or $STOCKROOM_PORT)
-      -u, --user NAME      log in as NAME (or $STOCKROOM_USER), and again after a reconnect
-      stockroom://[NAME@]HOST[:PORT]
-                           the same three in one word, before any command
-      --tls                connect with TLS (default port 7879); the server's certificate must
-                           be trusted and name HOST
-      stockrooms://[NAME@]HOST[:PORT]
-                           the same as --tls with a URL
-      --cacert FILE        trust the CA certificates in FILE instead of the system's
-      --insecure           take any certificate for any name (TLS without the check: only on a
-                           network you trust)
-      --cert FILE, --key FILE
-                           a client certificate and its key, for a server that asks for one
-      --password-file FILE
-                           NAME's password: the first line of FILE, which only you may read
-      -e                   piped mode: exit 1 when any reply was an error
-      -r N                 run the command N times (-1: until interrupted)
-      -i SECONDS           wait SECONDS between the runs of -r (fractions allowed: 0.5)
-      --raw                print protocol lines as they came (default when stdout is not a terminal)
-      --json               print one JSON object per reply
-      --csv                print rows as CSV: a header row, then one line per row
-      --human              print tables and colours even when stdout is not a terminal
-      --no-color           no colours (NO_COLOR=1 does the same)
-      --wide               tables with every column, however wide the terminal
-      --no-pager           never page long replies in the REPL ($PAGER, default less -FRX)
-      --version            print the version and protocol, as stockroom 0.1.0 protocol=2
-      --help               this text
+    \(ClientOptionTable.usage)
 
     With a command, run it once and exit 0 on OK, 1 on ERR, 2 when the server cannot be reached;
     one argument with spaces is a request line:  stockroom "STOCK kiwi"
@@ -102,9 +77,19 @@ public struct ClientOptions: Sendable, Equatable {
     :timing on times each command, and DIARY NEW "title" without a body or DIARY EDIT N
     without text opens $VISUAL, else $EDITOR, else vi.
 
-    Defaults for host, port, user, color, pager, tls, cacert, timing, json, wide, highlight, prompt
-    and startup come from ~/.config/stockroom/config ($XDG_CONFIG_HOME/stockroom/config): key = value
-    lines, # comments. The environment overrides the file, and the command line overrides both.
+    Defaults for \(ClientConfigKey.all.map(\.name).dropLast().joined(separator: ", "))
+    and \(ClientConfigKey.all.last?.name ?? "") come from ~/.config/stockroom/config
+    ($XDG_CONFIG_HOME/stockroom/config): key = value lines, # comments. The environment overrides
+    the file, and the command line overrides both.
+
+    \(manualPointer)
+    """
+
+  /// Where the rest is: `man stockroom` once installed, and the repository's docs/.
+  public static let manualPointer = """
+    The manual: man stockroom (installed from contrib/man/, see docs/operating.md), and in the
+    repository docs/client.md, with every option and key in docs/reference/stockroom.md;
+    the commands are in Protocol.md, or HELP in the REPL.
     """
 
   /// What `--version` prints: the release and the protocol version this client speaks.

@@ -1,0 +1,156 @@
+import Foundation
+import StockroomDaemon
+import StockroomProtocol
+import StockroomTestSupport
+import StockroomText
+import Testing
+
+@testable import StockroomClient
+
+/// The generated references: docs/reference/*.md, the man pages in contrib/man/ and
+/// Protocol.md's command summary are what the option and command tables make, byte for byte.
+/// With `STOCKROOM_WRITE_DOCS=1` the test writes them instead (`ManualPage.regenerateCommand`),
+/// so a new option or command reaches every one of them by that single command.
+@Suite("The references and man pages are what the tables make")
+struct ReferenceDocsTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static var writing: Bool { ProcessInfo.processInfo.environment["STOCKROOM_WRITE_DOCS"] == "1" }
+
+  /// Each generated file, by path from the repository's root, and what it must hold.
+  static let files: [(path: String, text: String)] = [
+    ("docs/reference/stockroomd.md", ServerManual.markdown),
+    ("docs/reference/stockroom.md", ClientManual.markdown),
+    ("contrib/man/stockroomd.1", ServerManual.manPage),
+    ("contrib/man/stockroom.1", ClientManual.manPage),
+  ]
+
+  /// `text` with the part between Protocol.md's summary markers made `summary`; nil when the
+  /// markers are missing.
+  static func withSummary(_ text: String, _ summary: String) -> String? {
+    guard let begin = text.range(of: CommandSummary.begin + "\n"),
+      let end = text.range(of: CommandSummary.end, range: begin.upperBound..<text.endIndex)
+    else { return nil }
+    return String(text[..<begin.upperBound]) + summary + "\n" + String(text[end.lowerBound...])
+  }
+
+  /// Where the committed text and the tables' part first, a line of each.
+  static func firstDifference(_ committed: String, _ generated: String) -> String {
+    let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
+    let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
+    let line = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
+    let was = line < old.count ? String(old[line]) : "(the end)"
+    let now = line < new.count ? String(new[line]) : "(the end)"
+    return "line \(line + 1)\n  committed: \(was)\n  tables:    \(now)"
+  }
+
+  static func stale(_ path: String) -> String {
+    "\(path) is not what the tables make; regenerate the references with: \(ManualPage.regenerateCommand)"
+  }
+
+  @Test("docs/reference/*.md and contrib/man/*.1 are what the option and command tables make")
+  func referencesAreGenerated() throws {
+    for (path, text) in Self.files {
+      let url = Self.root.appendingPathComponent(path)
+      if Self.writing {
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        continue
+      }
+      let committed = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+      if committed != text { Issue.record("\(Self.stale(path))\n\(Self.firstDifference(committed, text))") }
+    }
+  }
+
+  @Test("Protocol.md's command summary is what the command table makes")
+  func protocolSummaryIsGenerated() throws {
+    let url = Self.root.appendingPathComponent("Protocol.md")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let expected = try #require(
+      Self.withSummary(text, CommandSummary.markdown),
+      "Protocol.md has no command summary between \(CommandSummary.begin) and \(CommandSummary.end)")
+    if Self.writing {
+      try expected.write(to: url, atomically: true, encoding: .utf8)
+      return
+    }
+    if text != expected {
+      Issue.record("\(Self.stale("Protocol.md's command summary"))\n\(Self.firstDifference(text, expected))")
+    }
+  }
+
+  @Test("the summary has a line for every command and subcommand, and the references every option and key")
+  func everyEntryIsThere() {
+    let summary = CommandSummary.markdown.split(separator: "\n")
+    #expect(summary.count == CommandTable.allWithPaths.count + 2)
+    for (path, _) in CommandTable.allWithPaths {
+      #expect(summary.contains { $0.hasPrefix("| [`\(path)") }, "no summary line for \(path)")
+    }
+    for option in ServerOptions.all {
+      #expect(ServerManual.markdown.contains("`\(option.synopsis)`"), "reference lacks --\(option.name)")
+      #expect(ServerManual.manPage.contains(ManualPage.escaped(option.synopsis)), "man page lacks --\(option.name)")
+    }
+    for option in ClientOptionTable.all {
+      #expect(ClientManual.markdown.contains("`\(option.synopsis)`"), "reference lacks \(option.synopsis)")
+      #expect(ClientManual.manPage.contains(ManualPage.escaped(option.synopsis)), "man page lacks \(option.synopsis)")
+    }
+    for key in ClientConfigKey.all {
+      #expect(ClientManual.markdown.contains("`\(key.name) = "), "reference lacks the key \(key.name)")
+    }
+  }
+
+  @Test("a changed table or summary is caught: the check is not blind")
+  func staleFilesFail() throws {
+    let text = "before\n\(CommandSummary.begin)\nold\n\(CommandSummary.end)\nafter\n"
+    #expect(Self.withSummary(text, "new") == "before\n\(CommandSummary.begin)\nnew\n\(CommandSummary.end)\nafter\n")
+    #expect(Self.withSummary("no markers\n", "new") == nil)
+  }
+
+  /// groff warns (`-ww`) about whatever it cannot lay out as written: an unknown request, a bad
+  /// escape, a line that starts a control by accident. Scripts/test installs groff-base.
+  @Test("the man pages render under groff -man -ww without a warning", arguments: ["stockroomd.1", "stockroom.1"])
+  func manPagesRender(_ name: String) throws {
+    // While another test writes them, the pages are checked on the next run, not half-written.
+    guard !Self.writing else { return }
+    let page = Self.root.appendingPathComponent("contrib/man/\(name)").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-man-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("out").path
+    let errors = folder.appendingPathComponent("errors").path
+    let status = try Subprocess.run(
+      "/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", page], environment: ["PATH": "/usr/bin:/bin"],
+      stdout: output, stderr: errors)
+    let warnings = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+    #expect(status == 0 && warnings.isEmpty, "groff on \(name): exit \(status)\n\(warnings)")
+  }
+
+  /// Every spelling in the client's option table is one `ClientOptions.parse` takes, so the
+  /// table `--help` is written from cannot list an option the client would refuse.
+  @Test("every option in the client's table is one the client takes, and every config key one it reads")
+  func clientTableMatchesParsing() throws {
+    for option in ClientOptionTable.all where option.isFlag {
+      for spelling in option.spellings {
+        var words = [spelling]
+        if let placeholder = option.placeholder {
+          words.append(["N": "2", "SECONDS": "0.5", "PORT": "7879"][placeholder] ?? "x")
+        }
+        switch spelling {
+        case "--cacert", "--insecure", "--cert": words.insert("--tls", at: 0)
+        case "--key": words = ["--tls", "--cert", "x"] + words
+        case "--password-file": words += ["-u", "alice"]
+        case "-r", "-i": words += ["-r", "2", "PING"]
+        default: break
+        }
+        #expect(throws: Never.self, "\(spelling) is refused") { _ = try ClientOptions.parse(words) }
+      }
+    }
+    for key in ClientConfigKey.all {
+      let value = key.value.split(separator: "|").first.map(String.init) ?? "x"
+      let line = "\(key.name) = \(["PORT": "7879", "on": "on"][value] ?? value)\n"
+      #expect(throws: Never.self, "\(key.name) is refused") { _ = try ClientConfig.parse(line, path: "config") }
+    }
+    #expect(ClientConfig.keys == ClientConfigKey.all.map(\.name))
+  }
+}

@@ -153,4 +153,22 @@ struct ReferenceDocsTests {
     }
     #expect(ClientConfig.keys == ClientConfigKey.all.map(\.name))
   }
+
+  /// The other way round: every option the parser's switch takes (read from its source, as the
+  /// architecture tests read theirs) is in the table, so none is missing from --help and the
+  /// man page. `--no-colour` is the one spelling kept out on purpose, as `colour` is for the key.
+  @Test("every option ClientOptions.parse takes is in the client's option table")
+  func parsingMatchesClientTable() throws {
+    let source = try String(
+      contentsOf: Self.root.appendingPathComponent("Sources/StockroomClient/Session/ClientOptions.swift"),
+      encoding: .utf8)
+    let parsed = source.matches(of: /\n\s*case ((?:"-[^"]*"(?:, )?)+):/).flatMap { match in
+      match.1.matches(of: /"(-[^"]*)"/).map { String($0.1) }
+    }
+    #expect(parsed.count >= 20, "the parser's options were not found: \(parsed)")
+    let listed = Set(ClientOptionTable.all.flatMap(\.spellings))
+    for spelling in parsed where !["--", "--no-colour"].contains(spelling) {
+      if !listed.contains(spelling) { Issue.record("\(spelling) is parsed but not in ClientOptionTable") }
+    }
+  }
 }

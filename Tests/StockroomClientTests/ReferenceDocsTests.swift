@@ -1,6 +1,7 @@
 import Foundation
 import StockroomDaemon
 import StockroomProtocol
+import StockroomServer
 import StockroomTestSupport
 import StockroomText
 import Testing
@@ -124,6 +125,25 @@ struct ReferenceDocsTests {
       stdout: output, stderr: errors)
     let warnings = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
     #expect(status == 0 && warnings.isEmpty, "groff on \(name): exit \(status)\n\(warnings)")
+  }
+
+  /// `--help` ends by saying where the manual is, and every file or folder it names exists.
+  @Test("stockroomd --help and stockroom --help name the man page and docs that exist")
+  func helpPointsToTheManual() {
+    let pointers = [
+      (ServerConfiguration.usage, ServerConfiguration.manualPointer, "man stockroomd"),
+      (ClientOptions.usage, ClientOptions.manualPointer, "man stockroom "),
+    ]
+    for (usage, pointer, page) in pointers {
+      #expect(usage.hasSuffix(pointer) && pointer.contains(page), "--help does not end with the manual's place")
+      let paths = pointer.matches(of: /(?:docs|contrib)\/[A-Za-z\/.]+[A-Za-z\/]/).map { String($0.0) }
+      #expect(paths.count >= 3, "\(paths)")
+      for path in paths {
+        #expect(
+          FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path),
+          "--help names \(path), which is not in the repository")
+      }
+    }
   }
 
   /// Every spelling in the client's option table is one `ClientOptions.parse` takes, so the

@@ -226,6 +226,9 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
 
   public func checkpoint() throws {}
 
+  /// Each commit writes its rows: there is no log to fold.
+  public func foldIfDue(idle: Bool) throws -> Bool { false }
+
   public func expireKeys(olderThan cutoff: Date) throws {
     try usableWriter().query(
       "DELETE FROM order_keys WHERE placed < to_timestamp($1::float8)", [String(cutoff.timeIntervalSince1970)])

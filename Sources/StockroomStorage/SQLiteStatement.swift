@@ -63,6 +63,16 @@ public final class SQLiteStatement {
     try check(result)
   }
 
+  public func bind(_ index: Int32, _ value: [UInt8]) throws(SQLiteError) {
+    let result = value.withUnsafeBytes { bytes in
+      // As for text: an empty blob still needs a non-null pointer.
+      sqlite3_bind_blob(
+        handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+        SQLiteDatabase.transient)
+    }
+    try check(result)
+  }
+
   public func bind(_ index: Int32, _ value: Int?) throws(SQLiteError) {
     guard let value else { return try check(sqlite3_bind_null(handle, index)) }
     try bind(index, value)
@@ -118,6 +128,14 @@ public final class SQLiteStatement {
     guard let pointer = sqlite3_column_text(handle, column) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, column))
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  public func blob(_ column: Int32) -> [UInt8] {
+    // The pointer first, then its size: SQLite's documented order.
+    let pointer = sqlite3_column_blob(handle, column)
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let pointer else { return [] }
+    return Array(UnsafeRawBufferPointer(start: pointer, count: count))
   }
 
   public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }

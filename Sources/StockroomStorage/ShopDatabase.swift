@@ -18,14 +18,22 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   public let fsync: FsyncPolicy
   public var location: String { path }
   public var kind: JournalKind { .sqlite }
-  private let writer: SQLiteDatabase
+  /// Used under `access` only: by the committer's thread, and by a read of history that folds
+  /// the commit log first.
+  let writer: SQLiteDatabase
+  let access = Mutex<Void>(())
+  /// Records in the commit log that no fold has written into the tables yet: read without the
+  /// lock, so that a read of history takes it only when there is something to fold.
+  let unfolded = Atomic<Int>(0)
+  /// Their size in bytes, under `access`.
+  var unfoldedBytes = 0
   private let reader: Mutex<SQLiteDatabase?>
   private var statements: [String: SQLiteStatement] = [:]
   /// The statements every group commit runs, prepared once and held by name: finding them by
   /// their SQL text hashed the whole text for every row written.
-  private let hot: HotStatements
+  let hot: HotStatements
   /// The counters as the last commit left them on disk; nil when not known, and then all are written.
-  private var savedCounters: ShopCounters?
+  var savedCounters: ShopCounters?
   private var lastCheckpoint = Date()
   /// `stockroom.lock`, held (flock) for the server's life: it serialises the creation of a new
   /// shop and records the pid of the server using the directory.
@@ -59,12 +67,20 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       // Checkpoints are the committer's to schedule in batch mode; elsewhere SQLite's default.
       if case .batch = fsync { try writer.execute("PRAGMA wal_autocheckpoint = 0") }
       try Schema.migrate(writer)
-      try Self.checkCounters(writer, path: path)
       hot = try HotStatements(writer)
     } catch let error as SQLiteError {
       throw StorageError(error.explained(file: path))
     }
     reader = Mutex(try? SQLiteDatabase(path: path, readOnly: true, holding: databaseLock))
+    do {
+      // What the last run committed after its last fold: into the tables before anyone reads
+      // them (the load, `stockroomd import`), and before the counters are checked against them.
+      try countUnfolded()
+      try foldLocked()
+      try Self.checkCounters(writer, path: path)
+    } catch let error as SQLiteError {
+      throw StorageError(error.explained(file: path))
+    }
     directoryLock.write("\(getpid())\n")
   }
 
@@ -82,6 +98,14 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   /// `persist` false reads only: after a failed commit the disk may refuse every write.
   public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool = true) throws -> ShopState
   {
+    try access.withLock { _ in
+      if persist { try foldLocked() }
+      return try loadLocked(catalog: catalog, catalogJSON: catalogJSON, limits: limits, persist: persist)
+    }
+  }
+
+  private func loadLocked(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool) throws -> ShopState
+  {
     var snapshot = ShopSnapshot()
     let stockRows = try writer.prepare("SELECT item, initial, restocked, corrected, taken, current FROM stock")
     for (item, level) in try stockRows.rows(
@@ -97,7 +121,6 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     {
       snapshot.stock[item] = level
     }
-    try verifyEquations(snapshot.stock)
     snapshot.products = try writer.prepare(
       "SELECT id, name, description, price, currency, discount, seller, created, updated FROM products ORDER BY seq"
     ).rows { row in
@@ -140,6 +163,9 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     let meta = try writer.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.int(1)) }
     for (key, value) in meta { counters.setMeta(key, to: value) }
     snapshot.counters = counters
+    // Empty unless this load may not write, and so could not fold.
+    try overlayCommitLog(on: &snapshot, keysSince: cutoff)
+    try verifyEquations(snapshot.stock)
     let added = ShopState.newItems(in: catalog, comparedWith: snapshot)
     let state = ShopState(catalog: catalog, limits: limits, restoring: snapshot)
     guard persist else { return state }
@@ -217,7 +243,9 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
 
   // MARK: Writing
 
-  private struct HotStatements {
+  struct HotStatements {
+    let appendCommit: SQLiteStatement
+    let deleteCommits: SQLiteStatement
     let upsertStock: SQLiteStatement
     let insertLedger: SQLiteStatement
     let insertOrder: SQLiteStatement
@@ -225,6 +253,8 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     let upsertMeta: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
+      appendCommit = try database.prepare("INSERT INTO commit_log(record) VALUES (?)")
+      deleteCommits = try database.prepare("DELETE FROM commit_log WHERE seq <= ?")
       upsertStock = try database.prepare(
         """
         INSERT INTO stock(item, initial, restocked, corrected, taken, current) VALUES (?, ?, ?, ?, ?, ?)
@@ -242,7 +272,7 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
 
   /// Writes one item's stock row, new or not: for the group commit and for items a changed
   /// catalogue adds at start-up.
-  private func saveStock(_ item: String, _ level: StockLevel) throws(SQLiteError) {
+  func saveStock(_ item: String, _ level: StockLevel) throws(SQLiteError) {
     let stock = hot.upsertStock
     try stock.bind(1, item)
     try stock.bind(2, level.initial)
@@ -254,15 +284,32 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   }
 
   /// Writes `batch` in one transaction. On failure nothing of it is in the file.
+  ///
+  /// Orders, restocks and stocktakes go into the commit log as one record; anything else is
+  /// written to the tables, after the log is folded in the same transaction, so the tables take
+  /// every change in the order it was made.
   public func write(_ batch: JournalBatch) throws {
-    do {
-      try writer.transaction { try writeRows(batch) }
-    } catch {
-      // Rolled back: what the disk holds is no longer known for sure.
-      savedCounters = nil
-      throw error
+    try access.withLock { _ in
+      if CommitRecord.holds(batch) {
+        let bytes = try writer.transaction { try append(batch) }
+        unfoldedBytes += bytes
+        unfolded.add(1, ordering: .releasing)
+        return
+      }
+      do {
+        try writer.transaction {
+          try foldRows()
+          try writeRows(batch)
+        }
+      } catch {
+        // Rolled back: what the disk holds is no longer known for sure.
+        savedCounters = nil
+        throw error
+      }
+      unfolded.store(0, ordering: .releasing)
+      unfoldedBytes = 0
+      if let counters = batch.counters { savedCounters = counters }
     }
-    if let counters = batch.counters { savedCounters = counters }
   }
 
   private func writeRows(_ batch: JournalBatch) throws {
@@ -283,40 +330,59 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
 
   /// The ledger lines it adds.
   private func writeLedger(_ batch: JournalBatch) throws {
+    for entry in batch.ledger { try insertLedger(entry) }
+  }
+
+  func insertLedger(_ entry: LedgerEntry) throws(SQLiteError) {
     let ledger = hot.insertLedger
-    for entry in batch.ledger {
-      try ledger.bind(1, entry.item)
-      try ledger.bind(2, entry.change)
-      try ledger.bind(3, entry.cause)
-      try ledger.bind(4, entry.orderID)
-      try ledger.bind(5, entry.user)
-      try ledger.bind(6, entry.at.timeIntervalSince1970)
-      try ledger.execute()
-    }
+    try ledger.bind(1, entry.item)
+    try ledger.bind(2, entry.change)
+    try ledger.bind(3, entry.cause)
+    try ledger.bind(4, entry.orderID)
+    try ledger.bind(5, entry.user)
+    try ledger.bind(6, entry.at.timeIntervalSince1970)
+    try ledger.execute()
   }
 
   /// The orders it took, and the receipts kept for their keys.
   private func writeOrders(_ batch: JournalBatch) throws {
-    let orders = hot.insertOrder
     for order in batch.orders {
-      try orders.bind(1, order.id)
-      try orders.bind(2, order.user)
-      try orders.bind(3, order.placed.timeIntervalSince1970)
-      try orders.bind(4, RowText.lines(order.lines))
-      try orders.bind(5, RowText.counts(order.taken))
-      try orders.execute()
+      try insertOrder(
+        (
+          order.id, order.user, order.placed.timeIntervalSince1970, RowText.lines(order.lines),
+          RowText.counts(order.taken)
+        ))
     }
-    let keys = hot.upsertKey
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
-      try keys.bind(1, receipt.order.user)
-      try keys.bind(2, key)
-      try keys.bind(3, receipt.order.id)
-      try keys.bind(4, RowText.counts(receipt.requested))
-      try keys.bind(5, RowText.counts(receipt.levels))
-      try keys.bind(6, receipt.order.placed.timeIntervalSince1970)
-      try keys.execute()
+      try upsertKey(
+        (
+          receipt.order.user, key, receipt.order.id, RowText.counts(receipt.requested),
+          RowText.counts(receipt.levels), receipt.order.placed.timeIntervalSince1970
+        ))
     }
+  }
+
+  /// One order's row, its lines and what it took already in `RowText`.
+  func insertOrder(
+    _ order: (id: Int, user: String, placed: Double, lines: String, taken: String)
+  ) throws(SQLiteError) {
+    let orders = hot.insertOrder
+    try orders.bind(1, order.id)
+    try orders.bind(3, order.placed)
+    for (column, text) in [(2, order.user), (4, order.lines), (5, order.taken)] { try orders.bind(Int32(column), text) }
+    try orders.execute()
+  }
+
+  /// One keyed order's receipt row.
+  func upsertKey(
+    _ key: (user: String, key: String, orderID: Int, requested: String, levels: String, placed: Double)
+  ) throws(SQLiteError) {
+    // Keyed orders are the fewer: one array of values per row costs nothing that matters here.
+    try hot.upsertKey.run([
+      .text(key.user), .text(key.key), .integer(key.orderID), .text(key.requested), .text(key.levels),
+      .real(key.placed),
+    ])
   }
 
   /// The market products it listed, changed or removed.
@@ -372,26 +438,37 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
 
   /// The shop's counters that changed.
   private func writeCounters(_ batch: JournalBatch) throws {
-    if let counters = batch.counters {
-      let meta = hot.upsertMeta
-      for (key, value) in counters.metaRows(changedSince: savedCounters) {
-        try meta.bind(1, key)
-        try meta.bind(2, value)
-        try meta.execute()
-      }
-    }
+    if let counters = batch.counters { try saveCounters(counters) }
   }
 
-  /// Folds the log into the database file, as a clean stop should leave it.
+  /// Writes the counters that moved since the last that were written, and remembers them: a
+  /// failed transaction forgets them (`savedCounters = nil`), so the next writes them all.
+  func saveCounters(_ counters: ShopCounters) throws(SQLiteError) {
+    let meta = hot.upsertMeta
+    for (key, value) in counters.metaRows(changedSince: savedCounters) {
+      try meta.bind(1, key)
+      try meta.bind(2, value)
+      try meta.execute()
+    }
+    savedCounters = counters
+  }
+
+  /// Folds the commit log into the tables and SQLite's log into the file, as a clean stop
+  /// should leave them.
   public func checkpoint() throws {
-    try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    try access.withLock { _ in
+      try foldLocked()
+      try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
   }
 
   /// A 64 KiB write, to learn whether writing works again after a failure: room for one tiny
   /// row is not room for the next batch of orders.
   public func probe() throws {
-    try writer.transaction {
-      try statement("INSERT OR REPLACE INTO probe(id, payload) VALUES (1, zeroblob(65536))").run()
+    try access.withLock { _ in
+      try writer.transaction {
+        try statement("INSERT OR REPLACE INTO probe(id, payload) VALUES (1, zeroblob(65536))").run()
+      }
     }
   }
 
@@ -402,19 +479,24 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     else { return }
     lastCheckpoint = now
     // In WAL mode a checkpoint fsyncs the log before copying it into the database.
-    try writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    try access.withLock { _ in try writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
   }
 
   /// Drops order keys past their retention.
   public func expireKeys(olderThan cutoff: Date) throws {
-    try statement("DELETE FROM order_keys WHERE placed < ?").run([.real(cutoff.timeIntervalSince1970)])
+    try access.withLock { _ in
+      // Folded first, so that no key older than the cutoff arrives after the delete.
+      try foldLocked()
+      try statement("DELETE FROM order_keys WHERE placed < ?").run([.real(cutoff.timeIntervalSince1970)])
+    }
   }
 
   // MARK: Reading for commands
 
   /// One item's ledger, newest first, and how many entries it has in all.
   public func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
-    try reader.withLock { reader in
+    try foldForRead()
+    return try reader.withLock { reader in
       // Opened on first use: the file may not have been readable when the server started.
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
       guard let reader else { return ([], 0) }
@@ -436,7 +518,8 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   public func orders(
     of user: String, below: Int, offset: Int, limit: Int
   ) throws -> (orders: [Order], total: Int) {
-    try reader.withLock { reader in
+    try foldForRead()
+    return try reader.withLock { reader in
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
       guard let reader else { return ([], 0) }
       let total =
@@ -452,7 +535,8 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
   }
 
   public func orders(from low: Int, through high: Int) throws -> [Order] {
-    try reader.withLock { reader in
+    try foldForRead()
+    return try reader.withLock { reader in
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true, holding: databaseLock) }
       guard let reader else { return [] }
       return try reader.prepare(
@@ -463,7 +547,8 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
 
   /// The receipt of a keyed order, as its first answer gave it; nil when the key is not kept.
   public func receipt(of key: OrderKey) throws -> OrderReceipt? {
-    try reader.withLock { reader in
+    try foldForRead()
+    return try reader.withLock { reader in
       if reader == nil { reader = try SQLiteDatabase(path: path, readOnly: true) }
       guard let reader else { return nil }
       return try reader.prepare(

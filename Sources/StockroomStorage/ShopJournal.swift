@@ -30,6 +30,10 @@ public protocol ShopJournal: AnyObject, Sendable {
   func checkpoint() throws
   /// Drops order keys past their retention.
   func expireKeys(olderThan cutoff: Date) throws
+  /// Brings tables derived from a log of commits up to date when it is time (SQLite's commit
+  /// log; nothing for PostgreSQL, which writes its rows in each commit). `idle`: the committer has
+  /// had nothing to write for a while. Returns whether it folded.
+  func foldIfDue(idle: Bool) throws -> Bool
 
   /// One item's ledger, newest first, and how many entries it has in all.
   func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int)

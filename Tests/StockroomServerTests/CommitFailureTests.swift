@@ -15,10 +15,13 @@ struct CommitFailureTests {
       #expect(try alice.request("ORDER banana_juice").statusFields["order"] == "1")
     }
     // A row the database refuses at commit time, as a conflicting hand-made row would: the
-    // server's start-up checks cannot see it, so it meets it only while running.
+    // server's start-up checks cannot see it, so it meets it only while running. An order's
+    // commit writes one record to the commit log, so that is where the refusal goes: mallory's
+    // orders only, not her restocks.
     try SQLiteDatabase(path: data.database).execute(
       """
-      CREATE TRIGGER refuse_mallory BEFORE INSERT ON orders WHEN NEW.user = 'mallory'
+      CREATE TRIGGER refuse_mallory BEFORE INSERT ON commit_log
+      WHEN instr(NEW.record, CAST('mallory' AS BLOB)) > 0 AND instr(NEW.record, CAST('_juice' AS BLOB)) > 0
       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;
       """)
 

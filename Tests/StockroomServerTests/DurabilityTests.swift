@@ -132,12 +132,15 @@ struct DurabilityTests {
     _ = port
   }
 
-  @Test("a database written by the previous schema version opens and upgrades")
+  @Test("a database written by an earlier schema version (3: before accounts) opens and upgrades")
   func migration() throws {
     let data = try DataDirectory()
+    // The rows below are version 3's (a diary without per-owner numbers); the upgrade runs every
+    // migration after it, the commit log's (5) too.
+    let earlier = 3
     do {
       let old = try SQLiteDatabase(path: data.database)
-      try Schema.migrate(old, to: Schema.currentVersion - 1)
+      try Schema.migrate(old, to: earlier)
       try old.execute(
         """
         INSERT INTO stock VALUES ('banana', 10, 5, 0, 2, 13);
@@ -150,7 +153,7 @@ struct DurabilityTests {
         INSERT INTO meta VALUES ('next_order_id', 2), ('next_diary_id', 4), ('orders_made', 1);
         INSERT INTO order_keys VALUES ('old', 'old-k', 1, 'banana_juice\u{1F}1', 'banana\u{1F}13', \(Date().timeIntervalSince1970));
         """)
-      #expect(old.userVersion == Schema.currentVersion - 1)
+      #expect(old.userVersion == earlier)
     }
     // Data from before accounts stays with its owner's name; only an admin can make that name.
     try data.addAccount().addAccount("old", role: .staff)

@@ -9,7 +9,8 @@ import Testing
 /// for the rest of the process, and the same process could never open it again.
 @Suite("A closed shop database lets its file go")
 struct ShopDatabaseReleaseTests {
-  private static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  /// The shipped catalogue, which `CommitLogTests` loads too.
+  static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json").path
 

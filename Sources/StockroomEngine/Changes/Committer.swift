@@ -45,6 +45,13 @@ package final class Committer: ChangePath, @unchecked Sendable {
   package let figures = CommitFigures()
   private let failing = Atomic<Bool>(false)
   private var lastExpiry = Date()
+  /// When the last commit was written: the journal folds its log once none came for `idleAfter`.
+  private var lastCommit = ContinuousClock.now
+  /// Long enough that a client ordering one at a time never looks idle, short enough that a
+  /// read of history seldom finds anything to fold.
+  private let idleAfter = Duration.milliseconds(50)
+  /// The last fold failed and said so: the next failure is not logged again.
+  private var foldFailing = false
 
   /// Commits the changes made to `shop` to `database`, which holds what `shop` was loaded from,
   /// on a thread `starter` makes (`sr-committer`), started by `start()`.
@@ -174,7 +181,8 @@ package final class Committer: ChangePath, @unchecked Sendable {
       fail(work, CommitFailure(error))
       return
     }
-    figures.recordCommit(changes: work.batch.count, duration: ContinuousClock.now - started)
+    lastCommit = ContinuousClock.now
+    figures.recordCommit(changes: work.batch.count, duration: lastCommit - started)
     shop.committed(work.events, settledThrough: work.batch.receipts.last?.order.id)
     work.ticket.complete(.committed)
   }
@@ -208,6 +216,22 @@ package final class Committer: ChangePath, @unchecked Sendable {
     work.ticket.complete(.failed(failure))
   }
 
+  /// Folds the journal's commit log when it is due. A failure loses nothing (the records stay in
+  /// the log, which start-up and the next fold read), so it is logged once, not per commit.
+  private func fold() {
+    do {
+      guard try database.foldIfDue(idle: ContinuousClock.now - lastCommit >= idleAfter), foldFailing else { return }
+      logger.info("the commit log folds into the tables again")
+      foldFailing = false
+    } catch {
+      guard !foldFailing else { return }
+      foldFailing = true
+      logger.error(
+        "folding the commit log into the tables failed: \(error); the changes are kept in the log, and reads of "
+          + "history fail until it folds")
+    }
+  }
+
   private func probe() {
     do {
       try database.probe()
@@ -220,6 +244,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
   }
 
   private func housekeeping() {
+    fold()
     do {
       try database.syncIfDue(now: Date())
       let now = Date()

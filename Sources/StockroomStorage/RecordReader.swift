@@ -1,0 +1,66 @@
+/// Reads back what `RecordWriter` wrote, throwing `DamagedRow` for bytes it cannot have written
+/// (cut short, a varint too long, text that is not UTF-8).
+struct RecordReader {
+  private let bytes: [UInt8]
+  private var offset = 0
+  private let sequence: Int
+
+  /// `sequence` names the record in the error of a damaged one.
+  init(_ bytes: [UInt8], sequence: Int) {
+    self.bytes = bytes
+    self.sequence = sequence
+  }
+
+  var atEnd: Bool { offset == bytes.count }
+
+  func damaged(_ what: String) -> DamagedRow {
+    DamagedRow("commit record \(sequence)", "\(what) at byte \(offset) of \(bytes.count)")
+  }
+
+  mutating func unsigned() throws -> UInt64 {
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count, shift < 64 {
+      let byte = bytes[offset]
+      offset += 1
+      value |= UInt64(byte & 0x7f) << shift
+      if byte < 0x80 { return value }
+      shift += 7
+    }
+    throw damaged("a number cut short")
+  }
+
+  private static func unzigzag(_ value: UInt64) -> Int {
+    Int(Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1))))
+  }
+
+  mutating func int() throws -> Int { Self.unzigzag(try unsigned()) }
+
+  mutating func optionalInt() throws -> Int? {
+    let stored = try unsigned()
+    return stored == 0 ? nil : Self.unzigzag(stored - 1)
+  }
+
+  /// A count of things that follow, each at least a byte: more than the bytes left is damage.
+  mutating func count() throws -> Int {
+    let value = try unsigned()
+    guard value <= UInt64(bytes.count - offset) else { throw damaged("a count of \(value)") }
+    return Int(value)
+  }
+
+  mutating func double() throws -> Double {
+    guard bytes.count - offset >= 8 else { throw damaged("a time cut short") }
+    var bits: UInt64 = 0
+    for index in 0..<8 { bits |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
+    offset += 8
+    return Double(bitPattern: bits)
+  }
+
+  mutating func text() throws -> String {
+    let length = try count()
+    let slice = bytes[offset..<offset + length]
+    offset += length
+    guard let text = String(validating: slice, as: UTF8.self) else { throw damaged("text that is not UTF-8") }
+    return text
+  }
+}

@@ -1,0 +1,45 @@
+/// Bytes of a commit record (`CommitRecord`), written field by field: integers as LEB128
+/// varints (zig-zag for those that may be negative), text as its length and UTF-8, times as the
+/// bits of their `Double`. A banana juice's commit is about 150 bytes, so a WAL page holds many.
+struct RecordWriter {
+  private(set) var bytes: [UInt8] = []
+
+  init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+  mutating func unsigned(_ value: UInt64) {
+    var value = value
+    while value >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
+  }
+
+  mutating func int(_ value: Int) {
+    let wide = Int64(value)
+    unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+  }
+
+  mutating func optionalInt(_ value: Int?) {
+    // 0 for none, else the value's zig-zag plus one; an order id is never the largest Int.
+    guard let value else { return unsigned(0) }
+    let wide = Int64(value)
+    unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)) &+ 1)
+  }
+
+  mutating func double(_ value: Double) {
+    var bits = value.bitPattern
+    for _ in 0..<8 {
+      bytes.append(UInt8(truncatingIfNeeded: bits))
+      bits >>= 8
+    }
+  }
+
+  mutating func text(_ value: String) {
+    var value = value
+    value.withUTF8 { utf8 in
+      unsigned(UInt64(utf8.count))
+      bytes.append(contentsOf: utf8)
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import StockroomDomain
+import Testing
+
+@testable import StockroomStorage
+
+/// The commit log (`ShopDatabase+CommitLog`): a commit of orders and restocks writes one record
+/// and no table row; the tables take it at a fold, which a history read, a reopening after a
+/// crash and a clean stop each force; a load that may not write sees it without folding.
+@Suite("The commit log")
+struct CommitLogTests {
+  /// A fresh shop directory, its catalogue and the state a first load gives.
+  private struct Shop {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-log-\(UUID())").path
+    let catalog: Catalog
+    var state: ShopState
+
+    init() throws {
+      catalog = try CatalogSource.load(path: ShopDatabaseReleaseTests.catalogPath, initialStock: nil)
+      state = try ShopDatabase(directory: directory, fsync: .always).load(
+        catalog: catalog, catalogJSON: "{}", limits: ShopLimits(), persist: true)
+    }
+
+    /// The shop's database, opened and loaded as a starting server does.
+    func open() throws -> ShopDatabase {
+      let database = try ShopDatabase(directory: directory, fsync: .always)
+      _ = try load(database, persist: true)
+      return database
+    }
+
+    /// Applies `mutations` to the state and gathers their rows as the committer does.
+    mutating func batch(_ mutations: [Mutation]) throws -> JournalBatch {
+      var batch = JournalBatch()
+      for mutation in mutations {
+        let applied = try state.apply(mutation)
+        let levels = applied.events.map { state.level(of: $0.item) }
+        batch.record(applied, levels: levels, counters: state.counters, at: Date())
+      }
+      return batch
+    }
+
+    func load(_ database: ShopDatabase, persist: Bool) throws -> ShopState {
+      try database.load(catalog: catalog, catalogJSON: "{}", limits: ShopLimits(), persist: persist)
+    }
+  }
+
+  private func count(_ table: String, in database: ShopDatabase) throws -> Int {
+    try SQLiteDatabase(path: database.path, readOnly: true).scalar("SELECT count(*) FROM \(table)") ?? -1
+  }
+
+  private static let orders: [Mutation] = [
+    .order(user: "alice", lines: [ItemCount("banana_juice", 1)], at: Date()),
+    .order(user: "bob", lines: [ItemCount("kiwi_juice", 2)], at: Date(), key: "k-1"),
+    .restock(user: "staff", changes: [ItemCount("banana", 5)]),
+  ]
+
+  /// A fresh shop, opened, with `orders` written in one commit: the start of most tests here.
+  private func withOrdersWritten(_ body: (inout Shop, ShopDatabase) throws -> Void) throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let database = try shop.open()
+    try database.write(try shop.batch(Self.orders))
+    try body(&shop, database)
+  }
+
+  /// `loaded` holds what the commits made: the levels, the counters and the kept key.
+  private func expectRestored(_ loaded: ShopState, _ shop: Shop) {
+    #expect(loaded.level(of: "banana") == shop.state.level(of: "banana"))
+    #expect(loaded.level(of: "kiwi") == shop.state.level(of: "kiwi"))
+    #expect(loaded.counters == shop.state.counters)
+    #expect(loaded.orderKeyCount == 1)
+  }
+
+  @Test("a commit of orders and restocks writes one record, and a history read folds it into the tables")
+  func historyReadFolds() throws {
+    try withOrdersWritten { shop, database in
+      #expect(try count("commit_log", in: database) == 1)
+      #expect(try count("orders", in: database) == 0)
+      #expect(try count("ledger", in: database) == 0)
+
+      let ledger = try database.ledger(of: "banana", paging: Paging(page: 1, size: 10))
+      #expect(ledger.entries.map(\.change) == [5, -2])
+      #expect(try count("commit_log", in: database) == 0)
+      #expect(try database.orders(from: 1, through: 2).map(\.user) == ["bob", "alice"])
+      let receipt = try database.receipt(of: OrderKey(user: "bob", key: "k-1"))
+      #expect(receipt?.order.id == 2)
+      #expect(receipt?.levels == [ItemCount("kiwi", shop.state.level(of: "kiwi")!.current)])
+      try database.verify()
+    }
+  }
+
+  @Test("a database dropped with records in its log (a crash) folds them when it is opened again")
+  func reopeningFolds() throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    do {
+      let database = try shop.open()
+      try database.write(try shop.batch(Array(Self.orders.prefix(2))))
+      try database.write(try shop.batch([Self.orders[2]]))
+      #expect(try count("commit_log", in: database) == 2)
+    }
+    let database = try ShopDatabase(directory: shop.directory, fsync: .always)
+    #expect(try count("commit_log", in: database) == 0)
+    #expect(try count("orders", in: database) == 2)
+    expectRestored(try shop.load(database, persist: true), shop)
+    try database.verify()
+  }
+
+  @Test("a load that may not write sees the log's records without folding them")
+  func readOnlyLoadOverlays() throws {
+    try withOrdersWritten { shop, database in
+      let loaded = try shop.load(database, persist: false)
+      #expect(try count("commit_log", in: database) == 1)
+      expectRestored(loaded, shop)
+    }
+  }
+
+  @Test("a batch the log cannot hold folds the log first, so the tables take changes in order")
+  func otherChangesFoldFirst() throws {
+    try withOrdersWritten { shop, database in
+      try database.write(
+        try shop.batch([.order(user: "carol", lines: [ItemCount("banana_juice", 1)], at: Date())]))
+      try database.write(try shop.batch([.createDiary(owner: "carol", title: "t", body: "b", at: Date())]))
+      #expect(try count("commit_log", in: database) == 0)
+      #expect(try count("orders", in: database) == 3)
+      let sequences = try database.ledger(of: "banana", paging: Paging(page: 1, size: 10)).entries.map(\.change)
+      #expect(sequences == [-2, 5, -2])
+      expectRestored(try shop.load(database, persist: true), shop)
+    }
+  }
+
+  @Test("a record no version wrote is refused, naming the record")
+  func damagedRecord() throws {
+    let error = #expect(throws: DamagedRow.self) { try CommitRecord(decoding: [1, 200], sequence: 7) }
+    #expect(error?.kind == "commit record 7")
+    let unknown = #expect(throws: DamagedRow.self) { try CommitRecord(decoding: [9], sequence: 8) }
+    #expect(unknown?.text.contains("layout 9") == true)
+  }
+}

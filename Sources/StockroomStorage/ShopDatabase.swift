@@ -80,6 +80,9 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       try Self.checkCounters(writer, path: path)
     } catch let error as SQLiteError {
       throw StorageError(error.explained(file: path))
+    } catch let error as DamagedRow {
+      // A commit record that no version wrote: refused at start-up, naming the file.
+      throw StorageError("\(path) is damaged: \(error). \(Self.restoreAdvice)")
     }
     directoryLock.write("\(getpid())\n")
   }

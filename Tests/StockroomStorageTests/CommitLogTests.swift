@@ -129,6 +129,21 @@ struct CommitLogTests {
     }
   }
 
+  @Test("a damaged record in the log refuses the file at opening, naming the file and the record")
+  func damagedRecordRefusesTheFile() throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let path = try {
+      let database = try shop.open()
+      try database.write(try shop.batch(Self.orders))
+      return database.path
+    }()
+    try SQLiteDatabase(path: path).execute("UPDATE commit_log SET record = x'01ff'")
+    let error = #expect(throws: StorageError.self) { try ShopDatabase(directory: shop.directory, fsync: .always) }
+    let message = error?.description ?? ""
+    #expect(message.contains("\(path) is damaged: bad commit record 1"), "\(message)")
+  }
+
   @Test("a record no version wrote is refused, naming the record")
   func damagedRecord() throws {
     let error = #expect(throws: DamagedRow.self) { try CommitRecord(decoding: [1, 200], sequence: 7) }

@@ -30,6 +30,8 @@ let package = Package(
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // System OpenSSL, from Debian's libssl-dev: TLS for the server, the client and the bench.
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // System GNU libmicrohttpd, from Debian's libmicrohttpd-dev: the board's and /metrics' HTTP.
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     // TLS over a socket, shaped like read and write, with no loop of its own: contexts,
     // connections and what failed.
     .target(name: "StockroomTLS", dependencies: ["COpenSSL"]),
@@ -62,12 +64,13 @@ let package = Package(
         "StockroomSystem", "StockroomLogging",
       ]
     ),
-    // Bytes on sockets: the epoll and Dispatch loops, listeners, connections, TLS, metrics HTTP.
+    // Bytes on sockets: the epoll and Dispatch loops, listeners, connections, TLS, and the board's
+    // and /metrics' HTTP (libmicrohttpd).
     .target(
       name: "StockroomTransport",
       dependencies: [
         "StockroomEngine", "StockroomProtocol", "StockroomDomain", "StockroomSystem", "CStockroomSystem",
-        "StockroomTLS", "StockroomLogging",
+        "StockroomTLS", "StockroomLogging", "StockroomText", "CMicroHTTPD",
       ]
     ),
     // The small piece that wires engine, transport and storage into one running server.

@@ -35,7 +35,7 @@ package struct ConfigCheck {
     checkStore()
     checkLogFile()
     checkFileLimit()
-    if let metrics = configuration.metrics { found.append("metrics http://\(metrics)/metrics") }
+    if let http = configuration.http { found.append("board http://\(http)/ metrics http://\(http)/metrics") }
   }
 
   /// One line: what the server would run with.

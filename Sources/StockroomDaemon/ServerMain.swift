@@ -56,11 +56,11 @@ public enum ServerMain {
     // From here SIGHUP reads the TLS files again too: before the start there were none loaded
     // to replace. (A source's handler may be replaced while it is active.)
     hangUp.setEventHandler { reload(configuration, logger: logger, server: server) }
-    if let metrics = configuration.metrics {
+    if let http = configuration.http {
       do {
-        try server.startMetrics()
+        try server.startHTTP()
       } catch {
-        logger.error("cannot serve metrics on \(metrics): \(error)")
+        logger.error("cannot serve the board and metrics on \(http): \(error)")
         exit(69)
       }
     }

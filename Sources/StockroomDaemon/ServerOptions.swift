@@ -164,14 +164,23 @@ public enum ServerOptions {
         clear from other machines (refused by default: use TLS)
         """),
     ServerOption(
-      "metrics",
+      "http",
       .value(placeholder: "ADDRESS:PORT") { settings, text throws(OptionProblem) in
-        settings.configuration.metrics = try ListenAddress(parsing: text)
+        settings.configuration.http = try ListenAddress(parsing: text)
       },
       help: """
-        serve Prometheus metrics on http://ADDRESS:PORT/metrics (off by default;
-        port 0 picks a free one and logs it)
+        serve the live board on http://ADDRESS:PORT/ and Prometheus metrics on
+        /metrics (off by default; port 0 picks a free one and logs it)
         """),
+    ServerOption(
+      "metrics",
+      .value(placeholder: "ADDRESS:PORT") { settings, text throws(OptionProblem) in
+        settings.configuration.http = try ListenAddress(parsing: text)
+      },
+      help: "the older name of --http, kept for existing configurations"),
+    ServerOption(
+      "http-names", .flag { settings, on in settings.configuration.httpNames = on },
+      help: "show on the board who made each change (hidden by default, as WHO hides them from guests)"),
     .choice(
       "log-format", placeholder: "FORMAT", \.logFormat,
       help: "text (default): one line per event; json: one JSON object per line"),

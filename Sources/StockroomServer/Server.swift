@@ -24,11 +24,12 @@ public final class Server: Sendable {
   package let stats: ServerStats
   private let logger: Logger
   private let listener = Mutex<Listener?>(nil)
-  private let metrics = Mutex<MetricsListener?>(nil)
+  private let http = Mutex<HTTPServer?>(nil)
   /// The TLS port's listener and what its connections are made from, when TLS is configured.
   private let tlsListener = Mutex<Listener?>(nil)
   private let tlsContext = Mutex<TLSContext?>(nil)
-  private let nextConnectionID = Atomic<Int>(1)
+  /// Numbers connections, and the board's event streams with them (both are keys in the watch hub).
+  let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
   private let rejections: Mutex<RejectionLog>
   /// The places each source address holds: see `admit`.
@@ -157,20 +158,19 @@ public final class Server: Sendable {
 
   public var port: UInt16? { listener.withLock { $0?.address.port } }
 
-  /// Serves `/metrics` on `configuration.metrics` from a thread of its own; returns the port,
-  /// the kernel's choice when configured as 0.
+  /// Serves the board and `/metrics` on `configuration.http` from libmicrohttpd's thread;
+  /// returns the port, the kernel's choice when configured as 0.
   @discardableResult
-  public func startMetrics() throws(Errno) -> UInt16 {
-    guard let wanted = configuration.metrics, let address = wanted.socketAddress else { throw Errno(EINVAL) }
-    let responder = try MetricsListener(address: address, logger: logger) { [self] in metricsText() }
-    responder.start()
-    metrics.withLock { $0 = responder }
-    logger.info("metrics on http://\(responder.address)/metrics")
-    return responder.address.port
+  public func startHTTP() throws(Errno) -> UInt16 {
+    guard let wanted = configuration.http, let address = wanted.socketAddress else { throw Errno(EINVAL) }
+    let server = try HTTPServer(address: address, site: boardSite, logger: logger)
+    http.withLock { $0 = server }
+    logger.info("board on http://\(server.address)/ metrics on http://\(server.address)/metrics")
+    return server.address.port
   }
 
-  /// The port `/metrics` is served on, once `startMetrics` has run.
-  public var metricsPort: UInt16? { metrics.withLock { $0?.address.port } }
+  /// The port the board and `/metrics` are served on, once `startHTTP` has run.
+  public var httpPort: UInt16? { http.withLock { $0?.address.port } }
 
   /// The TLS port (the kernel's choice when configured as 0); nil without TLS.
   public var tlsPort: UInt16? { tlsListener.withLock { $0?.address.port } }
@@ -214,9 +214,9 @@ public final class Server: Sendable {
       return false
     }
     defer { stopFinished.signal() }
-    metrics.withLock { metrics in
-      metrics?.stop()
-      metrics = nil
+    http.withLock { http in
+      http?.stop()
+      http = nil
     }
     listener.withLock { listener in
       listener?.close()

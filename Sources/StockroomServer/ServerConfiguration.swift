@@ -55,8 +55,12 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var tls: TLSSettings? = nil
   /// Lets LOGIN, REGISTER, PASSWD and USER ADD/PASSWD run over plaintext from other machines.
   public var allowPlaintextAuth = false
-  /// Where Prometheus scrapes `/metrics`; nil serves none.
-  public var metrics: ListenAddress? = nil
+  /// Where the live board (`/`, `/events`) and Prometheus' `/metrics` are served over HTTP
+  /// (`--http`, or its older name `--metrics`); nil serves none.
+  public var http: ListenAddress? = nil
+  /// Whether the board shows who made each change (`--http-names`); by default it shows what
+  /// WATCH shows a guest: no names.
+  public var httpNames = false
   public var logFormat = LogFormat.text
   /// The file the log is appended to instead of stderr; SIGHUP reopens it.
   public var logFile: String? = nil

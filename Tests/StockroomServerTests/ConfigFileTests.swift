@@ -70,7 +70,7 @@ struct ConfigFileTests {
     #expect(configured.registration == .closed)
     #expect(configured.logging == false)
     #expect(configured.insecurePermissions == false)
-    #expect(configured.metrics == ListenAddress(host: "::1", port: 9187))
+    #expect(configured.http == ListenAddress(host: "::1", port: 9187))
     #expect(configured.logFormat == .json)
     #expect(configured.logFile == "/var/log/stockroom.log")
     #expect(configured.idleTimeout == 60)
@@ -179,7 +179,8 @@ struct ConfigFileTests {
     // The command line's mistakes are named as it spelled them.
     #expect(refusal(["--loops", "0"]) == "--loops takes a whole number from 1 to 256, not '0'")
     #expect(refusal(["-p", "x"]) == "-p takes a whole number from 0 to 65535, not 'x'")
-    #expect(refusal(["--metrics", "9100"]).hasPrefix("--metrics takes ADDRESS:PORT"))
+    #expect(refusal(["--metrics", "x:9100"]).hasPrefix("--metrics takes ADDRESS:PORT"))
+    #expect(refusal(["--http", "localhost"]).hasPrefix("--http takes ADDRESS:PORT"))
     #expect(refusal(["--log-format", "xml"]) == "--log-format takes text or json, not 'xml'")
   }
 

@@ -21,12 +21,16 @@ struct HTTPExchange {
     return try parse(raw)
   }
 
-  static func get(_ path: String, port: UInt16) throws -> HTTPExchange {
-    try send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/plain\r\n\r\n", port: port)
+  /// A GET of `path`, from the loopback address `source`.
+  static func get(_ path: String, port: UInt16, from source: String = "127.0.0.1") throws -> HTTPExchange {
+    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/plain\r\n\r\n"
+    return try parse(try rawAnswer(Array(request.utf8), port: port, timeout: 15, from: source))
   }
 
-  static func rawAnswer(_ bytes: [UInt8], port: UInt16, timeout: Int) throws -> [UInt8] {
-    let fd = try connected(port: port, timeout: timeout)
+  static func rawAnswer(_ bytes: [UInt8], port: UInt16, timeout: Int, from source: String = "127.0.0.1") throws
+    -> [UInt8]
+  {
+    let fd = try connected(port: port, timeout: timeout, from: source)
     defer { close(fd) }
     var offset = 0
     while offset < bytes.count {
@@ -37,9 +41,9 @@ struct HTTPExchange {
     return try readToEnd(fd)
   }
 
-  static func connected(port: UInt16, timeout: Int) throws -> Int32 {
+  static func connected(port: UInt16, timeout: Int, from source: String = "127.0.0.1") throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard Loopback.connect(fd, port: port) == 0 else {
+    guard Loopback.bind(fd, to: source) == 0, Loopback.connect(fd, port: port) == 0 else {
       close(fd)
       throw LineClient.Failure(description: "connect to \(port): \(errno)")
     }
@@ -56,7 +60,7 @@ struct HTTPExchange {
       if count == 0 { return answer }
       guard count > 0 else {
         throw LineClient.Failure(
-          description: "no close from the metrics port: errno \(errno), got \(answer.count) bytes")
+          description: "no close from the HTTP port: errno \(errno), got \(answer.count) bytes")
       }
       answer += chunk[..<count]
     }

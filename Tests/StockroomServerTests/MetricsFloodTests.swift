@@ -27,8 +27,8 @@ struct MetricsFloodTests {
     "with silent sockets open from one other host or from many (16 used to be enough to blind it), five scrapes in a row are answered",
     arguments: [(100, 1), (100, 20), (400, 80)])
   func scrapesThroughIdleSockets(sockets: Int, hosts: Int) throws {
-    let server = try TestServer { $0.metrics = ListenAddress(host: "127.0.0.1", port: 0) }
-    let port = try server.server.startMetrics()
+    let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    let port = try server.server.startHTTP()
     defer { withExtendedLifetime(server) {} }
     let silent = try silentSockets(sockets, hosts: hosts, port: port)
     defer { for fd in silent { close(fd) } }

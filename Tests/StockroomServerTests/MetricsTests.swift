@@ -131,54 +131,49 @@ struct MetricsTests {
 
   /// A server in this process with /metrics on a kernel-chosen port.
   private func metricsServer() throws -> (TestServer, UInt16) {
-    let server = try TestServer { $0.metrics = ListenAddress(host: "127.0.0.1", port: 0) }
-    return (server, try server.server.startMetrics())
+    let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    return (server, try server.server.startHTTP())
   }
 
-  @Test("the responder answers only a well-formed GET or HEAD of /metrics, and says what was wrong otherwise")
+  @Test("the HTTP server answers GET or HEAD of its paths only, refuses a body unread, and says what was wrong")
   func strictHTTP() throws {
     let (server, port) = try metricsServer()
     let host = "Host: 127.0.0.1\r\n"
     let cases: [(String, Int)] = [
       ("GET /metrics HTTP/1.1\r\n\(host)\r\n", 200),
       ("GET /metrics?name[]=x HTTP/1.1\r\n\(host)\r\n", 200),
-      ("GET http://127.0.0.1/metrics HTTP/1.1\r\n\(host)\r\n", 200),
       ("GET /metrics HTTP/1.0\r\n\r\n", 200),
-      ("GET / HTTP/1.1\r\n\(host)\r\n", 404),
+      ("GET / HTTP/1.1\r\n\(host)\r\n", 200),
+      ("GET /board.js HTTP/1.1\r\n\(host)\r\n", 200),
+      ("GET /board.css HTTP/1.1\r\n\(host)\r\n", 200),
+      ("GET /nothing HTTP/1.1\r\n\(host)\r\n", 404),
       ("GET /metrics/ HTTP/1.1\r\n\(host)\r\n", 404),
       ("POST /metrics HTTP/1.1\r\n\(host)Content-Length: 0\r\n\r\n", 405),
       ("DELETE /metrics HTTP/1.1\r\n\(host)\r\n", 405),
-      ("GET /metrics HTTP/1.1\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)\(host)\r\n", 400),
-      ("GET /metrics HTTP/1.1\n\(host)\n", 400),
-      ("GET /metrics HTTP/1.1\r\nHost: a\nX: y\r\n\r\n", 400),
-      ("GET  /metrics HTTP/1.1\r\n\(host)\r\n", 400),
       ("GET /metrics\r\n\(host)\r\n", 400),
-      ("GET /metrics HTTP/1.1 extra\r\n\(host)\r\n", 400),
-      ("GET metrics HTTP/1.1\r\n\(host)\r\n", 400),
-      ("G(T /metrics HTTP/1.1\r\n\(host)\r\n", 400),
       ("GET /metrics HTTP/2.0\r\n\(host)\r\n", 505),
-      ("GET /metrics HTTPS/1.1\r\n\(host)\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\nHost : 127.0.0.1\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host) folded: x\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)Bad\u{01}Name: x\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)X: a\u{7F}b\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)NoColon\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+      ("GET /metrics HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 413),
       ("GET /metrics HTTP/1.1\r\n\(host)Content-Length: 5\r\n\r\nhello", 413),
+      ("GET /events HTTP/1.1\r\n\(host)Content-Length: 5\r\n\r\nhello", 413),
       ("GET /metrics HTTP/1.1\r\n\(host)Content-Length: -1\r\n\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)Content-Length: 0\r\nContent-Length: 0\r\n\r\n", 400),
-      ("\r\nGET /metrics HTTP/1.1\r\n\(host)\r\n", 400),
-      ("GET /metrics HTTP/1.1\r\n\(host)X: \(String(repeating: "a", count: 9000))\r\n\r\n", 431),
-      ("GET /metrics HTTP/1.1\r\n\(host)" + String(repeating: "X-A: b\r\n", count: 100) + "\r\n", 431),
+      // The head must fit in half of the connection's 32 KiB.
+      ("GET /metrics HTTP/1.1\r\n\(host)X: \(String(repeating: "a", count: 40_000))\r\n\r\n", 431),
+      ("GET /metrics HTTP/1.1\r\n\(host)" + String(repeating: "X-A: b\r\n", count: 5000) + "\r\n", 431),
     ]
     for (request, status) in cases {
-      let answer = try HTTPExchange.send(request, port: port)
-      #expect(answer.status == status, "\(request.prefix(80).debugDescription)")
+      let raw = try HTTPExchange.rawAnswer(Array(request.utf8), port: port, timeout: 15)
+      let text = String(decoding: raw, as: UTF8.self)
+      #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(request.prefix(80).debugDescription)")
+      #expect(!text.contains("metrics/") && !text.contains("aaaa"), "the answer echoes the request")
+      // The answers the board's code makes are read strictly. The 400s libmicrohttpd makes
+      // itself (0.9.75) come with their head written twice, so only their first line is read.
+      guard [200, 404, 405, 413].contains(status) else { continue }
+      let answer = try HTTPExchange.parse(raw)
       if status == 405 { #expect(answer.header("Allow") == "GET, HEAD") }
-      if status != 200 {
-        #expect(!answer.body.contains("a\u{7F}b") && !answer.body.contains("metrics/"), "the answer echoes the request")
-      }
+    }
+    for request in ["GET /metrics HTTP/1.1\r\n\r\n", "GET /metrics HTTP/1.1\r\nHost : 127.0.0.1\r\n\r\n"] {
+      let hostless = try HTTPExchange.rawAnswer(Array(request.utf8), port: port, timeout: 10)
+      #expect(String(decoding: hostless, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
     }
     // HEAD: the head a GET gets, Content-Length included, and no body.
     let head = try HTTPExchange.rawAnswer(
@@ -189,34 +184,35 @@ struct MetricsTests {
     #expect(text.contains("Content-Length: "))
     // A head with no end at all, longer than the limit, is refused without waiting for one.
     let endless = try HTTPExchange.send(
-      "GET /metrics HTTP/1.1\r\nX: " + String(repeating: "a", count: 20_000), port: port)
+      "GET /metrics HTTP/1.1\r\nX: " + String(repeating: "a", count: 40_000), port: port)
     #expect(endless.status == 431)
     withExtendedLifetime(server) {}
   }
 
   @Test(
-    "a client that sends half a request and stalls gets 408 in bounded time, and holds up neither scrapes nor the shop")
+    "a client that sends half a request and stalls is closed in bounded time, and holds up neither scrapes nor the shop"
+  )
   func stalledClient() throws {
     let (server, port) = try metricsServer()
-    let stalled = try HTTPExchange.connected(port: port, timeout: 20)
+    let stalled = try HTTPExchange.connected(port: port, timeout: 30)
     defer { close(stalled) }
     _ = "GET /metrics HTTP/1.1\r\nHost: x".withCString { send(stalled, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     // Meanwhile others are served: a scrape, and the shop on its own port, both while the
-    // stalled client has heard nothing yet. Served behind it, they would come after its 408.
+    // stalled client has heard nothing yet.
     #expect(try HTTPExchange.get("/metrics", port: port).status == 200)
     #expect(try server.client().request("PING").message == "PONG")
     var entry = pollfd(fd: stalled, events: Int16(POLLIN), revents: 0)
     #expect(poll(&entry, 1, 0) == 0, "the stalled client was answered before the others were served")
-    // Then the 408, once its time is up; the socket's 20 s timeout only bounds a server that
-    // never sends it.
-    let answer = try HTTPExchange.parse(try HTTPExchange.readToEnd(stalled))
-    #expect(answer.status == 408)
-    // More connections than it serves at once: the rest wait in the backlog, then are served.
-    let idle = try (0..<(MetricsListener.maxConnections + 4)).map { _ in
+    // Then it is closed, once its HTTPLimits.idleSeconds are up; the socket's 30 s timeout only
+    // bounds a server that never closes it.
+    #expect(try HTTPExchange.readToEnd(stalled).isEmpty)
+    // More connections from one address than one address may hold: those past it are turned
+    // away, and a scrape from elsewhere (127.0.0.2) is still served.
+    let idle = try (0..<(Int(HTTPLimits.connectionsPerAddress) + 4)).map { _ in
       try HTTPExchange.connected(port: port, timeout: 20)
     }
     defer { for fd in idle { close(fd) } }
-    #expect(try HTTPExchange.get("/metrics", port: port).status == 200)
+    #expect(try HTTPExchange.get("/metrics", port: port, from: "127.0.0.2").status == 200)
   }
 
   @Test("a watcher's mailbox past capacity counts every event it could not take, once")

@@ -1,0 +1,56 @@
+// MHD_start_daemon takes its options as C varargs, which Swift cannot call; this fixed-argument
+// function stands in for it with the options the board and /metrics use.
+#ifndef STOCKROOM_MICROHTTPD_SHIM_H
+#define STOCKROOM_MICROHTTPD_SHIM_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <microhttpd.h>
+
+// One polling thread (epoll) of MHD's own, suspend/resume for the event streams, and these bounds:
+// `connections` at once, `per_address` from one IP address, `memory` bytes of buffer per connection
+// (the request's head must fit in it), `timeout` seconds without progress. `address` is bound.
+static inline struct MHD_Daemon *sr_mhd_start(
+  const struct sockaddr *address, unsigned int connections, unsigned int per_address, size_t memory,
+  unsigned int timeout, MHD_AccessHandlerCallback handler, void *handler_context,
+  MHD_RequestCompletedCallback completed, void *completed_context) {
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
+    | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+  return MHD_start_daemon(
+    flags, 0, NULL, NULL, handler, handler_context, MHD_OPTION_SOCK_ADDR, address,
+    MHD_OPTION_CONNECTION_LIMIT, connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
+    MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory, MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+    MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context, MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1, MHD_OPTION_END);
+}
+
+// The port the daemon listens on (the kernel's choice when asked for 0); 0 if it cannot say.
+static inline uint16_t sr_mhd_port(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info == NULL ? 0 : info->port;
+}
+
+// A connection's own inactivity limit, in seconds (MHD_set_connection_option is variadic too).
+static inline void sr_mhd_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+  MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+// A connection's socket, -1 if MHD cannot say.
+static inline int sr_mhd_connection_fd(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info == NULL ? -1 : info->connect_fd;
+}
+
+// The size of a response that streams until it ends (a macro Swift cannot import).
+static const uint64_t sr_mhd_size_unknown = MHD_SIZE_UNKNOWN;
+
+// Whether a request ended because its connection was inactive past its timeout.
+static inline int sr_mhd_timed_out(enum MHD_RequestTerminationCode code) {
+  return code == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED;
+}
+
+#endif

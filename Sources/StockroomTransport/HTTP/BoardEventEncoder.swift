@@ -1,0 +1,72 @@
+import StockroomDomain
+import StockroomEngine
+import StockroomText
+
+/// The board's events as JSON, one object each: a WATCH event, the whole board, the figures.
+/// Who made a change is left out, as WHO and `! stock` leave it out for a guest, unless the
+/// server was told to show names (`--http-names`).
+package struct BoardEventEncoder: Sendable {
+  package var showsNames: Bool
+
+  package init(showsNames: Bool) { self.showsNames = showsNames }
+
+  /// A `! stock` or `! store` event.
+  package func event(_ event: WatchEvent) -> String {
+    switch event {
+    case .stock(let stock):
+      var fields = [
+        ("type", q("stock")), ("item", q(stock.item)), ("name", q(stock.name)), ("level", String(stock.level)),
+        ("change", String(stock.change)), ("cause", q(stock.cause.name)),
+      ]
+      if let order = stock.cause.orderID { fields.append(("order", String(order))) }
+      if showsNames, !stock.cause.user.isEmpty { fields.append(("user", q(stock.cause.user))) }
+      return object(fields)
+    case .store(.down(let reason)):
+      return object([("type", q("store")), ("state", q("down")), ("reason", q(reason))])
+    case .store(.up):
+      return object([("type", q("store")), ("state", q("up"))])
+    }
+  }
+
+  /// Every stocked item with its level and starting level, the sections, and the store's
+  /// state: what a stream starts with (`snapshot`), or starts again with after a reconnect
+  /// (`resync`, in place of the events it missed).
+  package func board(_ shop: ShopState, resync: Bool, storeDown: String?, stats: String) -> String {
+    var items: [String] = []
+    func add(_ id: String, _ name: String, _ kind: String, _ section: String?) {
+      guard let level = shop.level(of: id) else { return }
+      var fields = [
+        ("id", q(id)), ("name", q(name)), ("kind", q(kind)), ("level", String(level.current)),
+        ("initial", String(level.initial)),
+      ]
+      if let section { fields.append(("section", q(section))) }
+      items.append(object(fields))
+    }
+    for fruit in shop.catalog.fruits { add(fruit.id, fruit.name, "fruit", nil) }
+    for dish in shop.catalog.dishes { add(dish.id, dish.name, "dish", dish.section) }
+    for product in shop.productsNewestFirst().reversed() { add(product.id, product.name, "product", nil) }
+    let sections = shop.catalog.sections.map { object([("id", q($0.id)), ("name", q($0.name))]) }
+    var fields = [
+      ("type", q(resync ? "resync" : "snapshot")), ("items", "[" + items.joined(separator: ",") + "]"),
+      ("sections", "[" + sections.joined(separator: ",") + "]"), ("store", q(storeDown == nil ? "up" : "down")),
+      ("stats", stats),
+    ]
+    if let storeDown { fields.append(("reason", q(storeDown))) }
+    return object(fields)
+  }
+
+  /// The figures a `stats` event carries: clients on the shop's port, orders taken so far (the
+  /// page turns two of these into orders per second), watchers.
+  package func stats(connections: Int, orders: Int, watchers: Int) -> String {
+    object([
+      ("type", q("stats")), ("connections", String(connections)), ("orders", String(orders)),
+      ("watchers", String(watchers)),
+    ])
+  }
+
+  private func q(_ text: String) -> String { JSONString.quoted(text) }
+
+  private func object(_ fields: [(String, String)]) -> String {
+    "{" + fields.map { "\(q($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+  }
+}

@@ -1,0 +1,181 @@
+/// The board's script: reads `/events` with EventSource (which reconnects by itself, sending
+/// `Last-Event-ID`, and gets the whole board again as `resync`) and keeps the page in line with
+/// it, without a reload. Names reach the page only as text, never as markup.
+enum BoardScript {
+  static let javascript = #"""
+    "use strict";
+    const board = { items: new Map(), sections: [], recent: [], last: null, store: "up" };
+    const byId = (id) => document.getElementById(id);
+
+    function element(tag, className, text) {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      if (text !== undefined) node.textContent = text;
+      return node;
+    }
+
+    // The bar STOCK and `stockroom top` draw: against the starting level, full once past it.
+    function fraction(level, initial) {
+      if (level <= 0) return 0;
+      if (initial <= 0) return 1;
+      return Math.min(1, level / initial);
+    }
+
+    function itemNode(item) {
+      const row = element("div", "item");
+      row.dataset.item = item.id;
+      row.append(element("span", "name", item.name), element("span", "level"));
+      const track = element("div", "bar");
+      track.append(element("span"));
+      row.append(track);
+      item.node = row;
+      drawItem(item, false);
+      return row;
+    }
+
+    function drawItem(item, changed) {
+      const row = item.node;
+      if (!row) return;
+      const share = fraction(item.level, item.initial);
+      row.querySelector(".level").textContent = String(item.level);
+      row.querySelector(".bar span").style.width = (share * 100).toFixed(1) + "%";
+      row.dataset.state = item.level <= 0 ? "out" : share < 0.25 ? "low" : "ok";
+      if (changed) {
+        row.classList.remove("changed");
+        void row.offsetWidth;
+        row.classList.add("changed");
+      }
+    }
+
+    function group(title, items) {
+      const box = element("section", "group");
+      box.append(element("h2", null, title));
+      const list = element("div", "items");
+      for (const item of items) list.append(itemNode(item));
+      box.append(list);
+      return box;
+    }
+
+    function drawStock() {
+      const all = [...board.items.values()];
+      const stock = byId("stock");
+      stock.replaceChildren();
+      const fruits = all.filter((item) => item.kind === "fruit");
+      if (fruits.length) stock.append(group("Fruit", fruits));
+      for (const section of board.sections) {
+        const dishes = all.filter((item) => item.kind === "dish" && item.section === section.id);
+        if (dishes.length) stock.append(group(section.name, dishes));
+      }
+      const products = all.filter((item) => item.kind === "product");
+      if (products.length) stock.append(group("Products", products));
+    }
+
+    function drawStore(state, reason) {
+      board.store = state;
+      const node = byId("store");
+      node.textContent = state === "down" ? "store=down" : "up";
+      node.dataset.state = state;
+      node.title = reason || "";
+    }
+
+    function drawRecent() {
+      const list = byId("recent");
+      list.replaceChildren();
+      for (const order of board.recent) {
+        const entry = element("li");
+        entry.append(element("span", "when", order.time));
+        const lines = order.lines.map((line) => line.name + " ×" + line.count).join(", ");
+        entry.append(document.createTextNode("#" + order.id + " " + lines + (order.user ? " · " + order.user : "")));
+        list.append(entry);
+      }
+    }
+
+    function noteOrder(event) {
+      let order = board.recent.find((entry) => entry.id === event.order);
+      if (!order) {
+        const time = new Date().toTimeString().slice(0, 8);
+        order = { id: event.order, lines: [], user: event.user, time: time };
+        board.recent.unshift(order);
+        board.recent.length = Math.min(board.recent.length, 12);
+      }
+      order.lines.push({ name: event.name, count: -event.change });
+      drawRecent();
+    }
+
+    function drawStats(stats) {
+      const now = performance.now();
+      if (board.last && now > board.last.time) {
+        const rate = Math.max(0, stats.orders - board.last.orders) / ((now - board.last.time) / 1000);
+        byId("rate").textContent = rate < 10 ? rate.toFixed(1) : String(Math.round(rate));
+      }
+      board.last = { orders: stats.orders, time: now };
+      byId("orders").textContent = String(stats.orders);
+      byId("connections").textContent = String(stats.connections);
+    }
+
+    function whole(event) {
+      board.items = new Map(event.items.map((item) => [item.id, item]));
+      board.sections = event.sections;
+      drawStock();
+      drawStore(event.store, event.reason);
+      drawStats(event.stats);
+    }
+
+    function stock(event) {
+      let item = board.items.get(event.item);
+      if (!item) {
+        item = { id: event.item, name: event.name, kind: "product", level: event.level, initial: event.level };
+        board.items.set(item.id, item);
+        drawStock();
+      }
+      item.level = event.level;
+      if (event.cause === "delisted") {
+        board.items.delete(item.id);
+        drawStock();
+      } else {
+        drawItem(item, true);
+      }
+      if (event.cause === "order") noteOrder(event);
+    }
+
+    function received(message) {
+      const event = JSON.parse(message.data);
+      switch (event.type) {
+        case "snapshot":
+        case "resync":
+          whole(event);
+          break;
+        case "stock":
+          stock(event);
+          break;
+        case "store":
+          drawStore(event.state, event.reason);
+          break;
+        case "stats":
+          drawStats(event);
+          break;
+      }
+      document.body.dataset.events = String((Number(document.body.dataset.events) || 0) + 1);
+    }
+
+    function status(state, text) {
+      const node = byId("status");
+      node.dataset.state = state;
+      node.textContent = text;
+    }
+
+    function connect() {
+      const source = new EventSource("/events");
+      source.onopen = () => status("live", "live");
+      source.onmessage = received;
+      source.onerror = () => {
+        status("lost", "reconnecting…");
+        // EventSource retries by itself unless the server refused the stream outright.
+        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+      };
+    }
+
+    connect();
+
+    """#
+}

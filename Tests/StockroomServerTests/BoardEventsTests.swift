@@ -1,0 +1,117 @@
+import Foundation
+import StockroomTransport
+import Testing
+
+@testable import StockroomServer
+
+/// The board's `/events`, read with a plain socket as a browser's EventSource reads it.
+@Suite("the board's event stream")
+struct BoardEventsTests {
+  private func boardServer(
+    initialStock: Int? = nil, _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
+  ) throws -> (TestServer, UInt16) {
+    let server = try TestServer(initialStock: initialStock) {
+      $0.http = ListenAddress(host: "127.0.0.1", port: 0)
+      configure(&$0)
+    }
+    return (server, try server.server.startHTTP())
+  }
+
+  private func level(_ board: EventStreamClient.Event, _ item: String) -> Int? {
+    let items = board["items"] as? [[String: Any]] ?? []
+    return items.first { $0["id"] as? String == item }?["level"] as? Int
+  }
+
+  @Test("one event per change, in commit order per item, the same WATCH gives; a reconnect gets a resync")
+  func eventsInOrderThenResync() throws {
+    let (server, port) = try boardServer()
+    let stream = try EventStreamClient(port: port)
+    #expect(stream.head.hasPrefix("HTTP/1.1 200 "))
+    #expect(stream.head.contains("Content-Type: text/event-stream"))
+    let first = try stream.next()
+    #expect(first.type == "snapshot" && first.id == 0)
+    #expect(level(first, "banana") == 10)
+    #expect((first["sections"] as? [[String: Any]])?.count == 3)
+    let watcher = try LineClient.greeted(server.port)
+    #expect(try watcher.request("WATCH").isOK)
+    let orders = try LineClient.greeted(server.port, user: "minji")
+    for line in ["ORDER banana 1", "ORDER kiwi 2", "ORDER banana 2", "ORDER banana_juice"] {
+      #expect(try orders.request(line).isOK, "\(line)")
+    }
+    // banana -1, kiwi -2, banana -2, banana -2 (the juice takes two bananas).
+    var seen: [(item: String, level: Int)] = []
+    var ids: [Int] = []
+    while seen.count < 4 {
+      let event = try stream.next("stock")
+      seen.append((event["item"] as? String ?? "", event["level"] as? Int ?? -1))
+      ids.append(event.id ?? -1)
+      #expect(event["user"] == nil, "a name reached the board without --http-names")
+      #expect(event["cause"] as? String == "order" && event["order"] is Int)
+    }
+    #expect(seen.map(\.item) == ["banana", "kiwi", "banana", "banana"])
+    #expect(seen.map(\.level) == [9, 8, 7, 5])
+    #expect(ids == [1, 2, 3, 4])
+    let watched = try (0..<4).map { _ in try watcher.readEvent() }
+    #expect(watched.map { $0["item"] ?? "" } == seen.map(\.item))
+    #expect(watched.map { $0["level"] ?? "" } == seen.map { String($0.level) })
+
+    // Gone for a while, as a browser whose server restarted or whose network dropped: a change
+    // made meanwhile reaches it as a resync of the whole board, not as a gap.
+    stream.closeNow()
+    #expect(try orders.request("ORDER banana 3").isOK)
+    let again = try EventStreamClient(port: port, lastEventID: ids.last)
+    let resync = try again.next()
+    #expect(resync.type == "resync")
+    #expect(level(resync, "banana") == 2)
+    #expect(try orders.request("ORDER kiwi 1").isOK)
+    let after = try again.next("stock")
+    #expect(after["item"] as? String == "kiwi" && after["level"] as? Int == 7 && after.id == 1)
+  }
+
+  @Test("with --http-names the board shows who ordered")
+  func namesWhenTold() throws {
+    let (server, port) = try boardServer { $0.httpNames = true }
+    let stream = try EventStreamClient(port: port)
+    _ = try stream.next()
+    let orders = try LineClient.greeted(server.port, user: "minji")
+    #expect(try orders.request("ORDER kiwi").isOK)
+    #expect(try stream.next("stock")["user"] as? String == "minji")
+  }
+
+  @Test("a stream that stops reading is closed as a slow watcher is, and counted; the board goes on")
+  func slowStreamDropped() throws {
+    let (server, port) = try boardServer(initialStock: 100_000) { $0.watchTimeout = 1 }
+    let stalled = try EventStreamClient(port: port, receiveBuffer: 4096)
+    _ = try stalled.next()
+    let orders = try LineClient.greeted(server.port)
+    let stats = server.server.stats
+    // Orders until the stream's socket is full and it has taken nothing for its watch timeout;
+    // bounded at 20,000 orders, far more than fills it.
+    var sent = 0
+    while stats.slowConsumerDisconnects.load(ordering: .relaxed) == 0 && sent < 20_000 {
+      try orders.send(String(repeating: "ORDER banana\n", count: 200))
+      for _ in 0..<200 { #expect(try orders.readReply().isOK) }
+      sent += 200
+    }
+    #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 1)
+    #expect(stats.eventsDropped.load(ordering: .relaxed) > 0)
+    #expect(stalled.readsToEnd(), "the stalled stream was not closed")
+    // Another stream is served as before.
+    let fresh = try EventStreamClient(port: port)
+    #expect(try fresh.next().type == "snapshot")
+  }
+
+  @Test("past the cap on streams, the next is refused with 503 and told when to retry")
+  func streamCap() throws {
+    let (server, port) = try boardServer()
+    let open = try (0..<HTTPLimits.streams).map { index in
+      let stream = try EventStreamClient(port: port, from: "127.0.0.\(2 + index / 16)")
+      _ = try stream.next()
+      return stream
+    }
+    let refused = try HTTPExchange.get("/events", port: port)
+    #expect(refused.status == 503)
+    #expect(refused.header("Retry-After") == "5")
+    withExtendedLifetime((server, open)) {}
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import StockroomFixtures
+import StockroomSystem
+import StockroomTransport
+import Testing
+
+@testable import StockroomServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The board as a person sees it: a real headless Chromium opens it, an order is placed over
+/// TCP, and the page, read through the DevTools protocol, shows the new level without a reload.
+@Suite("the board in a real browser")
+struct BoardBrowserTests {
+  static let chromium = "/usr/bin/chromium"
+  static let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".build/artifacts")
+
+  /// Starts Chromium on `url` with a DevTools port of its own; returns its pid and the page.
+  private func openBrowser(_ url: String, folder: URL) throws -> (pid_t, DevToolsPage) {
+    let log = folder.appendingPathComponent("chromium.log").path
+    let pid = try Subprocess.start(
+      Self.chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+        "--remote-debugging-port=0", "--user-data-dir=\(folder.path)/profile", "--window-size=1920,1080", url,
+      ], environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"], stderr: log)
+    var port: UInt16?
+    try waitUntil(timeout: 60) {
+      let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+      port = text.firstMatch(of: /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//).flatMap { UInt16($0.1) }
+      return port != nil
+    }
+    var page: String?
+    try waitUntil(timeout: 60) {
+      page =
+        try targets(port!).first { $0["type"] as? String == "page" && ($0["url"] as? String) == url }?[
+          "webSocketDebuggerUrl"] as? String
+      return page != nil
+    }
+    return (pid, try DevToolsPage(debuggerURL: page!))
+  }
+
+  /// DevTools' `/json/list`, read to its Content-Length (it keeps the connection open).
+  private func targets(_ port: UInt16) throws -> [[String: Any]] {
+    let fd = try HTTPExchange.connected(port: port, timeout: 10)
+    defer { close(fd) }
+    let request = "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+    _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    var raw: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { return [] }
+      raw += chunk[..<count]
+      guard let end = raw.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
+      let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self)
+      guard let length = head.firstMatch(of: /Content-Length:\s*(\d+)/).flatMap({ Int($0.1) }) else { return [] }
+      if raw.count - end.upperBound >= length {
+        let body = Data(raw[end.upperBound..<(end.upperBound + length)])
+        return try JSONSerialization.jsonObject(with: body) as? [[String: Any]] ?? []
+      }
+    }
+  }
+
+  private func text(_ page: DevToolsPage, _ selector: String) throws -> String? {
+    try page.evaluate("document.querySelector('\(selector)')?.textContent ?? null") as? String
+  }
+
+  @Test("an order over TCP moves the level on the open page, without a reload; screenshots at 1920×1080 and 390×844")
+  func liveUpdateAndScreenshots() throws {
+    #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Scripts/test installs chromium")
+    let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    let port = try server.server.startHTTP()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = "http://127.0.0.1:\(port)/"
+    let (pid, page) = try openBrowser(url, folder: folder)
+    defer {
+      kill(pid, SIGTERM)
+      _ = try? Spawn.wait(for: pid)
+    }
+    try waitUntil(timeout: 60) { try text(page, "[data-item=\"banana\"] .level") == "10" }
+    #expect(try text(page, "[data-item=\"galbi_jjim\"] .name") == "소갈비찜")
+    #expect(try text(page, "#status") == "live")
+    // Marks this document: a reload would make a new one, without the mark.
+    try page.evaluate("window.stockroomMark = 'first load'")
+
+    let orders = try LineClient.greeted(server.port)
+    #expect(try orders.request("ORDER banana 3").isOK)
+    try waitUntil(timeout: 30) { try text(page, "[data-item=\"banana\"] .level") == "7" }
+    #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
+    #expect(
+      try page.evaluate("document.querySelector('[data-item=\"banana\"] .bar span').style.width") as? String == "70%")
+    #expect(try text(page, "#recent li")?.contains("#1 Banana ×3") == true)
+
+    try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+    for (width, height, mobile) in [(1920, 1080, false), (390, 844, true)] {
+      let png = try page.screenshot(width: width, height: height, mobile: mobile)
+      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
+      try png.write(to: Self.artifacts.appendingPathComponent("board-\(width)x\(height).png"))
+      // Nothing wider than the screen: no sideways scrolling on a phone.
+      #expect(try page.evaluate("document.documentElement.scrollWidth") as? Int ?? .max <= width)
+    }
+  }
+}

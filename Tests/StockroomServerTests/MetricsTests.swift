@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomFixtures
 import StockroomEngine
 import StockroomTransport
 import Testing
@@ -127,6 +128,26 @@ struct MetricsTests {
     } else {
       #expect(scraped.families["stockroom_store_link_up"] == nil)
     }
+  }
+
+  @Test("promtool check metrics passes on a scrape taken after real traffic")
+  func promtoolAccepts() throws {
+    let promtool = "/usr/bin/promtool"
+    #expect(FileManager.default.isExecutableFile(atPath: promtool), "Scripts/test installs prometheus")
+    let (server, port) = try metricsServer()
+    let client = try LineClient.greeted(server.port)
+    #expect(try client.request("ORDER banana").isOK)
+    #expect(try client.request("FROB").errorCode == .unknown)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("promtool-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scrape = folder.appendingPathComponent("metrics.txt")
+    let report = folder.appendingPathComponent("report.txt")
+    try HTTPExchange.get("/metrics", port: port).body.write(to: scrape, atomically: true, encoding: .utf8)
+    let status = try Subprocess.run(
+      promtool, ["check", "metrics"], environment: ["PATH": "/usr/bin:/bin"], stdin: scrape.path,
+      stdout: report.path, stderr: report.path)
+    #expect(status == 0, "promtool: \((try? String(contentsOf: report, encoding: .utf8)) ?? "")")
   }
 
   /// A server in this process with /metrics on a kernel-chosen port.

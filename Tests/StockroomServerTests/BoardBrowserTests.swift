@@ -106,4 +106,38 @@ struct BoardBrowserTests {
       #expect(try page.evaluate("document.documentElement.scrollWidth") as? Int ?? .max <= width)
     }
   }
+
+  @Test("the open page reconnects by itself when the server restarts, and goes on from the new server's levels")
+  func reconnectsAfterRestart() throws {
+    let data = try DataDirectory()
+    let (first, shopPort) = try data.start(["--http", "127.0.0.1:0"])
+    var boardPort: UInt16?
+    try waitUntil {
+      boardPort = first.log.firstMatch(of: /board on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { UInt16($0.1) }
+      return boardPort != nil
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = "http://127.0.0.1:\(boardPort!)/"
+    let (pid, page) = try openBrowser(url, folder: folder)
+    defer {
+      kill(pid, SIGTERM)
+      _ = try? Spawn.wait(for: pid)
+    }
+    try waitUntil(timeout: 60) { try text(page, "[data-item=\"kiwi\"] .level") == "10" }
+    try page.evaluate("window.stockroomMark = 'first load'")
+    #expect(try LineClient.greeted(shopPort).request("ORDER kiwi 2").isOK)
+    try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "8" }
+
+    _ = try first.logThroughStop()
+    first.process.waitUntilExit()
+    try waitUntil(timeout: 30) { try text(page, "#status") == "reconnecting…" }
+    let (second, newShopPort) = try data.start(["--http", "127.0.0.1:\(boardPort!)"])
+    defer { withExtendedLifetime(second) {} }
+    try waitUntil(timeout: 60) { try text(page, "#status") == "live" }
+    #expect(try LineClient.greeted(newShopPort).request("ORDER kiwi 3").isOK)
+    try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "5" }
+    #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
+  }
 }

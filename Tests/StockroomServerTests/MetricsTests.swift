@@ -1,7 +1,7 @@
 import Foundation
 import StockroomDomain
-import StockroomFixtures
 import StockroomEngine
+import StockroomFixtures
 import StockroomTransport
 import Testing
 

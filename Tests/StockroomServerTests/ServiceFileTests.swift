@@ -78,6 +78,9 @@ struct ServiceFileTests {
     #expect(daemon.logShows("config=\(config)"), "\(daemon.log)")
     let client = try LineClient.greeted(port)
     #expect(try client.request("PING").message == "PONG")
+    // Logged once the HTTP server listens, just after the shop's port. `--metrics` is --http's
+    // older name, and overrides the example's `http =`.
+    #expect(daemon.logShows("metrics on http://"), "\(daemon.log)")
     let match = try #require(daemon.log.firstMatch(of: /metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/))
     let metrics = try HTTPExchange.get("/metrics", port: try #require(UInt16(match.1)))
     #expect(metrics.status == 200)

@@ -75,6 +75,11 @@ struct ConfigFileTests {
     #expect(configured.logFile == "/var/log/stockroom.log")
     #expect(configured.idleTimeout == 60)
     #expect(configured.configFile == file.path)
+    // The board's key, a port alone meaning loopback's, and its names switch.
+    let board = try configuration([], file: try ConfigText("http = 9188\nhttp-names = yes\n"))
+    #expect(board.http == ListenAddress(host: "127.0.0.1", port: 9188))
+    #expect(board.httpNames)
+    #expect(try configuration(["--http", "[::1]:0"], file: file).http == ListenAddress(host: "::1", port: 0))
     let overridden = try configuration(["-p", "9000", "--fsync", "always", "--memory"], file: file)
     #expect(overridden.port == 9000)
     #expect(overridden.fsync == .always)

@@ -105,6 +105,9 @@ struct BoardBrowserTests {
       // Nothing wider than the screen: no sideways scrolling on a phone.
       #expect(try page.evaluate("document.documentElement.scrollWidth") as? Int ?? .max <= width)
     }
+    // The shared store lost, as the shared writer announces it: said plainly, as `top` says it.
+    for mailbox in server.server.store.hub.announce(.down(reason: "no route to host")) { mailbox.notify() }
+    try waitUntil(timeout: 30) { try text(page, "#store") == "store=down" }
   }
 
   @Test("the open page reconnects by itself when the server restarts, and goes on from the new server's levels")

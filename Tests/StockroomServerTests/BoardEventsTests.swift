@@ -1,4 +1,5 @@
 import Foundation
+import StockroomEngine
 import StockroomTransport
 import Testing
 
@@ -76,6 +77,23 @@ struct BoardEventsTests {
     let orders = try LineClient.greeted(server.port, user: "minji")
     #expect(try orders.request("ORDER kiwi").isOK)
     #expect(try stream.next("stock")["user"] as? String == "minji")
+  }
+
+  @Test("the shared store's loss and return reach the stream as they reach a watcher (! store)")
+  func storeDownAndUp() throws {
+    let (server, port) = try boardServer()
+    let stream = try EventStreamClient(port: port)
+    _ = try stream.next()
+    let watcher = try LineClient.greeted(server.port)
+    #expect(try watcher.request("WATCH").isOK)
+    // What the shared writer announces when PostgreSQL goes away and comes back.
+    for link in [StoreLink.down(reason: "no route to host"), .up] {
+      for mailbox in server.server.store.hub.announce(link) { mailbox.notify() }
+    }
+    let down = try stream.next("store")
+    #expect(down["state"] as? String == "down" && down["reason"] as? String == "no route to host")
+    #expect(try stream.next("store")["state"] as? String == "up")
+    #expect(try watcher.readEvent()["state"] == "down")
   }
 
   @Test("a stream that stops reading is closed as a slow watcher is, and counted; the board goes on")

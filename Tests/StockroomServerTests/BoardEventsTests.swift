@@ -111,6 +111,8 @@ struct BoardEventsTests {
       for _ in 0..<200 { #expect(try orders.readReply().isOK) }
       sent += 200
     }
+    // Once full, the stream is closed when its second without progress is up.
+    try waitUntil { stats.slowConsumerDisconnects.load(ordering: .relaxed) > 0 }
     #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 1)
     #expect(stats.eventsDropped.load(ordering: .relaxed) > 0)
     #expect(stalled.readsToEnd(), "the stalled stream was not closed")

@@ -18,8 +18,10 @@ static inline struct MHD_Daemon *sr_mhd_start(
   const struct sockaddr *address, unsigned int connections, unsigned int per_address, size_t memory,
   unsigned int timeout, MHD_AccessHandlerCallback handler, void *handler_context,
   MHD_RequestCompletedCallback completed, void *completed_context) {
+  // No MHD_USE_ERROR_LOG: MHD would write its own lines to stderr, past stockroomd's log format
+  // and --log-file (a flood past the per-address limit would write one line per connection).
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
-    | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    | MHD_USE_ITC;
   return MHD_start_daemon(
     flags, 0, NULL, NULL, handler, handler_context, MHD_OPTION_SOCK_ADDR, address,
     MHD_OPTION_CONNECTION_LIMIT, connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,

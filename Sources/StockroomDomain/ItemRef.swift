@@ -10,11 +10,24 @@ public enum ItemRef: Sendable, Equatable {
   public var id: String {
     if case .product(let id) = self { return id }
     // Every case but `.product` names a catalogue entry.
-    return catalogEntry!.id
+    return catalogNames!.id
   }
 
   /// The catalogue's display name; nil for a product, whose name lives with the product.
-  public var catalogName: String? { catalogEntry?.name }
+  public var catalogName: String? { catalogNames?.name }
+
+  /// The entry's id and name read case by case, not through `catalogEntry`: an entry too large
+  /// for an existential's inline buffer is boxed on the heap, for every request naming an item.
+  private var catalogNames: (id: String, name: String)? {
+    switch self {
+    case .fruit(let fruit): (fruit.id, fruit.name)
+    case .juice(let juice): (juice.id, juice.name)
+    case .dish(let dish): (dish.id, dish.name)
+    case .section(let section): (section.id, section.name)
+    case .exhibit(let exhibit): (exhibit.id, exhibit.name)
+    case .product: nil
+    }
+  }
 
   /// The catalogue item named; nil for a product, which users add and the catalogue does not hold.
   public var catalogEntry: (any CatalogEntry)? {

@@ -239,29 +239,35 @@ public enum CommandTable {
   }
 
   /// Checks a request's words against the table: known command, subcommand, arity, options.
-  public static func parse(_ words: [Word]) throws(ProtocolError) -> Request {
+  /// The positional words are sorted out of `words` in place, so a caller that hands over its
+  /// only copy gets its array back as `arguments`, and no new one is made per request.
+  public static func parse(_ words: consuming [Word]) throws(ProtocolError) -> Request {
     guard let first = words.first else { throw ProtocolError(.syntax, "empty request") }
     guard !first.isOption, var spec = command(named: first.text) else {
       throw ProtocolError(.unknown, "unknown command \(Echo.quoted(first.text)); type HELP for the list")
     }
     var path = spec.name
-    var rest = words.dropFirst()
+    var commandWords = 1
     if !spec.subcommands.isEmpty {
       let names = spec.subcommands.map(\.name).joined(separator: ", ")
-      guard let word = rest.first, !word.isOption else {
+      guard words.count > 1, !words[1].isOption else {
         throw ProtocolError(.args, "\(spec.name) needs a subcommand: \(names)")
       }
+      let word = words[1]
       guard let sub = spec.subcommand(named: word.text) else {
         throw ProtocolError(
           .unknown, "unknown subcommand \(Echo.quoted(word.text)) for \(spec.name); expected \(names)")
       }
       spec = sub
       path += " " + sub.name
-      rest = rest.dropFirst()
+      commandWords = 2
     }
-    var positionals: [Word] = []
+    var positionals = consume words
+    positionals.removeFirst(commandWords)
     var options: [OptionKey: String] = [:]
-    for word in rest {
+    var kept = 0
+    for index in positionals.indices {
+      let word = positionals[index]
       if let key = word.key, !spec.options.isEmpty {
         guard let option = spec.option(named: key)?.key else {
           let known = spec.options.map(\.key.word).joined(separator: " ")
@@ -270,9 +276,11 @@ public enum CommandTable {
         guard options[option] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
         options[option] = word.value
       } else {
-        positionals.append(word)
+        if kept != index { positionals[kept] = word }
+        kept += 1
       }
     }
+    positionals.removeLast(positionals.count - kept)
     // Built only for an error: this runs for every request.
     var usage: String { "usage: " + spec.usage(path: path) }
     if positionals.count < spec.minimumArguments {

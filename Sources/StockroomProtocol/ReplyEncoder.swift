@@ -57,6 +57,17 @@ public struct ReplyEncoder: Sendable {
     endLine()
   }
 
+  /// `OK 3 items`: a count and what it counts, written without building the text first.
+  public mutating func ok(count: Int, _ noun: String) {
+    bytes.append(UInt8(ascii: "O"))
+    bytes.append(UInt8(ascii: "K"))
+    bytes.append(UInt8(ascii: " "))
+    appendInteger(count)
+    bytes.append(UInt8(ascii: " "))
+    appendSingleLine(noun)
+    endLine()
+  }
+
   /// `OK text key=value ...`: a summary word a person reads, then fields a script reads.
   public mutating func ok(_ text: String, fields: [(String, String)]) {
     bytes.append(UInt8(ascii: "O"))

@@ -17,11 +17,23 @@ public enum Tokenizer {
   }
 
   public static func words(in bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> [Word] {
+    var words: [Word] = []
+    words.reserveCapacity(4)
+    try self.words(in: bytes, into: &words)
+    return words
+  }
+
+  /// The words of `line`, in `words` (emptied first, its capacity kept): a server that hands in
+  /// the same array for every request makes no new one per line.
+  public static func words(in line: ArraySlice<UInt8>, into words: inout [Word]) throws(ProtocolError) {
+    words.removeAll(keepingCapacity: true)
+    try line.withUnsafeBufferPointer { buffer throws(ProtocolError) in try self.words(in: buffer, into: &words) }
+  }
+
+  private static func words(in bytes: UnsafeBufferPointer<UInt8>, into words: inout [Word]) throws(ProtocolError) {
     if let bad = firstInvalidUTF8Offset(bytes) {
       throw ProtocolError(.syntax, "invalid UTF-8 at byte \(bad + 1)")
     }
-    var words: [Word] = []
-    words.reserveCapacity(4)
     var index = 0
     let count = bytes.count
     while index < count {
@@ -32,7 +44,6 @@ public enum Tokenizer {
       }
       words.append(try word(in: bytes, from: &index))
     }
-    return words
   }
 
   // Reads one word starting at `index`; leaves `index` on the separator after it. Most words

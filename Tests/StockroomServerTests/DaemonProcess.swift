@@ -27,12 +27,15 @@ final class DaemonProcess: @unchecked Sendable {
   /// `errorToFile` stderr goes to a file instead of a pipe, for a test that must know, once the
   /// process has exited, that a line is not there: a file holds every write it made, where a
   /// pipe's reader may not have had the last of them yet.
-  init(_ arguments: [String], prefix: [String] = [], errorToFile: Bool = false) throws {
+  /// `binary` runs another build of the server than the tests' own (the release build).
+  init(_ arguments: [String], prefix: [String] = [], errorToFile: Bool = false, binary: URL = DaemonProcess.binary)
+    throws
+  {
     if let program = prefix.first {
       process.executableURL = URL(fileURLWithPath: program)
-      process.arguments = Array(prefix.dropFirst()) + [Self.binary.path] + arguments
+      process.arguments = Array(prefix.dropFirst()) + [binary.path] + arguments
     } else {
-      process.executableURL = Self.binary
+      process.executableURL = binary
       process.arguments = arguments
     }
     if errorToFile {

@@ -25,9 +25,11 @@ final class DataDirectory: @unchecked Sendable {
   var database: String { path + "/stockroom.sqlite" }
 
   /// Starts `stockroomd` on this directory (or its PostgreSQL store) and waits for its port.
-  func start(_ extra: [String] = [], prefix: [String] = []) throws -> (DaemonProcess, UInt16) {
+  func start(
+    _ extra: [String] = [], prefix: [String] = [], binary: URL = DaemonProcess.binary
+  ) throws -> (DaemonProcess, UInt16) {
     let location = store == .sqlite ? ["--data", path] : ["--store", try postgresURL()]
-    let daemon = try DaemonProcess(["--port", "0"] + location + extra, prefix: prefix)
+    let daemon = try DaemonProcess(["--port", "0"] + location + extra, prefix: prefix, binary: binary)
     return (daemon, try daemon.port())
   }
 

@@ -37,20 +37,6 @@ import Testing
 /// commit's write and sync), so a count that lost the server's calls fails instead of passing.
 @Suite("System calls per request", .serialized)
 struct SyscallBudgetTests {
-  /// Sends `request` `count` times, `pipeline` at a time, and reads every reply.
-  private func drive(_ client: LineClient, _ request: String, count: Int, pipeline: Int) throws {
-    var sent = 0
-    while sent < count {
-      let batch = min(pipeline, count - sent)
-      try client.send(String(repeating: request + "\n", count: batch))
-      for _ in 0..<batch {
-        let reply = try client.readReply()
-        guard reply.isOK else { throw LineClient.Failure(description: "\(request): \(reply.lines)") }
-      }
-      sent += batch
-    }
-  }
-
   private func measure(
     _ daemon: DaemonProcess, port: UInt16, _ request: String, count: Int, pipeline: Int
   ) throws -> Double {
@@ -64,9 +50,9 @@ struct SyscallBudgetTests {
     _ daemon: DaemonProcess, _ client: LineClient, _ request: String, count: Int, pipeline: Int
   ) throws -> [String: Double] {
     // Warm: the first requests grow buffers and fault pages in once.
-    try drive(client, request, count: 32, pipeline: pipeline)
+    try client.drive(request, count: 32, pipeline: pipeline)
     let calls = try SystemCallCount.during(of: daemon.process.processIdentifier) {
-      try drive(client, request, count: count, pipeline: pipeline)
+      try client.drive(request, count: count, pipeline: pipeline)
     }
     return calls.mapValues { Double($0) / Double(count) }
   }

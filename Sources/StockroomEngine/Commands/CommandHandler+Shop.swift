@@ -272,12 +272,25 @@ extension CommandHandler {
     out.ok("LIST exhibits for the exhibits")
   }
 
+  /// One STOCK row's numbers, read under the shop's lock and written after it.
+  private typealias StockFigures = (id: String, kind: RowKind, isJuice: Bool, count: Int, initial: Int)
+
   package func stock(_ request: Request, out: inout ReplyEncoder) throws {
     let maximum = store.limits.maximumStockNames
     guard request.arguments.count <= maximum else {
       throw ProtocolError(.limit, "STOCK names at most \(maximum) items; STOCK alone lists every one")
     }
     // Only the numbers are read under the lock; the reply is written after it is released.
+    if request.arguments.count == 1 {
+      // One item, the common case: its numbers come back as one value, with no array for them.
+      let name = request.arguments[0].text
+      let figures = try store.read { state throws(ShopError) in
+        Self.stockFigures(try state.resolveStocked(name, allowJuice: true), in: state)
+      }
+      Self.writeStockRow(figures, out: &out)
+      out.ok(count: 1, "items")
+      return
+    }
     let levels = try store.read { state throws(ShopError) in
       var refs: [ItemRef] = []
       if request.arguments.isEmpty {
@@ -287,21 +300,25 @@ extension CommandHandler {
       } else {
         for word in request.arguments { refs.append(try state.resolveStocked(word.text, allowJuice: true)) }
       }
-      return refs.map { ref -> (id: String, kind: RowKind, isJuice: Bool, count: Int, initial: Int) in
-        if case .juice(let juice) = ref { return (ref.id, RowKind(ref.kind), true, state.canMake(juice), 0) }
-        let level = state.level(of: ref.id)
-        return (ref.id, RowKind(ref.kind), false, level?.current ?? 0, level?.initial ?? 0)
-      }
+      return refs.map { Self.stockFigures($0, in: state) }
     }
-    for level in levels {
-      out.beginRow(level.id)
-      out.kind(level.kind)
-      out.field(level.isJuice ? "can_make" : "stock", level.count)
-      // What a client draws the level against, the same in every view (Protocol.md, STOCK).
-      if !level.isJuice { out.field("initial", level.initial) }
-      out.endLine()
-    }
-    out.ok("\(levels.count) items")
+    for level in levels { Self.writeStockRow(level, out: &out) }
+    out.ok(count: levels.count, "items")
+  }
+
+  private static func stockFigures(_ ref: ItemRef, in state: borrowing ShopState) -> StockFigures {
+    if case .juice(let juice) = ref { return (ref.id, RowKind(ref.kind), true, state.canMake(juice), 0) }
+    let level = state.level(of: ref.id)
+    return (ref.id, RowKind(ref.kind), false, level?.current ?? 0, level?.initial ?? 0)
+  }
+
+  private static func writeStockRow(_ level: StockFigures, out: inout ReplyEncoder) {
+    out.beginRow(level.id)
+    out.kind(level.kind)
+    out.field(level.isJuice ? "can_make" : "stock", level.count)
+    // What a client draws the level against, the same in every view (Protocol.md, STOCK).
+    if !level.isJuice { out.field("initial", level.initial) }
+    out.endLine()
   }
 
   package func stocktake(_ request: Request, out: inout ReplyEncoder) throws -> ReplyWait? {

@@ -38,11 +38,16 @@ package struct CommandHandler: Sendable {
     var command: CommandID?
     var failure: ErrorCode?
     do {
-      let words = try Tokenizer.words(in: line)
+      // The session's word array is lent to the request and taken back after it, so a request
+      // makes no array of its own (one kept by pending work is simply not returned).
+      var words = session.words
+      session.words = []
+      try Tokenizer.words(in: line, into: &words)
       if words.isEmpty {
         throw ProtocolError(.syntax, "empty request; type HELP for the list of commands")
       }
-      let request = try parse(words)
+      let request = try parse(consume words)
+      defer { session.words = request.arguments }
       command = request.id
       try refusePlaintextPassword(request, session: session)
       let role = try authorize(request, session: &session)
@@ -189,12 +194,11 @@ package struct CommandHandler: Sendable {
   }
 
   /// The table's checks, with a "did you mean" for a mistyped command word.
-  private func parse(_ words: [Word]) throws(ProtocolError) -> Request {
-    let result = Result { () throws(ProtocolError) in try CommandTable.parse(words) }
-    switch result {
-    case .success(let request): return request
-    case .failure(let error):
-      let word = words[0].text
+  private func parse(_ words: consuming [Word]) throws(ProtocolError) -> Request {
+    let word = words[0].text
+    do throws(ProtocolError) {
+      return try CommandTable.parse(consume words)
+    } catch {
       guard error.code == .unknown, CommandTable.command(named: word) == nil,
         let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name))
       else { throw error }

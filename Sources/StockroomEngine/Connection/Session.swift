@@ -25,6 +25,9 @@ package struct Session: Sendable {
   /// The command whose reply waits for work elsewhere (a password, a shared store's commit), to
   /// be counted by its result when that is done.
   package var pendingCommand: CommandID? = nil
+  /// The words of the last request, kept for their array's capacity: the next line is split
+  /// into it (`CommandHandler.handle`), so a request allocates no array of words.
+  package var words: [Word] = []
   /// Whether a password sent here could be read on the way (protected mode).
   package let transport: TransportSecurity
   /// Where the client connects from, for the login throttle and the credential pool's fairness;

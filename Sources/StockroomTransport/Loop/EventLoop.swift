@@ -54,6 +54,8 @@ package final class EventLoop: @unchecked Sendable {
   private let backend: any LoopBackend
   private(set) var isFinished = false
   private let queue = Mutex(Queue())
+  /// The array `runTasks` swaps in for the queue's; on the loop only.
+  private var running: [@Sendable () -> Void] = []
   /// Tasks refused because the loop had stopped: their work (a reply, a wake-up) was lost, so
   /// the first is logged and all are counted.
   package let rejectedTasks = Atomic<Int>(0)
@@ -267,12 +269,18 @@ package final class EventLoop: @unchecked Sendable {
     for fd in late { handlers[fd]?.handler.shutdownRequested() }
   }
 
+  /// Swaps the queue's tasks with `running`, an empty array kept for the purpose: taking a copy
+  /// and emptying the queue in place would allocate a fresh buffer every turn, tasks or none.
   func runTasks() {
-    let batch = queue.withLock { queue -> [@Sendable () -> Void] in
-      defer { queue.tasks.removeAll(keepingCapacity: true) }
-      return queue.tasks
+    var batch = running
+    running = []
+    queue.withLock { queue in
+      guard !queue.tasks.isEmpty else { return }
+      swap(&batch, &queue.tasks)
     }
     for task in batch { task() }
+    batch.removeAll(keepingCapacity: true)
+    running = batch
   }
 
   func runTimers() {

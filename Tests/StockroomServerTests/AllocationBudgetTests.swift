@@ -1,0 +1,104 @@
+import Foundation
+import StockroomTestSupport
+import Testing
+
+/// Heap allocations per request, counted by an `LD_PRELOAD` malloc counter (`AllocationCount`)
+/// in a real `stockroomd`: a regression check that counts work instead of timing it.
+///
+/// Measured on 2026-12-06 on the 2-core CI kind (Debian 12, Swift 6.3.1, glibc 2.36, one event
+/// loop, `--io epoll`, a client on loopback), the whole process's allocations over N requests
+/// after 32 to warm up, divided by N:
+///
+/// | case | before issue 24 | measured | budget |
+/// |---|---:|---:|---:|
+/// | PING, one in flight | 2.00 | 0 | 0.25 |
+/// | PING, 16 pipelined | 1.06 | 0 | 0.25 |
+/// | STOCK banana, one in flight | 7.00 | 0 | 0.25 |
+/// | ORDER banana_juice, `--fsync always`, the loop's thread | 18.0 | 13.0 | 13.5 |
+/// | the same, the whole process (the committer's SQLite and batch: 43.1) | 61.1 | 56.1 | 56.6 |
+///
+/// What a request cost before: the loop's task queue made a new array every turn, the tokenizer
+/// an array of words and the parser another of positionals, and STOCK an existential box per
+/// item name, arrays for its item and figures and a string for `OK 1 items`. What an ORDER still
+/// allocates on the loop is the change itself: its lines, the order and receipt kept in the shop
+/// (`ShopState.order`, its stock needs, the order history), the reply held for its commit, the
+/// waiter on the commit ticket and the events handed to the committer.
+///
+/// The same counts under `--io dispatch`: 0 for PING, pipelined PING and STOCK.
+///
+/// Each budget is the measurement plus a margin smaller than one allocation per request (a
+/// timer or a WAL checkpoint falling in the window), so a change that adds one allocation to
+/// every request breaks it. The counter must also have counted the server at all: it sees the
+/// connection's own allocations, and SQLite's in a durable commit.
+///
+/// The server counted is the release build (`.build/release/stockroomd`, which `Scripts/test`
+/// builds before the tests), since that is what a shop runs: a debug build's unspecialised
+/// generics and unoptimised closures allocate dozens of times per request.
+@Suite("Heap allocations per request", .serialized)
+struct AllocationBudgetTests {
+  private static func releaseServer() throws -> URL {
+    let server = DaemonProcess.binary.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("release").appendingPathComponent("stockroomd")
+    guard FileManager.default.isExecutableFile(atPath: server.path) else {
+      throw LineClient.Failure(description: "no release build at \(server.path): run swift build -c release first")
+    }
+    return server
+  }
+
+  /// Allocations per request: the process's, and each thread's by name, for the budgets and
+  /// for a failure message that says where they went.
+  private struct Measured: CustomStringConvertible {
+    var perRequest: Double
+    var byThread: [String: Double]
+
+    var description: String {
+      let threads = byThread.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+      return "\(perRequest) per request (\(threads.joined(separator: ", ")))"
+    }
+  }
+
+  private func measure(
+    _ daemon: DaemonProcess, _ counter: AllocationCount, port: UInt16, _ request: String, count: Int, pipeline: Int
+  ) throws -> Measured {
+    let client = try LineClient(port: port)
+    _ = try client.readReply()
+    // Warm: the first requests grow buffers and fill caches once.
+    try client.drive(request, count: 32, pipeline: pipeline)
+    let (total, byThread) = try counter.during(of: daemon.process.processIdentifier) {
+      try client.drive(request, count: count, pipeline: pipeline)
+    }
+    return Measured(
+      perRequest: Double(total) / Double(count), byThread: byThread.mapValues { Double($0) / Double(count) })
+  }
+
+  @Test("PING and STOCK allocate nothing per request in the steady state")
+  func reads() throws {
+    let counter = try AllocationCount()
+    let daemon = try DaemonProcess(
+      ["--memory", "--port", "0", "--loops", "1", "--io", "epoll"], prefix: try counter.prefix(),
+      binary: try Self.releaseServer())
+    let port = try daemon.port()
+    // The counter is loaded and counting: the server allocated on its way up.
+    #expect(try counter.read().total > 0, "the malloc counter counted nothing of the server")
+    let ping = try measure(daemon, counter, port: port, "PING", count: 2000, pipeline: 1)
+    #expect(ping.perRequest <= 0.25, "PING one in flight: \(ping)")
+    let pipelined = try measure(daemon, counter, port: port, "PING", count: 3200, pipeline: 16)
+    #expect(pipelined.perRequest <= 0.25, "PING 16 pipelined: \(pipelined)")
+    let stock = try measure(daemon, counter, port: port, "STOCK banana", count: 2000, pipeline: 1)
+    #expect(stock.perRequest <= 0.25, "STOCK one in flight: \(stock)")
+  }
+
+  @Test("a durable ORDER allocates only what its commit needs")
+  func durableOrders() throws {
+    let counter = try AllocationCount()
+    let data = try DataDirectory()
+    let (daemon, port) = try data.start(
+      ["--loops", "1", "--io", "epoll", "--initial-stock", "100000", "--fsync", "always"], prefix: try counter.prefix(),
+      binary: try Self.releaseServer())
+    let order = try measure(daemon, counter, port: port, "ORDER banana_juice", count: 500, pipeline: 1)
+    // SQLite allocates for every commit, so a count of nothing means the committer went uncounted.
+    #expect(order.perRequest >= 1 && order.perRequest <= 56.6, "ORDER one in flight: \(order)")
+    let loop = order.byThread["sr-loop-0", default: 0]
+    #expect(loop <= 13.5, "ORDER one in flight, the loop's thread: \(loop) per request; \(order)")
+  }
+}

@@ -55,7 +55,6 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// What the loop's epoll set holds for `fd` now, so unchanged interest costs no system call.
   private var interest: EventLoop.Interest = []
   private var mailbox: EventMailbox?
-  private let readBuffer: UnsafeMutableRawBufferPointer
   /// What the core's bytes go through: the socket, or TLS over it on the TLS port.
   private let stream: any ConnectionStream
   /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
@@ -79,17 +78,12 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     self.admission = admission
     self.core = ConnectionCore(
       limits: server.limits, now: 0, transport: transport, source: source)
-    self.readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
     if let tls {
       stream = TLSStream(fd: fd, channel: tls)
     } else {
       stream = PlainStream(fd: fd)
     }
     handshaking = stream.needsHandshake
-  }
-
-  deinit {
-    readBuffer.deallocate()
   }
 
   /// Greets the client and starts reading; a rejected connection gets `rejection` instead.
@@ -186,6 +180,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// Feeds the core what the stream has, for as long as it takes requests: TLS may hold whole
   /// records the socket no longer shows, so one readiness is read until the stream runs dry.
   private func readable() {
+    let readBuffer = loop.readBuffer
     reading: repeat {
       switch stream.read(into: readBuffer) {
       case .bytes(let count):

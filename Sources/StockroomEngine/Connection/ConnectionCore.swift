@@ -35,7 +35,9 @@ package struct ConnectionCore {
   private var inputStart = 0
   /// Where to resume looking for LF, so a long line arriving in pieces is scanned once.
   private var scanFrom = 0
-  private var output = ReplyEncoder(capacity: 4096)
+  /// Grows with what the connection is sent and keeps what a steady client needs, so its requests
+  /// allocate nothing; an idle one holds no more than its last replies took (see `keptCapacity`).
+  private var output = ReplyEncoder(capacity: 0)
   private var outputStart = 0
   /// Replies waiting for their commit, each with what was answered after it, in order.
   private var held: [HeldReply] = []
@@ -44,7 +46,11 @@ package struct ConnectionCore {
   /// request runs until it is done.
   package private(set) var awaiting: PendingWork?
   /// Where replies are written while earlier ones are held.
-  private var scratch = ReplyEncoder(capacity: 1024)
+  private var scratch = ReplyEncoder(capacity: 0)
+  /// Input and output buffers up to this size are kept once drained, for the next request; a
+  /// larger one (a burst, a long listing) is returned, so a connection that goes quiet after it
+  /// does not hold it.
+  private static let keptCapacity = 16 * 1024
   /// What the host was last told about this connection's presence; nil while it is a guest.
   private var presentAs: Presence.Entry?
 
@@ -163,7 +169,7 @@ package struct ConnectionCore {
       beginClosing(now: now, host: host)
     }
     if inputStart == input.count {
-      input.removeAll(keepingCapacity: input.capacity <= 256 * 1024)
+      input.removeAll(keepingCapacity: input.capacity <= Self.keptCapacity)
       inputStart = 0
       scanFrom = 0
     } else if inputStart >= 64 * 1024 {
@@ -382,7 +388,7 @@ package struct ConnectionCore {
   package mutating func outputDrained(now: UInt64, host: some ConnectionHost) {
     precondition(pendingOutputCount == 0, "output drained with bytes pending")
     outputStalledSince = nil
-    output.bytes.removeAll(keepingCapacity: output.bytes.capacity <= 256 * 1024)
+    output.bytes.removeAll(keepingCapacity: output.bytes.capacity <= Self.keptCapacity)
     outputStart = 0
     switch phase {
     case .open:

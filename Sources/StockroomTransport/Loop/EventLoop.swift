@@ -80,6 +80,11 @@ package final class EventLoop: @unchecked Sendable {
   /// events serves every connection's "last heard from" stamp.
   package private(set) var now: UInt64 = EventLoop.clock()
 
+  /// Where every connection on the loop reads into: a read is handed on (copied into the
+  /// connection's input) before the loop does anything else, so one buffer serves them all and an
+  /// idle connection holds none. On the loop only.
+  package let readBuffer: UnsafeMutableRawBufferPointer = .allocate(byteCount: 16 * 1024, alignment: 16)
+
   package init(name: String, io: IOBackend = .epoll, logger: Logger = Logger(isEnabled: false)) {
     self.name = name
     self.logger = logger
@@ -88,6 +93,10 @@ package final class EventLoop: @unchecked Sendable {
     case .dispatch: backend = DispatchBackend(name: name)
     }
     backend.start(self)
+  }
+
+  deinit {
+    readBuffer.deallocate()
   }
 
   /// Runs `task` on the loop, after the tasks queued before it. Returns false, and the task

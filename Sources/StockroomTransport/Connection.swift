@@ -394,10 +394,13 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     }
   }
 
-  package func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
-    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
-      guard let self else { return }
-      self.loop.execute { self.deliverEvents() }
+  package func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
+    // The loop task is made once per subscription, not per wake-up: a change watched by many
+    // connections would otherwise allocate a closure for each of them.
+    let deliver: @Sendable () -> Void = { [weak self] in self?.deliverEvents() }
+    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self, loop] in
+      guard self != nil else { return }
+      loop.execute(deliver)
     }
     self.mailbox = mailbox
     return owed

@@ -85,7 +85,7 @@ struct ConnectionCoreTests {
 
     let event = StockEvent(
       item: "banana", name: "Banana", level: 4, change: -1, cause: .order(id: 7, user: "ann"))
-    core.eventsArrived([.stock(event)], host: host)
+    core.eventsArrived([EncodedEvent(.stock(event))], host: host)
     #expect(take(&core, host: host) == "")
 
     host.tickets["a"]!.complete(.committed)
@@ -96,7 +96,7 @@ struct ConnectionCoreTests {
 
     // With nothing held, an event goes out at once; staff also see who made the change.
     host.role = .staff
-    core.eventsArrived([.stock(event)], host: host)
+    core.eventsArrived([EncodedEvent(.stock(event))], host: host)
     #expect(
       take(&core, host: host)
         == "! stock item=banana name=Banana level=4 change=-1 cause=order order=7 user=ann\n")
@@ -224,7 +224,7 @@ struct ConnectionCoreTests {
       WatchEvent.stock(
         StockEvent(item: "banana", name: "Banana", level: 5, change: -1, cause: .order(id: number, user: "ann")))
     }
-    watcher.eventsArrived(events, host: host)
+    watcher.eventsArrived(events.map(EncodedEvent.init), host: host)
     watcher.outputSent(10, now: 5 * Self.second)
     watcher.outputBlocked(now: 5 * Self.second)
     // Taking some of it starts the count again.

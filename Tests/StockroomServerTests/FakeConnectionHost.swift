@@ -71,10 +71,10 @@ final class FakeConnectionHost: ConnectionHost {
     if case .credential(let ticket) = work { credentials.append(ticket) }
   }
 
-  func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
+  func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
     subscriptions.append(watching)
     defer { undelivered = [] }
-    return undelivered
+    return undelivered.map(EncodedEvent.init)
   }
 
   func presenceChanged(_ entry: Presence.Entry?) {}

@@ -239,8 +239,8 @@ struct MetricsTests {
   @Test("a watcher's mailbox past capacity counts every event it could not take, once")
   func droppedEvents() {
     let mailbox = EventMailbox(filter: nil) {}
-    let event = WatchEvent.stock(
-      StockEvent(item: "banana", name: "Banana", level: 1, change: -1, cause: .restock(user: "x")))
+    let event = EncodedEvent(
+      .stock(StockEvent(item: "banana", name: "Banana", level: 1, change: -1, cause: .restock(user: "x"))))
     _ = mailbox.enqueue(Array(repeating: event, count: EventMailbox.capacity - 1))
     _ = mailbox.enqueue(Array(repeating: event, count: 5))
     _ = mailbox.enqueue([event])

@@ -35,7 +35,7 @@ struct WatcherOverflowTests {
     var made = 0
     for _ in 0..<11 {
       made += 1
-      core.eventsArrived([event(made)], host: host)
+      core.eventsArrived([EncodedEvent(event(made))], host: host)
     }
     let lineLength = core.withPendingOutput { $0.count } / 11
     let sent = lineLength * 10 + lineLength / 2
@@ -44,7 +44,7 @@ struct WatcherOverflowTests {
     // Then it stops reading, and events pile up until the limit.
     while core.phase != .closed {
       made += 1
-      core.eventsArrived([event(made)], host: host)
+      core.eventsArrived([EncodedEvent(event(made))], host: host)
     }
     guard case .outputOverflow(let bytes, let events) = core.closeReason else {
       Issue.record("closed for another reason: \(core.closeReason)")

@@ -400,12 +400,14 @@ extension CommandHandler {
     }
     let key = request.options[.key]
     if let key { try TextRules.check(key, as: store.limits.orderKey) }
-    return ChangeRequest(.order(user: session.user, lines: lines, at: Date(), key: key)) { applied, _, out in
-      try answerOrder(applied, out: &out)
+    // The answer holds the store alone, not the whole handler: one reference, which Swift
+    // passes as the closure's context instead of allocating one per order.
+    return ChangeRequest(.order(user: session.user, lines: lines, at: Date(), key: key)) { [store] applied, _, out in
+      try Self.answerOrder(applied, store: store, out: &out)
     }
   }
 
-  private func answerOrder(_ applied: Applied, out: inout ReplyEncoder) throws {
+  private static func answerOrder(_ applied: Applied, store: Store, out: inout ReplyEncoder) throws {
     let receipt: OrderReceipt
     switch applied.outcome {
     case .ordered(let held, _): receipt = held

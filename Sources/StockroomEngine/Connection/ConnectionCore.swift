@@ -41,6 +41,10 @@ package struct ConnectionCore {
   private var outputStart = 0
   /// Replies waiting for their commit, each with what was answered after it, in order.
   private var held: [HeldReply] = []
+  /// The buffer of a held reply that has gone out, kept for the next reply to be held in: a
+  /// durable change one at a time then moves buffers between the output and the hold instead of
+  /// allocating one per request.
+  private var spare: [UInt8] = []
   package private(set) var heldBytes = 0
   /// Work the next reply waits for (password work, a change on a shared store); no later
   /// request runs until it is done.
@@ -188,7 +192,13 @@ package struct ConnectionCore {
     if held.isEmpty {
       let mark = output.bytes.count
       let wait = reply(&session, &output)
-      if let behind = wait?.held {
+      if let behind = wait?.held, mark == 0 {
+        // The output is this reply alone: the hold takes its buffer, and the output the spare.
+        var reply = spare
+        spare = []
+        swap(&reply, &output.bytes)
+        hold(behind.ticket, behind.kind, reply: reply, host: host)
+      } else if let behind = wait?.held {
         hold(behind.ticket, behind.kind, reply: Array(output.bytes[mark...]), host: host)
         output.bytes.removeSubrange(mark...)
       } else if case .work(let work) = wait {
@@ -247,7 +257,8 @@ package struct ConnectionCore {
   package mutating func commitFinished() -> Bool {
     guard phase != .closed else { return false }
     var released = false
-    while let first = held.first, let outcome = first.ticket.outcome {
+    while let outcome = held.first?.ticket.outcome {
+      var first = held.removeFirst()
       switch outcome {
       case .committed:
         output.bytes += first.reply
@@ -256,7 +267,10 @@ package struct ConnectionCore {
       }
       output.bytes += first.after
       heldBytes -= first.reply.count + first.after.count
-      held.removeFirst()
+      if spare.capacity < first.reply.capacity && first.reply.capacity <= Self.keptCapacity {
+        first.reply.removeAll(keepingCapacity: true)
+        spare = first.reply
+      }
       released = true
     }
     return released
@@ -309,7 +323,7 @@ package struct ConnectionCore {
 
   /// Events from the watch subscription. A watcher whose unsent output passes the hard limit is
   /// not reading, and is closed.
-  package mutating func eventsArrived(_ events: [WatchEvent], host: some ConnectionHost) {
+  package mutating func eventsArrived(_ events: [EncodedEvent], host: some ConnectionHost) {
     guard phase == .open else { return }
     writeEvents(events, host: host)
     if pendingOutputCount + heldBytes > limits.outputHardLimit {
@@ -340,16 +354,16 @@ package struct ConnectionCore {
     return count
   }
 
-  private mutating func writeEvents(_ events: [WatchEvent], host: some ConnectionHost) {
+  private mutating func writeEvents(_ events: [EncodedEvent], host: some ConnectionHost) {
     guard !events.isEmpty else { return }
     // Who made a change is staff's to know; everyone else sees the change alone.
     let showUser = host.role(&session) >= .staff
     if held.isEmpty {
-      for event in events { output.watchEvent(event, showUser: showUser) }
+      for event in events { output.bytes += event.line(showUser: showUser) }
     } else {
       // An event must not overtake a reply still waiting for its commit.
       scratch.bytes.removeAll(keepingCapacity: true)
-      for event in events { scratch.watchEvent(event, showUser: showUser) }
+      for event in events { scratch.bytes += event.line(showUser: showUser) }
       appendAfterHeld(scratch.bytes)
     }
   }

@@ -20,7 +20,7 @@ package protocol ConnectionHost {
   func run(_ work: PendingWork)
   /// Subscribes to what `watching` names (nil: nothing), and returns the events that reached
   /// the old subscription and are still owed to the client.
-  func watchChanged(to watching: Set<String>?) -> [WatchEvent]
+  func watchChanged(to watching: Set<String>?) -> [EncodedEvent]
   /// Tells WHO's registry what this connection is now; nil when it is a guest or gone.
   func presenceChanged(_ entry: Presence.Entry?)
   /// The client spoke another protocol; it is refused without running anything.

@@ -7,7 +7,7 @@ import Synchronization
 /// empties it on its loop's thread, between replies.
 package final class EventMailbox: Sendable {
   private struct Contents {
-    var events: [WatchEvent] = []
+    var events: [EncodedEvent] = []
     var wakeScheduled = false
     var overflowed = false
     /// Events this watcher wanted but could not be given: past capacity, or after it.
@@ -27,10 +27,10 @@ package final class EventMailbox: Sendable {
   }
 
   /// Adds the events this watcher wants; true when the connection must be woken.
-  package func enqueue(_ events: [WatchEvent]) -> Bool {
+  package func enqueue(_ events: [EncodedEvent]) -> Bool {
     contents.withLock { contents in
       var added = false
-      for event in events where event.concerns(filter) {
+      for event in events where event.event.concerns(filter) {
         if contents.overflowed || contents.events.count >= Self.capacity {
           contents.overflowed = true
           contents.dropped += 1
@@ -48,7 +48,7 @@ package final class EventMailbox: Sendable {
   package func notify() { wake() }
 
   /// Everything pending, whether some were lost to overflow, and how many.
-  package func take() -> (events: [WatchEvent], overflowed: Bool, dropped: Int) {
+  package func take() -> (events: [EncodedEvent], overflowed: Bool, dropped: Int) {
     contents.withLock { contents in
       defer {
         contents.events = []

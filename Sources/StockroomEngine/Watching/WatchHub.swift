@@ -26,7 +26,7 @@ package final class WatchHub: Sendable {
   /// on any thread, when events arrive.
   package func resubscribe(
     _ connection: Int, from old: EventMailbox?, to watching: Set<String>?, wake: @escaping @Sendable () -> Void
-  ) -> (mailbox: EventMailbox?, owed: [WatchEvent]) {
+  ) -> (mailbox: EventMailbox?, owed: [EncodedEvent]) {
     var mailbox: EventMailbox?
     if let watching {
       let new = EventMailbox(filter: watching.isEmpty ? nil : watching, wake: wake)
@@ -41,10 +41,11 @@ package final class WatchHub: Sendable {
   /// Called by one caller at a time in the order of the changes: under the store's lock in
   /// memory, from the committer's one thread in commit order on disk. So every mailbox receives
   /// events in that order. Returns the mailboxes whose connections must be woken, which the
-  /// caller does after letting go of any lock it holds.
+  /// caller does after letting go of any lock it holds. Each event is encoded here, once for
+  /// every watcher.
   package func deliver(_ events: [StockEvent]) -> [EventMailbox] {
     guard watcherCount > 0, !events.isEmpty else { return [] }
-    let wrapped = events.map(WatchEvent.stock)
+    let wrapped = events.map { EncodedEvent(.stock($0)) }
     return mailboxes.withLock { all in
       all.values.filter { $0.enqueue(wrapped) }
     }
@@ -54,8 +55,9 @@ package final class WatchHub: Sendable {
   /// events around it (the caller is the one that delivers those).
   package func announce(_ link: StoreLink) -> [EventMailbox] {
     guard watcherCount > 0 else { return [] }
+    let event = [EncodedEvent(.store(link))]
     return mailboxes.withLock { all in
-      all.values.filter { $0.enqueue([.store(link)]) }
+      all.values.filter { $0.enqueue(event) }
     }
   }
 }

@@ -174,7 +174,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     }
   }
 
-  func watchChanged(to watching: Set<String>?) -> [WatchEvent] {
+  func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
     let (mailbox, owed) = engine.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
       guard let self else { return }
       self.execute { self.deliverEvents() }

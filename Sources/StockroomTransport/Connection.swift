@@ -206,7 +206,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     // The descriptor is closed with the connection, and its number may already be someone else's.
     guard !tornDown, !handshaking else { return }
     writing: while core.phase != .closed {
-      if core.pendingOutputCount > 0 {
+      if core.unsentByteCount() > 0 {
         switch core.withPendingOutput({ stream.write($0) }) {
         case .bytes(let count):
           core.outputSent(count, now: loop.now)
@@ -223,7 +223,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
       }
       writeArmed = false
       core.outputDrained(now: loop.now, host: self)
-      if core.pendingOutputCount == 0 { break }
+      if core.unsentByteCount() == 0 { break }
     }
     settle()
   }

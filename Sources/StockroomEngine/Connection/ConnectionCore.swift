@@ -373,8 +373,15 @@ package struct ConnectionCore {
   /// Bytes written but not yet sent.
   package var pendingOutputCount: Int { output.bytes.count - outputStart }
 
+  /// `pendingOutputCount` for a transport that holds its core in a class property, where a
+  /// non-mutating call from another module copies the whole core (retaining everything in it)
+  /// to make the call: mutating, though it changes nothing, so the core is reached in place.
+  package mutating func unsentByteCount() -> Int { pendingOutputCount }
+
   /// Lends the unsent output to `body`, which writes what it can and reports it to `outputSent`.
-  package func withPendingOutput<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+  /// Mutating though it changes nothing, as `unsentByteCount` is.
+  package mutating func withPendingOutput<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+  {
     try output.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
   }
 

@@ -101,7 +101,7 @@ package final class EventStream: Sendable {
       if !events.isEmpty {
         state.withLock { state in
           for event in events {
-            state.pending += Self.frame(encoder.event(event), id: state.nextID)
+            state.pending += Self.frame(encoder.event(event.event), id: state.nextID)
             state.nextID += 1
           }
         }

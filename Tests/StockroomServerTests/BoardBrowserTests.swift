@@ -43,6 +43,19 @@ struct BoardBrowserTests {
     return (pid, try DevToolsPage(debuggerURL: page!))
   }
 
+  /// Runs `body` with a Chromium open on `url`, in a profile folder of its own that goes with it.
+  private func withBrowser(on url: String, _ body: (DevToolsPage) throws -> Void) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (pid, page) = try openBrowser(url, folder: folder)
+    defer {
+      kill(pid, SIGTERM)
+      _ = try? Spawn.wait(for: pid)
+    }
+    try body(page)
+  }
+
   /// DevTools' `/json/list`, read to its Content-Length (it keeps the connection open).
   private func targets(_ port: UInt16) throws -> [[String: Any]] {
     let fd = try HTTPExchange.connected(port: port, timeout: 10)
@@ -74,40 +87,33 @@ struct BoardBrowserTests {
     #expect(FileManager.default.isExecutableFile(atPath: Self.chromium), "Scripts/test installs chromium")
     let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
     let port = try server.server.startHTTP()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let url = "http://127.0.0.1:\(port)/"
-    let (pid, page) = try openBrowser(url, folder: folder)
-    defer {
-      kill(pid, SIGTERM)
-      _ = try? Spawn.wait(for: pid)
-    }
-    try waitUntil(timeout: 60) { try text(page, "[data-item=\"banana\"] .level") == "10" }
-    #expect(try text(page, "[data-item=\"galbi_jjim\"] .name") == "소갈비찜")
-    #expect(try text(page, "#status") == "live")
-    // Marks this document: a reload would make a new one, without the mark.
-    try page.evaluate("window.stockroomMark = 'first load'")
+    try withBrowser(on: "http://127.0.0.1:\(port)/") { page in
+      try waitUntil(timeout: 60) { try text(page, "[data-item=\"banana\"] .level") == "10" }
+      #expect(try text(page, "[data-item=\"galbi_jjim\"] .name") == "소갈비찜")
+      #expect(try text(page, "#status") == "live")
+      // Marks this document: a reload would make a new one, without the mark.
+      try page.evaluate("window.stockroomMark = 'first load'")
 
-    let orders = try LineClient.greeted(server.port)
-    #expect(try orders.request("ORDER banana 3").isOK)
-    try waitUntil(timeout: 30) { try text(page, "[data-item=\"banana\"] .level") == "7" }
-    #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
-    #expect(
-      try page.evaluate("document.querySelector('[data-item=\"banana\"] .bar span').style.width") as? String == "70%")
-    #expect(try text(page, "#recent li")?.contains("#1 Banana ×3") == true)
+      let orders = try LineClient.greeted(server.port)
+      #expect(try orders.request("ORDER banana 3").isOK)
+      try waitUntil(timeout: 30) { try text(page, "[data-item=\"banana\"] .level") == "7" }
+      #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
+      #expect(
+        try page.evaluate("document.querySelector('[data-item=\"banana\"] .bar span').style.width") as? String == "70%")
+      #expect(try text(page, "#recent li")?.contains("#1 Banana ×3") == true)
 
-    try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
-    for (width, height, mobile) in [(1920, 1080, false), (390, 844, true)] {
-      let png = try page.screenshot(width: width, height: height, mobile: mobile)
-      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
-      try png.write(to: Self.artifacts.appendingPathComponent("board-\(width)x\(height).png"))
-      // Nothing wider than the screen: no sideways scrolling on a phone.
-      #expect(try page.evaluate("document.documentElement.scrollWidth") as? Int ?? .max <= width)
+      try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+      for (width, height, mobile) in [(1920, 1080, false), (390, 844, true)] {
+        let png = try page.screenshot(width: width, height: height, mobile: mobile)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
+        try png.write(to: Self.artifacts.appendingPathComponent("board-\(width)x\(height).png"))
+        // Nothing wider than the screen: no sideways scrolling on a phone.
+        #expect(try page.evaluate("document.documentElement.scrollWidth") as? Int ?? .max <= width)
+      }
+      // The shared store lost, as the shared writer announces it: said plainly, as `top` says it.
+      for mailbox in server.server.store.hub.announce(.down(reason: "no route to host")) { mailbox.notify() }
+      try waitUntil(timeout: 30) { try text(page, "#store") == "store=down" }
     }
-    // The shared store lost, as the shared writer announces it: said plainly, as `top` says it.
-    for mailbox in server.server.store.hub.announce(.down(reason: "no route to host")) { mailbox.notify() }
-    try waitUntil(timeout: 30) { try text(page, "#store") == "store=down" }
   }
 
   @Test("the open page reconnects by itself when the server restarts, and goes on from the new server's levels")
@@ -119,28 +125,21 @@ struct BoardBrowserTests {
       boardPort = first.log.firstMatch(of: /board on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { UInt16($0.1) }
       return boardPort != nil
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let url = "http://127.0.0.1:\(boardPort!)/"
-    let (pid, page) = try openBrowser(url, folder: folder)
-    defer {
-      kill(pid, SIGTERM)
-      _ = try? Spawn.wait(for: pid)
-    }
-    try waitUntil(timeout: 60) { try text(page, "[data-item=\"kiwi\"] .level") == "10" }
-    try page.evaluate("window.stockroomMark = 'first load'")
-    #expect(try LineClient.greeted(shopPort).request("ORDER kiwi 2").isOK)
-    try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "8" }
+    try withBrowser(on: "http://127.0.0.1:\(boardPort!)/") { page in
+      try waitUntil(timeout: 60) { try text(page, "[data-item=\"kiwi\"] .level") == "10" }
+      try page.evaluate("window.stockroomMark = 'first load'")
+      #expect(try LineClient.greeted(shopPort).request("ORDER kiwi 2").isOK)
+      try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "8" }
 
-    _ = try first.logThroughStop()
-    first.process.waitUntilExit()
-    try waitUntil(timeout: 30) { try text(page, "#status") == "reconnecting…" }
-    let (second, newShopPort) = try data.start(["--http", "127.0.0.1:\(boardPort!)"])
-    defer { withExtendedLifetime(second) {} }
-    try waitUntil(timeout: 60) { try text(page, "#status") == "live" }
-    #expect(try LineClient.greeted(newShopPort).request("ORDER kiwi 3").isOK)
-    try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "5" }
-    #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
+      _ = try first.logThroughStop()
+      first.process.waitUntilExit()
+      try waitUntil(timeout: 30) { try text(page, "#status") == "reconnecting…" }
+      let (second, newShopPort) = try data.start(["--http", "127.0.0.1:\(boardPort!)"])
+      defer { withExtendedLifetime(second) {} }
+      try waitUntil(timeout: 60) { try text(page, "#status") == "live" }
+      #expect(try LineClient.greeted(newShopPort).request("ORDER kiwi 3").isOK)
+      try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "5" }
+      #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
+    }
   }
 }

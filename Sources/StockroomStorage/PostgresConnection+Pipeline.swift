@@ -21,17 +21,31 @@ extension PostgresConnection {
       return [try query(statement.sql, statement.parameters)]
     }
     guard !statements.isEmpty else { return [] }
+    return try pipeline(transactions: [statements])[0]
+  }
+
+  /// Sends each group of `transactions` followed by a sync of its own, and reads every result:
+  /// one round trip for them all, each group its own implicit transaction (a group's own
+  /// `BEGIN` cannot pull an earlier group's statements into its transaction, as it would before
+  /// one sync). A failing statement skips the rest of its group only; the first failure is
+  /// thrown once every result is read.
+  @discardableResult
+  public func pipeline(transactions: [[PostgresStatement]]) throws(PostgresError) -> [[PostgresRows]] {
     guard PQenterPipelineMode(handle) == 1 else { throw lost() }
     defer { PQexitPipelineMode(handle) }
-    var expected: [PipelineStep] = []
+    var expected: [[PipelineStep]] = []
     var preparing: [String: String] = [:]
-    for statement in statements {
-      guard let steps = send(statement, preparing: &preparing) else { break }
-      expected += steps
-    }
-    guard expected.filter({ $0 == .statement }).count == statements.count, PQpipelineSync(handle) == 1 else {
-      drain()
-      throw lost()
+    for statements in transactions {
+      var steps: [PipelineStep] = []
+      for statement in statements {
+        guard let sent = send(statement, preparing: &preparing) else { break }
+        steps += sent
+      }
+      expected.append(steps)
+      guard steps.filter({ $0 == .statement }).count == statements.count, PQpipelineSync(handle) == 1 else {
+        for _ in expected { drain() }
+        throw lost()
+      }
     }
     return try collect(expected)
   }
@@ -69,33 +83,37 @@ extension PostgresConnection {
     }
   }
 
-  /// Reads the results `expected` and the sync's. Each result is followed by a null that ends
-  /// it; the sync's result ends the pipeline. The statements prepared here are remembered only
-  /// when the whole pipeline went through.
-  private func collect(_ expected: [PipelineStep]) throws(PostgresError) -> [PostgresRows] {
-    var results: [PostgresRows] = []
+  /// Reads the results `expected`, group by group, and each group's sync. Each result is
+  /// followed by a null that ends it; a sync's result ends its group. The statements prepared
+  /// here are remembered only when the whole pipeline went through.
+  private func collect(_ expected: [[PipelineStep]]) throws(PostgresError) -> [[PostgresRows]] {
+    var groups: [[PostgresRows]] = []
     var failure: PostgresError?
-    for step in expected {
-      guard let result = PQgetResult(handle) else {
-        failure = failure ?? lost()
-        break
+    for steps in expected {
+      var results: [PostgresRows] = []
+      for step in steps {
+        guard let result = PQgetResult(handle) else {
+          failure = failure ?? lost()
+          break
+        }
+        if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+          PQclear(result)
+        } else {
+          do throws(PostgresError) {
+            let rows = try rows(of: result)
+            if step == .statement { results.append(rows) }
+          } catch { failure = failure ?? error }
+        }
+        // The null that ends this step's results.
+        while let extra = PQgetResult(handle) { PQclear(extra) }
       }
-      if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
-        PQclear(result)
-      } else {
-        do throws(PostgresError) {
-          let rows = try rows(of: result)
-          if step == .statement { results.append(rows) }
-        } catch { failure = failure ?? error }
-      }
-      // The null that ends this step's results.
-      while let extra = PQgetResult(handle) { PQclear(extra) }
+      guard failure == nil || isConnected else { throw failure ?? lost() }
+      drain()
+      groups.append(results)
     }
-    guard failure == nil || isConnected else { throw failure ?? lost() }
-    drain()
     if let failure { throw failure }
-    for case .prepare(let name, let sql) in expected { preparedNames[sql] = name }
-    return results
+    for case .prepare(let name, let sql) in expected.joined() { preparedNames[sql] = name }
+    return groups
   }
 
   /// Reads what is left up to the sync's result, so that the connection can leave pipeline mode.

@@ -61,6 +61,12 @@ public enum PostgresSchema {
     """
     COMMENT ON COLUMN changes.mutations IS 'JSON, or CompactMutations'' form (~1) for orders and restocks';
     """,
+    // 5: a node's flush row also records the last change its flush covered, and the store's
+    // durable head is the largest of them: linearizable reads catch up to it without forcing a
+    // flush of their own, and a change is announced only once it is on disk.
+    """
+    ALTER TABLE node_flushes ADD COLUMN seq bigint NOT NULL DEFAULT 0;
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

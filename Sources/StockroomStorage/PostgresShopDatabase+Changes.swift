@@ -7,9 +7,10 @@ import StockroomDomain
 /// the nodes' writes take turns, so there is one commit order, no two nodes can give out the same
 /// order id, and no deadlock can arise between multi-item orders, whatever items they name. Under
 /// that lock the node first replays the changes other nodes committed since it last looked, so
-/// its mutations apply to the shop as the database holds it, and then writes its own rows, its
-/// mutations (for the others to replay) and a notification. Group commit keeps the lock's cost
-/// per transaction, not per change.
+/// its mutations apply to the shop as the database holds it, and then writes its own rows and
+/// its mutations (for the others to replay). The others hear of it by a notification: from the
+/// flush barrier once the change is on disk (`--fsync always`), or from the commit itself.
+/// Group commit keeps the lock's cost per transaction, not per change.
 extension PostgresShopDatabase {
   /// The channel a committed change is announced on; the payload is its sequence number.
   public static let changeChannel = "stockroom_changes"
@@ -54,10 +55,7 @@ extension PostgresShopDatabase {
             "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
             [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest], prepared: true),
           PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)], prepared: true),
-          // Delivered to every listening node when, and only if, this transaction commits.
-          PostgresStatement("SELECT pg_notify($1, $2)", [Self.changeChannel, String(sequence)], prepared: true),
-          PostgresStatement("COMMIT"),
-        ])
+        ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")])
       return sequence
     } catch {
       // A failed statement left the transaction aborted, or a failed COMMIT ended it already.
@@ -74,39 +72,71 @@ extension PostgresShopDatabase {
   /// this node's own, committed with `synchronous_commit` on, whose flush carries every commit
   /// before it in the log. A transaction that only took an id would write no log and wait for
   /// nothing; a row shared by the nodes would make their flushes take turns.
-  public func flushBarrier(node: String) throws {
-    try usableWriter().pipeline([
-      PostgresStatement(
-        """
-        INSERT INTO node_flushes(node, flushes) VALUES ($1, 1)
-        ON CONFLICT (node) DO UPDATE SET flushes = node_flushes.flushes + 1, at = now()
-        """, [node], prepared: true)
+  ///
+  /// `sequence` is the last change this node knows committed: the row records it, so that once
+  /// the barrier commits, every change through it is known to be on disk (`durableHead`), and
+  /// the other nodes hear of it then. The announcement is a transaction of its own after the
+  /// barrier, in the same round trip, committed without waiting for a flush: `NOTIFY` holds a
+  /// lock of the whole cluster until its transaction's commit is done, flush included, which
+  /// would make the nodes' barriers take turns.
+  public func flushBarrier(node: String, through sequence: Int) throws {
+    try usableWriter().pipeline(transactions: [
+      [
+        PostgresStatement(
+          """
+          INSERT INTO node_flushes(node, flushes, seq) VALUES ($1, 1, $2)
+          ON CONFLICT (node) DO UPDATE
+            SET flushes = node_flushes.flushes + 1, seq = GREATEST(node_flushes.seq, EXCLUDED.seq), at = now()
+          """, [node, String(sequence)], prepared: true)
+      ],
+      [
+        PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
+        Self.announcement(of: sequence), PostgresStatement("COMMIT"),
+      ],
     ])
+  }
+
+  /// Tells every listening node that the log reaches `sequence`; PostgreSQL delivers it when,
+  /// and only if, the transaction it is sent in commits.
+  private static func announcement(of sequence: Int) -> PostgresStatement {
+    PostgresStatement("SELECT pg_notify($1, $2)", [changeChannel, String(sequence)], prepared: true)
   }
 
   /// The store's head as one statement sees it, and the changes after `known` through it (at
   /// most `limit`), oldest first: one round trip both learns the store's position and brings
-  /// what this node lacks of it. The changes are nil when the log no longer holds them all
-  /// (pruned), and the node must load the whole shop again instead. `flushed`: every commit the
-  /// statement saw was on disk already (the log was flushed past where it had been written when
-  /// the statement looked); when not, one of them may be a change committed without waiting
-  /// for its flush whose node has not yet forced it (`flushBarrier`).
-  public func changesThroughHead(after known: Int, limit: Int = 1000) throws -> (
+  /// what this node lacks of it. With `.durableHead` (and `--fsync always`) the head is the last
+  /// change a flush barrier confirmed on disk. The changes are nil when the log no longer holds
+  /// them all (pruned), and the node must load the whole shop again instead. `flushed`: every
+  /// commit returned is on disk already (with `.head`: the log was flushed past where it had
+  /// been written when the statement looked); when not, one of them may be a change committed
+  /// without waiting for its flush whose node has not yet forced it (`flushBarrier`).
+  public func changesThroughHead(after known: Int, limit: Int = 1000, reach: CatchUpReach = .head) throws -> (
     head: Int, changes: [ChangeRecord]?, flushed: Bool
   ) {
-    // Kept prepared: a node sends it for every burst of linearizable reads.
+    // Kept prepared: a node sends one of the two for every burst of linearizable reads.
+    let durable = reach == .durableHead && flushesSeparately
+    let head =
+      durable ? "LEAST(h.seq, (SELECT COALESCE(max(seq), 0) FROM node_flushes))" : "h.seq"
+    let flushed = durable ? "true" : "pg_current_wal_flush_lsn() >= pg_current_wal_insert_lsn()"
     let statement = PostgresStatement(
       """
-      SELECT h.seq, c.seq, c.node, c.mutations, c.digest,
-        pg_current_wal_flush_lsn() >= pg_current_wal_insert_lsn() FROM change_head h
-      LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(h.seq, $1 + $2)
-      WHERE h.id = 1 ORDER BY c.seq
+      SELECT b.head, c.seq, c.node, c.mutations, c.digest, \(flushed)
+      FROM (SELECT \(head) AS head FROM change_head h WHERE h.id = 1) b
+      LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(b.head, $1 + $2)
+      ORDER BY c.seq
       """, [String(known), String(limit)], prepared: true)
     let rows = try usableWriter().pipeline([statement])[0].values
-    let head = Self.int(rows.first?[0])
+    return try Self.caughtUp(rows, after: known, limit: limit)
+  }
+
+  /// The head, the records and whether they were flushed, from `changesThroughHead`'s rows.
+  private static func caughtUp(_ rows: [[String?]], after known: Int, limit: Int) throws -> (
+    head: Int, changes: [ChangeRecord]?, flushed: Bool
+  ) {
+    let head = int(rows.first?[0])
     let flushed = rows.allSatisfy { $0[5] == "t" }
     let records = try rows.filter { $0[1] != nil }.map { row in
-      let sequence = Self.int(row[1])
+      let sequence = int(row[1])
       return ChangeRecord(
         sequence: sequence, node: row[2] ?? "", mutations: try ChangeRecord.decode(row[3] ?? "", sequence: sequence),
         digest: row[4] ?? "")

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomStorage
 import StockroomTestSupport
 import Synchronization
 import Testing
@@ -94,6 +95,42 @@ struct LinearizableReadTests {
     let history = LevelHistory(initial: 2000, operations: recorded.withLock { $0 })
     #expect(history.operations.count == 360)
     #expect(history.violations().isEmpty, "\(history.violations().prefix(5))")
+  }
+
+  @Test("reads on one node while another orders catch up to what is on disk, and force no flush of their own")
+  func readsWhileAnotherNodeOrdersForceNoFlush() throws {
+    let url = try PostgresShop.withAccounts(in: PostgresCluster.shared.get())
+    let (writer, writerPort) = try PostgresShop.node(url)
+    let (reader, readerPort) = try PostgresShop.node(url)
+    defer { for daemon in [writer, reader] { daemon.process.terminate() } }
+    #expect(try PostgresShop.client(writerPort, as: "alice").request("ADD banana 100000").isOK)
+    let reading = Atomic<Bool>(true)
+    let catchUps = Atomic<Int>(0)
+    together(2) { index in
+      guard index == 1 else {
+        let client = try PostgresShop.client(writerPort)
+        while reading.load(ordering: .relaxed) { #expect(try client.request("ORDER banana").isOK) }
+        return
+      }
+      defer { reading.store(false, ordering: .relaxed) }
+      let client = try PostgresShop.client(readerPort)
+      // Until the reader has caught up with the orders 100 times, each time the other node's
+      // newest change may still be on its way to disk (bounded, should the orders stop).
+      for round in 1...20_000 {
+        #expect(try client.request("STOCK banana").isOK)
+        guard round % 20 == 0 else { continue }
+        let info = try #require(try client.request("INFO store").rows.first)
+        catchUps.store(Int(info["read_catchups"] ?? "") ?? 0, ordering: .relaxed)
+        if catchUps.load(ordering: .relaxed) >= 100 { return }
+      }
+    }
+    #expect(catchUps.load(ordering: .relaxed) >= 100)
+    let info = try #require(try PostgresShop.client(readerPort).request("INFO store").rows.first)
+    let node = try #require(info["node"])
+    let flushes = try PostgresConnection(PostgresURL(url)).query(
+      "SELECT flushes FROM node_flushes WHERE node = $1", [node]
+    ).values
+    #expect(flushes.isEmpty, "the reading node \(node) forced \(flushes) flushes")
   }
 
   @Test("with --reads cached a read is answered from the cache with no round trip, and INFO says so")

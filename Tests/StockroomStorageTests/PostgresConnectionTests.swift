@@ -56,6 +56,30 @@ struct PostgresConnectionTests {
     #expect(results[2].values.map { $0[0] } == ["kiwi", "banana", nil])
   }
 
+  @Test func eachGroupOfAPipelineIsATransactionOfItsOwnInOneRoundTrip() throws {
+    let connection = try connect()
+    try connection.execute("DROP TABLE IF EXISTS grouped; CREATE TABLE grouped (name text PRIMARY KEY)")
+    let results = try connection.pipeline(transactions: [
+      [PostgresStatement("INSERT INTO grouped VALUES ($1) RETURNING name", ["alice"])],
+      // Before one sync, this BEGIN would take alice's row into its transaction, and lose it.
+      [
+        PostgresStatement("BEGIN"), PostgresStatement("INSERT INTO grouped VALUES ($1)", ["bob"]),
+        PostgresStatement("ROLLBACK"),
+      ],
+    ])
+    #expect(results.map(\.count) == [1, 3] && results[0][0].values == [["alice"]])
+    #expect(try connection.query("SELECT name FROM grouped").values == [["alice"]])
+    // A group that fails takes only itself back; the next one runs.
+    let refused = #expect(throws: PostgresError.self) {
+      try connection.pipeline(transactions: [
+        [PostgresStatement("INSERT INTO grouped VALUES ($1)", ["alice"])],
+        [PostgresStatement("INSERT INTO grouped VALUES ($1)", ["carol"])],
+      ])
+    }
+    #expect(refused?.sqlState == .uniqueViolation)
+    #expect(try connection.query("SELECT name FROM grouped ORDER BY name").values == [["alice"], ["carol"]])
+  }
+
   @Test func aPipelineStopsAtItsFirstFailureAsOneTransactionAndTheConnectionGoesOn() throws {
     let connection = try connect()
     try connection.execute("DROP TABLE IF EXISTS piped; CREATE TABLE piped (name text PRIMARY KEY)")

@@ -211,9 +211,13 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           let failure = CommitFailure(.unreachable, "the database cannot be reached")
           for ticket in tickets { ticket.finish(.failed(failure)) }
         }
-      } else if linkUp && (!reads.isEmpty || announced > known || ContinuousClock.now - lastPoll > .seconds(1)) {
+      } else if linkUp && (!reads.isEmpty || announced > known) {
         if !reads.isEmpty { readCounts.catchUps.add(1, ordering: .relaxed) }
-        catchUp()
+        catchUp(to: .durableHead)
+      } else if linkUp && ContinuousClock.now - lastPoll > .seconds(1) {
+        // A change whose node died before its flush barrier is confirmed by no one else's until
+        // the next change: the poll reads to the head, and forces the flush itself.
+        catchUp(to: .head)
       }
       // Both the commit (under the writers' lock) and the catch-up read the store's head after
       // these reads were queued, and the cache now holds everything through it.
@@ -264,7 +268,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           return own.change
         }
         // Nothing this transaction wrote or saw is answered, told or shown before it is on disk.
-        if head != before { try flushBarrier() }
+        if head != before { try flushBarrier(through: head) }
         events = replayed + events
         known = head
         sequence.store(head, ordering: .relaxed)
@@ -340,10 +344,10 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   /// wait for that themselves (`--fsync always`). A barrier that fails leaves it unknown
   /// whether they are, as a commit whose answer was lost: the link counts as down, and the shop
   /// is loaded again once the database answers.
-  private func flushBarrier() throws {
+  private func flushBarrier(through sequence: Int) throws {
     guard database.flushesSeparately else { return }
     do {
-      try database.flushBarrier(node: node)
+      try database.flushBarrier(node: node, through: sequence)
     } catch let error as PostgresError where error.isUnavailable {
       throw error
     } catch {
@@ -351,19 +355,22 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     }
   }
 
-  private func catchUp() {
+  /// Replays the changes other nodes committed, up to `reach`: for reads and announcements the
+  /// durable head, which every acknowledged change is within and which needs no flush of this
+  /// node's, so that a read never waits for a flush.
+  private func catchUp(to reach: CatchUpReach) {
     lastPoll = ContinuousClock.now
     do {
       // One round trip in the usual case: the head and everything up to it come together.
       while true {
-        let (head, records, flushed) = try database.changesThroughHead(after: known)
+        let (head, records, flushed) = try database.changesThroughHead(after: known, reach: reach)
         guard let records else {
           // The log no longer reaches back to this node's shop.
           reloadShop()
           return
         }
         // A change committed without waiting for its flush is not shown before it is on disk.
-        if !flushed && !records.isEmpty { try flushBarrier() }
+        if !flushed && !records.isEmpty { try flushBarrier(through: head) }
         shop.committed(try replay(records), settledThrough: nil)
         if known >= head { return }
       }
@@ -391,7 +398,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   private func loadAgain() throws {
     let loaded = try reload()
     // What it loaded may hold a change committed without waiting for its flush.
-    try flushBarrier()
+    try flushBarrier(through: loaded.sequence)
     shop.replaceShared(loaded.shop)
     known = loaded.sequence
     sequence.store(loaded.sequence, ordering: .relaxed)

@@ -31,6 +31,17 @@ extension PostgresConnection {
   /// thrown once every result is read.
   @discardableResult
   public func pipeline(transactions: [[PostgresStatement]]) throws(PostgresError) -> [[PostgresRows]] {
+    var answered: [[PostgresRows]] = []
+    try pipeline(transactions: transactions, answered: &answered)
+    return answered
+  }
+
+  /// `pipeline(transactions:)`, leaving in `answered` the results of the statements that ran,
+  /// by group, also when it throws: the number in a group is the index of the statement that
+  /// failed there.
+  public func pipeline(
+    transactions: [[PostgresStatement]], answered: inout [[PostgresRows]]
+  ) throws(PostgresError) {
     guard PQenterPipelineMode(handle) == 1 else { throw lost() }
     defer { PQexitPipelineMode(handle) }
     var expected: [[PipelineStep]] = []
@@ -43,11 +54,11 @@ extension PostgresConnection {
       }
       expected.append(steps)
       guard steps.filter({ $0 == .statement }).count == statements.count, PQpipelineSync(handle) == 1 else {
-        for _ in expected { drain() }
+        for _ in expected { _ = drain() }
         throw lost()
       }
     }
-    return try collect(expected)
+    try collect(expected, into: &answered)
   }
 
   /// What answers in a pipeline, in order: a statement, or the preparing of one named so.
@@ -86,8 +97,7 @@ extension PostgresConnection {
   /// Reads the results `expected`, group by group, and each group's sync. Each result is
   /// followed by a null that ends it; a sync's result ends its group. The statements prepared
   /// here are remembered only when the whole pipeline went through.
-  private func collect(_ expected: [[PipelineStep]]) throws(PostgresError) -> [[PostgresRows]] {
-    var groups: [[PostgresRows]] = []
+  private func collect(_ expected: [[PipelineStep]], into groups: inout [[PostgresRows]]) throws(PostgresError) {
     var failure: PostgresError?
     for steps in expected {
       var results: [PostgresRows] = []
@@ -107,21 +117,35 @@ extension PostgresConnection {
         // The null that ends this step's results.
         while let extra = PQgetResult(handle) { PQclear(extra) }
       }
-      guard failure == nil || isConnected else { throw failure ?? lost() }
-      drain()
       groups.append(results)
+      guard failure == nil || isConnected else { throw failure ?? lost() }
+      if let refused = drain() { failure = failure ?? refused }
     }
     if let failure { throw failure }
     for case .prepare(let name, let sql) in expected.joined() { preparedNames[sql] = name }
-    return groups
   }
 
-  /// Reads what is left up to the sync's result, so that the connection can leave pipeline mode.
-  private func drain() {
-    while let result = PQgetResult(handle) {
+  /// Reads what is left of a group up to its sync's result, so that the next group's results
+  /// line up and the connection can leave pipeline mode. Returns the failure of the group's
+  /// implicit commit, which runs at the sync after its statements have answered (a deferred
+  /// check refused, the connection lost before the commit was confirmed): that group did not
+  /// commit. Two nulls in a row mean nothing more will come.
+  private func drain() -> PostgresError? {
+    var failure: PostgresError?
+    var nulls = 0
+    while nulls < 2 {
+      guard let result = PQgetResult(handle) else {
+        nulls += 1
+        continue
+      }
+      nulls = 0
       let status = PQresultStatus(result)
-      PQclear(result)
-      if status == PGRES_PIPELINE_SYNC { return }
+      if status == PGRES_PIPELINE_SYNC {
+        PQclear(result)
+        return failure
+      }
+      do throws(PostgresError) { _ = try rows(of: result) } catch { failure = failure ?? error }
     }
+    return failure ?? (isConnected ? nil : lost())
   }
 }

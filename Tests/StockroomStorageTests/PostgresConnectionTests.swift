@@ -56,6 +56,28 @@ struct PostgresConnectionTests {
     #expect(results[2].values.map { $0[0] } == ["kiwi", "banana", nil])
   }
 
+  @Test func aCommitRefusedAtTheSyncFailsThePipelineThoughItsStatementRan() throws {
+    // A group's implicit transaction commits at its sync, after its statements answered: a
+    // deferred check refused then (as a lost connection or a failed flush would be) must not
+    // pass for a commit.
+    let connection = try connect()
+    try connection.execute(
+      """
+      DROP TABLE IF EXISTS deferred_child; DROP TABLE IF EXISTS deferred_parent;
+      CREATE TABLE deferred_parent (id integer PRIMARY KEY);
+      CREATE TABLE deferred_child (parent integer REFERENCES deferred_parent DEFERRABLE INITIALLY DEFERRED)
+      """)
+    let orphan = PostgresStatement("INSERT INTO deferred_child VALUES ($1)", ["7"], prepared: true)
+    let refused = #expect(throws: PostgresError.self) {
+      try connection.pipeline(transactions: [[orphan], [PostgresStatement("SELECT 1", prepared: true)]])
+    }
+    #expect(refused?.sqlState == SQLState(rawValue: "23503"), "\(String(describing: refused))")
+    #expect(throws: PostgresError.self) { try connection.pipeline([orphan]) }
+    #expect(try connection.query("SELECT count(*) AS n FROM deferred_child")[0, "n"] == "0")
+    // The connection goes on, every result read.
+    #expect(try connection.pipeline([PostgresStatement("SELECT 2 AS two", prepared: true)])[0][0, "two"] == "2")
+  }
+
   @Test func eachGroupOfAPipelineIsATransactionOfItsOwnInOneRoundTrip() throws {
     let connection = try connect()
     try connection.execute("DROP TABLE IF EXISTS grouped; CREATE TABLE grouped (name text PRIMARY KEY)")

@@ -21,7 +21,9 @@ extension PostgresShopDatabase {
   /// the sequence number the store is at afterwards: this node's change's when it made one.
   ///
   /// Two round trips, since every one is paid while other nodes wait for the lock: one takes the
-  /// lock and brings the changes missed, the other writes every row and commits.
+  /// lock and brings the changes missed, the other writes every row and commits, and with
+  /// `--fsync always` goes on to the flush barrier and the announcement (`flushAndAnnounce`), so
+  /// that once it returns, the change and every change it replayed are on disk.
   public func commitChange(
     after known: Int, node: String, _ prepare: ([ChangeRecord]) throws -> PreparedChange?
   ) throws -> Int {
@@ -45,61 +47,25 @@ extension PostgresShopDatabase {
       let head = Self.int(locked[begin.count].values.first?[0])
       let missed = try Self.records(locked[begin.count + 1].values, after: known, through: head, in: url)
       guard let change = try prepare(missed) else {
-        try connection.execute("COMMIT")
+        // What it replayed may be another node's change that is not yet on disk.
+        try flushAndAnnounce(after: [PostgresStatement("COMMIT")], node: node, flushing: head != known)
         return head
       }
       let sequence = head + 1
-      try connection.pipeline(
-        PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
+      try flushAndAnnounce(
+        after: PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
           PostgresStatement(
             "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
             [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest], prepared: true),
           PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)], prepared: true),
-        ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")])
+        ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")],
+        node: node, flushing: true)
       return sequence
     } catch {
       // A failed statement left the transaction aborted, or a failed COMMIT ended it already.
       if connection.isConnected { try? connection.execute("ROLLBACK") }
       throw error
     }
-  }
-
-  /// Whether a change's commit leaves its WAL flush to `flushBarrier` (`--fsync always`; with
-  /// `batch` and `off` PostgreSQL flushes in the background anyway).
-  public var flushesSeparately: Bool { fsync == .always }
-
-  /// Returns once everything committed before it is on PostgreSQL's disk: a one-row write of
-  /// this node's own, committed with `synchronous_commit` on, whose flush carries every commit
-  /// before it in the log. A transaction that only took an id would write no log and wait for
-  /// nothing; a row shared by the nodes would make their flushes take turns.
-  ///
-  /// `sequence` is the last change this node knows committed: the row records it, so that once
-  /// the barrier commits, every change through it is known to be on disk (`durableHead`), and
-  /// the other nodes hear of it then. The announcement is a transaction of its own after the
-  /// barrier, in the same round trip, committed without waiting for a flush: `NOTIFY` holds a
-  /// lock of the whole cluster until its transaction's commit is done, flush included, which
-  /// would make the nodes' barriers take turns.
-  public func flushBarrier(node: String, through sequence: Int) throws {
-    try usableWriter().pipeline(transactions: [
-      [
-        PostgresStatement(
-          """
-          INSERT INTO node_flushes(node, flushes, seq) VALUES ($1, 1, $2)
-          ON CONFLICT (node) DO UPDATE
-            SET flushes = node_flushes.flushes + 1, seq = GREATEST(node_flushes.seq, EXCLUDED.seq), at = now()
-          """, [node, String(sequence)], prepared: true)
-      ],
-      [
-        PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
-        Self.announcement(of: sequence), PostgresStatement("COMMIT"),
-      ],
-    ])
-  }
-
-  /// Tells every listening node that the log reaches `sequence`; PostgreSQL delivers it when,
-  /// and only if, the transaction it is sent in commits.
-  private static func announcement(of sequence: Int) -> PostgresStatement {
-    PostgresStatement("SELECT pg_notify($1, $2)", [changeChannel, String(sequence)], prepared: true)
   }
 
   /// The store's head as one statement sees it, and the changes after `known` through it (at

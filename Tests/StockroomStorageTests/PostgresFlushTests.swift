@@ -14,18 +14,6 @@ struct PostgresFlushTests {
     return (try PostgresShopDatabase(url: url, fsync: fsync), try PostgresConnection(url))
   }
 
-  @Test func aBarrierWritesTheNodesOwnRowEachTime() throws {
-    let (database, connection) = try store()
-    #expect(database.flushesSeparately)
-    for sequence in 1...3 { try database.flushBarrier(node: "host:1", through: sequence) }
-    try database.flushBarrier(node: "host:2", through: 0)
-    let rows = try connection.query("SELECT node, flushes, seq FROM node_flushes ORDER BY node").values
-    #expect(rows == [["host:1", "3", "3"], ["host:2", "1", "0"]])
-    // A barrier never takes a node's confirmed change back.
-    try database.flushBarrier(node: "host:1", through: 2)
-    #expect(try connection.query("SELECT seq FROM node_flushes WHERE node = 'host:1'").values == [["3"]])
-  }
-
   /// Logs `count` empty changes after the head, as a node's commit leaves them before its barrier.
   private func logChanges(_ count: Int, on connection: PostgresConnection) throws {
     for _ in 1...count {
@@ -37,10 +25,21 @@ struct PostgresFlushTests {
     }
   }
 
+  @Test func aBarrierWritesTheNodesOwnRowEachTimeWithTheHeadItConfirmed() throws {
+    let (database, connection) = try store()
+    #expect(database.flushesSeparately)
+    for _ in 1...3 { try database.flushBarrier(node: "host:1") }
+    try logChanges(2, on: connection)
+    try database.flushBarrier(node: "host:2")
+    let rows = try connection.query("SELECT node, flushes, seq FROM node_flushes ORDER BY node").values
+    #expect(rows == [["host:1", "3", "0"], ["host:2", "1", "2"]])
+  }
+
   @Test func aDurableCatchUpStopsAtTheLastChangeABarrierConfirmed() throws {
     let (database, connection) = try store()
-    try logChanges(3, on: connection)
-    try database.flushBarrier(node: "other:1", through: 2)
+    try logChanges(2, on: connection)
+    try database.flushBarrier(node: "other:1")
+    try logChanges(1, on: connection)
     let durable = try database.changesThroughHead(after: 0, reach: .durableHead)
     #expect(durable.head == 2 && durable.changes?.map(\.sequence) == [1, 2] && durable.flushed)
     let head = try database.changesThroughHead(after: 0, reach: .head)
@@ -58,10 +57,11 @@ struct PostgresFlushTests {
   }
 
   @Test func aBarrierAnnouncesTheChangeItConfirmed() throws {
-    let (database, _) = try store()
+    let (database, connection) = try store()
     let feed = PostgresChangeFeed(url: database.url)
     try feed.listen()
-    try database.flushBarrier(node: "host:1", through: 7)
+    try logChanges(7, on: connection)
+    try database.flushBarrier(node: "host:1")
     var heard: Int?
     for _ in 1...200 where heard == nil { heard = try feed.newest(waitingUpTo: 50) }
     #expect(heard == 7)
@@ -69,9 +69,9 @@ struct PostgresFlushTests {
 
   @Test func aStoppedNodesRowIsPrunedAndARunningOnesKept() throws {
     let (database, connection) = try store()
-    try database.flushBarrier(node: "gone:7", through: 1)
+    try database.flushBarrier(node: "gone:7")
     try connection.query("UPDATE node_flushes SET at = now() - interval '2 days' WHERE node = 'gone:7'")
-    try database.flushBarrier(node: "here:8", through: 1)
+    try database.flushBarrier(node: "here:8")
     try database.pruneNodeFlushes(olderThan: 86_400)
     #expect(try connection.query("SELECT node FROM node_flushes").values.map { $0[0] } == ["here:8"])
   }

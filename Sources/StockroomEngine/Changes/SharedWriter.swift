@@ -254,7 +254,6 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
       let started = ContinuousClock.now
       let durable = beginAttempt()
       do {
-        let before = known
         var replayed: [StockEvent] = []
         let head = try database.commitChange(after: known, node: node) { missed in
           replayed = try replay(missed)
@@ -267,8 +266,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           newestOrder = own.newestOrder
           return own.change
         }
-        // Nothing this transaction wrote or saw is answered, told or shown before it is on disk.
-        if head != before { try flushBarrier(through: head) }
+        // Nothing this transaction wrote or saw is answered, told or shown before it is on disk:
+        // `commitChange` returns once it is.
         events = replayed + events
         known = head
         sequence.store(head, ordering: .relaxed)
@@ -344,10 +343,10 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   /// wait for that themselves (`--fsync always`). A barrier that fails leaves it unknown
   /// whether they are, as a commit whose answer was lost: the link counts as down, and the shop
   /// is loaded again once the database answers.
-  private func flushBarrier(through sequence: Int) throws {
+  private func flushBarrier() throws {
     guard database.flushesSeparately else { return }
     do {
-      try database.flushBarrier(node: node, through: sequence)
+      try database.flushBarrier(node: node)
     } catch let error as PostgresError where error.isUnavailable {
       throw error
     } catch {
@@ -370,7 +369,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           return
         }
         // A change committed without waiting for its flush is not shown before it is on disk.
-        if !flushed && !records.isEmpty { try flushBarrier(through: head) }
+        if !flushed && !records.isEmpty { try flushBarrier() }
         shop.committed(try replay(records), settledThrough: nil)
         if known >= head { return }
       }
@@ -398,7 +397,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   private func loadAgain() throws {
     let loaded = try reload()
     // What it loaded may hold a change committed without waiting for its flush.
-    try flushBarrier(through: loaded.sequence)
+    try flushBarrier()
     shop.replaceShared(loaded.shop)
     known = loaded.sequence
     sequence.store(loaded.sequence, ordering: .relaxed)

@@ -1,0 +1,68 @@
+/// With `--fsync always` a change commits without waiting for its WAL flush, so that the
+/// writers' lock is not held through it; the node then forces the flush with a write of its own
+/// (the barrier) and announces the change once it is on disk.
+extension PostgresShopDatabase {
+  /// Whether a change's commit leaves its WAL flush to the barrier (`--fsync always`; with
+  /// `batch` and `off` PostgreSQL flushes in the background anyway).
+  public var flushesSeparately: Bool { fsync == .always }
+
+  /// Returns once everything committed before it is on PostgreSQL's disk, and tells the other
+  /// nodes how far that is (`flushAndAnnounce` with nothing before it).
+  public func flushBarrier(node: String) throws {
+    try flushAndAnnounce(after: [], node: node, flushing: true)
+  }
+
+  /// Runs `transaction` (statements ending in a `COMMIT`, or none) and, when `flushing` with
+  /// `--fsync always`, the barrier and the announcement after it, in one round trip.
+  ///
+  /// The barrier is a one-row write of this node's own, committed with `synchronous_commit` on,
+  /// whose flush carries every commit before it in the log: a transaction that only took an id
+  /// would write no log and wait for nothing; a row shared by the nodes would make their flushes
+  /// take turns. The row records the head its transaction saw, which is then on disk, so the
+  /// largest of those rows is the store's durable head (`CatchUpReach.durableHead`).
+  ///
+  /// The announcement is a transaction of its own after the barrier, committed without waiting
+  /// for a flush: `NOTIFY` holds a lock of the whole cluster until its transaction's commit is
+  /// done, flush included, which would make the nodes' barriers take turns. Its failure loses
+  /// nothing (the other nodes poll), so it is not thrown; a barrier's is, as a lost connection:
+  /// the transaction before it committed, but is not known to be on disk.
+  func flushAndAnnounce(after transaction: [PostgresStatement], node: String, flushing: Bool) throws {
+    let connection = try usableWriter()
+    guard flushing && flushesSeparately else {
+      if !transaction.isEmpty { try connection.pipeline(transaction) }
+      return
+    }
+    let barrier = [
+      PostgresStatement("BEGIN"),
+      PostgresStatement(
+        """
+        INSERT INTO node_flushes(node, flushes, seq) SELECT $1, 1, seq FROM change_head WHERE id = 1
+        ON CONFLICT (node) DO UPDATE
+          SET flushes = node_flushes.flushes + 1, seq = GREATEST(node_flushes.seq, EXCLUDED.seq), at = now()
+        """, [node], prepared: true),
+      PostgresStatement("COMMIT"),
+    ]
+    let announcement = [
+      PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
+      PostgresStatement(
+        "SELECT pg_notify($1, seq::text) FROM node_flushes WHERE node = $2", [Self.changeChannel, node],
+        prepared: true),
+      PostgresStatement("COMMIT"),
+    ]
+    var answered: [[PostgresRows]] = []
+    do {
+      try connection.pipeline(transactions: [transaction + barrier, announcement], answered: &answered)
+    } catch {
+      let ran = answered.first?.count ?? 0
+      if ran == transaction.count + barrier.count { return }
+      guard ran >= transaction.count else { throw error }
+      throw PostgresError(.connectionLost, "the changes could not be confirmed on disk: \(error)")
+    }
+  }
+
+  /// Tells every listening node that the log reaches `sequence`; PostgreSQL delivers it when,
+  /// and only if, the transaction it is sent in commits.
+  static func announcement(of sequence: Int) -> PostgresStatement {
+    PostgresStatement("SELECT pg_notify($1, $2)", [changeChannel, String(sequence)], prepared: true)
+  }
+}

@@ -11,11 +11,17 @@ enum PostgresRowWrites {
     var statements = stock(batch) + ledger(batch) + receipts(batch) + products(batch) + diary(batch)
     statements += accounts(batch)
     if let counters = batch.counters {
-      for (key, value) in counters.metaRows(changedSince: countersBefore) {
+      // The counters that moved (an order moves two), in one statement.
+      let rows = counters.metaRows(changedSince: countersBefore)
+      if !rows.isEmpty {
         statements.append(
           PostgresStatement(
-            "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [key, String(value)], prepared: true))
+            """
+            INSERT INTO meta(key, value) SELECT * FROM unnest($1::text[], $2::bigint[])
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """,
+            [PostgresStatement.array(rows.map(\.key)), PostgresStatement.array(rows.map { String($0.value) })],
+            prepared: true))
       }
     }
     return statements

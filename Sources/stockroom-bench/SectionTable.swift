@@ -59,10 +59,11 @@ enum SectionTable {
 
   /// Issue 23's targets for the stores, each with its measured ratio.
   static func storeRatios(_ runs: [ResultLine]) -> String {
-    let rate = { (store: String) in median(runs.filter { $0["store"] == store }, "rps") }
+    let runsOf = { (store: String) in runs.filter { $0["store"] == store } }
+    let rate = { (store: String) in median(runsOf(store), "rps") }
     let ratio = { (top: Double, bottom: Double) in top > 0 && bottom > 0 ? fixed(top / bottom, 2) : "-" }
-    let one = rate("postgresql-1")
-    let oneNode = runs.filter { $0["store"] == "postgresql-1" }
+    let oneNode = runsOf("postgresql-1")
+    let one = median(oneNode, "rps")
     let postgresCPU = oneNode.isEmpty ? "-" : fixed(median(oneNode, "postgres_cpu_us_per_order"), 1)
     return [
       "2 nodes ÷ 1 node: \(ratio(rate("postgresql-2"), one)) (target ≥ 1.0); 3 nodes ÷ 1 node: "

@@ -70,28 +70,53 @@ extension PostgresConnection {
   /// Queues one statement in the pipeline, preparing it first when it is to be kept prepared
   /// and is not yet; nil when libpq could not.
   private func send(_ statement: PostgresStatement, preparing: inout [String: String]) -> [PipelineStep]? {
-    let copies = statement.parameters.map { $0.map { strdup($0) } ?? nil }
-    defer {
-      for pointer in copies { free(pointer) }
-    }
-    let count = Int32(copies.count)
-    return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { values -> [PipelineStep]? in
-      guard statement.prepared else {
-        let sent = PQsendQueryParams(handle, statement.sql, count, nil, values.baseAddress, nil, nil, 0)
-        return sent == 1 ? [.statement] : nil
+    // Every parameter's text, each ended by a zero byte, in one buffer (rather than a copy of
+    // each): a commit sends dozens.
+    var bytes: [UInt8] = []
+    var offsets: [Int?] = []
+    offsets.reserveCapacity(statement.parameters.count)
+    for parameter in statement.parameters {
+      guard let parameter else {
+        offsets.append(nil)
+        continue
       }
-      var steps: [PipelineStep] = []
-      let known = preparedNames[statement.sql] ?? preparing[statement.sql]
-      let name = known ?? "stockroom_\(namesGiven + 1)"
-      if known == nil {
-        namesGiven += 1
-        preparing[statement.sql] = name
-        guard PQsendPrepare(handle, name, statement.sql, count, nil) == 1 else { return nil }
-        steps.append(.prepare(name: name, sql: statement.sql))
-      }
-      guard PQsendQueryPrepared(handle, name, count, values.baseAddress, nil, nil, 0) == 1 else { return nil }
-      return steps + [.statement]
+      offsets.append(bytes.count)
+      bytes += parameter.utf8
+      bytes.append(0)
     }
+    let count = Int32(offsets.count)
+    return bytes.withUnsafeBufferPointer { buffer -> [PipelineStep]? in
+      let base = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self)
+      let pointers = offsets.map { offset -> UnsafePointer<CChar>? in
+        guard let offset, let base else { return nil }
+        return base + offset
+      }
+      return pointers.withUnsafeBufferPointer { values in
+        sendPointers(statement, values.baseAddress, count: count, preparing: &preparing)
+      }
+    }
+  }
+
+  /// `send` with the parameters as C strings.
+  private func sendPointers(
+    _ statement: PostgresStatement, _ values: UnsafePointer<UnsafePointer<CChar>?>?, count: Int32,
+    preparing: inout [String: String]
+  ) -> [PipelineStep]? {
+    guard statement.prepared else {
+      let sent = PQsendQueryParams(handle, statement.sql, count, nil, values, nil, nil, 0)
+      return sent == 1 ? [.statement] : nil
+    }
+    var steps: [PipelineStep] = []
+    let known = preparedNames[statement.sql] ?? preparing[statement.sql]
+    let name = known ?? "stockroom_\(namesGiven + 1)"
+    if known == nil {
+      namesGiven += 1
+      preparing[statement.sql] = name
+      guard PQsendPrepare(handle, name, statement.sql, count, nil) == 1 else { return nil }
+      steps.append(.prepare(name: name, sql: statement.sql))
+    }
+    guard PQsendQueryPrepared(handle, name, count, values, nil, nil, 0) == 1 else { return nil }
+    return steps + [.statement]
   }
 
   /// Reads the results `expected`, group by group, and each group's sync. Each result is

@@ -63,7 +63,7 @@ enum PostgresRowWrites {
             PostgresStatement.array(entries.map(\.cause)),
             PostgresStatement.array(entries.map { $0.orderID.map(String.init) }),
             PostgresStatement.array(entries.map(\.user)),
-            PostgresStatement.array(entries.map { String($0.at.timeIntervalSince1970) }),
+            PostgresStatement.array(seconds(entries.map(\.at))),
           ], prepared: true))
     }
     if !batch.orders.isEmpty {
@@ -79,12 +79,25 @@ enum PostgresRowWrites {
           [
             PostgresStatement.array(orders.map { String($0.id) }),
             PostgresStatement.array(orders.map(\.user)),
-            PostgresStatement.array(orders.map { String($0.placed.timeIntervalSince1970) }),
+            PostgresStatement.array(seconds(orders.map(\.placed))),
             PostgresStatement.array(orders.map { RowText.lines($0.lines) }),
             PostgresStatement.array(orders.map { RowText.counts($0.taken) }),
           ], prepared: true))
     }
     return statements
+  }
+
+  /// Each time as seconds since 1970, in the text a float8 parameter takes. A batch's rows mostly
+  /// share one time (a commit's orders are applied together), and a `Double`'s text is dear, so a
+  /// time like the one before it reuses that one's.
+  private static func seconds(_ dates: [Date]) -> [String?] {
+    var previous: (date: Date, text: String)?
+    return dates.map { date in
+      if let previous, previous.date == date { return previous.text }
+      let text = String(date.timeIntervalSince1970)
+      previous = (date, text)
+      return text
+    }
   }
 
   /// The receipts kept for orders' keys.

@@ -17,27 +17,27 @@ public struct PostgresStatement: Sendable, Equatable {
   /// whole batch's column at once (`unnest($1::text[], ...)`) instead of a VALUES list whose
   /// length, and so whose text, changes with every batch.
   public static func array(_ values: [String?]) -> String {
-    var text = "{"
+    let (quote, backslash) = (UInt8(ascii: "\""), UInt8(ascii: "\\"))
+    // Built as bytes, not by appending to a String: this runs for every column of every row a
+    // commit writes. Every element is quoted, so that no text reads as NULL, a brace or a
+    // separator; only a quote and a backslash need a backslash before them, and neither byte
+    // occurs inside a longer UTF-8 sequence, so escaping byte by byte keeps the text whole.
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+    bytes.reserveCapacity(values.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
     for (index, value) in values.enumerated() {
-      if index > 0 { text += "," }
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
       guard let value else {
-        text += "NULL"
+        bytes += "NULL".utf8
         continue
       }
-      // Every element quoted, so that no text reads as NULL, a brace or a separator; only a
-      // quote and a backslash need a backslash before them. Built byte by byte: this runs for
-      // every column of every row a commit writes.
-      text += "\""
-      if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-        for scalar in value.unicodeScalars {
-          if scalar == "\"" || scalar == "\\" { text += "\\" }
-          text.unicodeScalars.append(scalar)
-        }
-      } else {
-        text += value
+      bytes.append(quote)
+      for byte in value.utf8 {
+        if byte == quote || byte == backslash { bytes.append(backslash) }
+        bytes.append(byte)
       }
-      text += "\""
+      bytes.append(quote)
     }
-    return text + "}"
+    bytes.append(UInt8(ascii: "}"))
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -8,4 +8,10 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
   case login, logout, whoami, register, passwd
   case user, userAdd, userDel, userRole, userPasswd, userList
   case watch, unwatch, who
+
+  /// The command's place in `allCases`, for tables that every request reads (its route, its
+  /// counter): an array indexed by it costs a load, where a dictionary keyed by a `String`-backed
+  /// enum hashes the raw value's text. A case without a payload is stored as its place in the
+  /// declaration (Swift's type layout), which `allCases` follows; a test checks both.
+  @inlinable public var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }

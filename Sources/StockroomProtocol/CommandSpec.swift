@@ -30,6 +30,8 @@ public final class CommandSpec: Sendable {
   /// Uses of the command that need more than `role`.
   public let restrictions: [Restriction]
   public let flags: Set<Flag>
+  /// `flags` holds `.write`: read for every request, where a set would hash the flag.
+  public let isWrite: Bool
   public let examples: [String]
   public let subcommands: [CommandSpec]
 
@@ -49,6 +51,7 @@ public final class CommandSpec: Sendable {
     self.role = role
     self.restrictions = restrictions
     self.flags = flags
+    self.isWrite = flags.contains(.write)
     self.examples = examples
     self.subcommands = subcommands
   }

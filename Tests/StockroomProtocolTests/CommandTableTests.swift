@@ -25,6 +25,25 @@ struct CommandTableTests {
     #expect(Set(ids) == Set(CommandID.allCases))
   }
 
+  @Test("a command id's index is its place in allCases, which the request path's tables rely on")
+  func indexIsPlaceInAllCases() {
+    for (place, id) in CommandID.allCases.enumerated() {
+      #expect(id.index == place, "\(id)")
+    }
+  }
+
+  @Test("every command is found by its name in any case, and no other word finds one")
+  func commandsByName() {
+    for spec in CommandTable.commands {
+      #expect(CommandTable.command(named: spec.name) === spec)
+      #expect(CommandTable.command(named: spec.name.lowercased()) === spec)
+      #expect(CommandTable.command(named: String(spec.name.prefix(1)) + spec.name.dropFirst().lowercased()) === spec)
+    }
+    for word in ["", "PIN", "PINGS", "NEW", "ADDS", "1PING", "ßTOCK", "@shop", "\u{1F34C}"] {
+      #expect(CommandTable.command(named: word) == nil, "\(word)")
+    }
+  }
+
   @Test("every command has a summary and at least one example that itself parses")
   func examplesParse() throws {
     for (path, spec) in CommandTable.allWithPaths {

@@ -53,7 +53,7 @@ package struct CommandHandler: Sendable {
       let role = try authorize(request, session: &session)
       // The table's `.write` flag is policy too: while the store refuses changes, a command
       // that makes one is refused here, before any password work is queued for it.
-      if request.spec.flags.contains(.write) { try store.checkWritable() }
+      if request.spec.isWrite { try store.checkWritable() }
       try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)

@@ -6,7 +6,11 @@ import StockroomProtocol
 /// and nowhere else; a command word that only leads to subcommands (USER, DIARY, PRODUCT) has no
 /// route, since the protocol's table always resolves it to one of them.
 package enum CommandRoutes {
-  package static func route(for id: CommandID) -> CommandRoute? { table[id] }
+  package static func route(for id: CommandID) -> CommandRoute? { byIndex[id.index] }
+
+  /// `table` as an array in `CommandID.allCases` order: every request looks its route up here,
+  /// and indexing costs a load where the dictionary hashes the command's name.
+  private static let byIndex: [CommandRoute?] = CommandID.allCases.map { table[$0] }
 
   static let table: [CommandID: CommandRoute] = connection.merging(shop) { first, _ in first }
     .merging(accounts) { first, _ in first }

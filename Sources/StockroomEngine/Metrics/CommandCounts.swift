@@ -10,8 +10,9 @@ package final class CommandCounts: Sendable {
     $0.spec.subcommands.isEmpty
   }
   .map { ($0.spec.id, $0.path) }
-  private static let commandIndex: [CommandID: Int] = Dictionary(
-    uniqueKeysWithValues: commands.enumerated().map { ($0.element.id, $0.offset) })
+  /// Each command's row, by `CommandID.index` (nil for one that only leads to subcommands): an
+  /// array, since every request is counted and a dictionary would hash the command's name.
+  private static let commandRow: [Int?] = CommandID.allCases.map { id in commands.firstIndex { $0.id == id } }
   /// ok, then every error code.
   package static let results: [ErrorCode?] = [nil] + ErrorCode.allCases
   private static let resultIndex: [ErrorCode: Int] = Dictionary(
@@ -21,7 +22,7 @@ package final class CommandCounts: Sendable {
 
   /// `command` nil: the line named no command (empty, unparseable, unknown). `code` nil: ok.
   package func record(_ command: CommandID?, _ code: ErrorCode?) {
-    let row = command.flatMap { Self.commandIndex[$0] } ?? Self.commands.count
+    let row = command.flatMap { Self.commandRow[$0.index] } ?? Self.commands.count
     let column = code.flatMap { Self.resultIndex[$0] } ?? 0
     counters.add(row * Self.results.count + column)
   }

@@ -38,15 +38,9 @@ package final class EventLoop: @unchecked Sendable {
 
   /// Tasks waiting for the loop, and whether it still takes them.
   private struct Queue {
-    var tasks: [@Sendable () -> Void] = []
+    var tasks: [LoopTask] = []
     /// Set as the loop ends: a task queued later would never run, so it is refused.
     var closed = false
-  }
-
-  /// A registered descriptor's handler and the registration it belongs to.
-  private struct Registration {
-    let generation: UInt32
-    let handler: any Handler
   }
 
   package let name: String
@@ -55,7 +49,7 @@ package final class EventLoop: @unchecked Sendable {
   private(set) var isFinished = false
   private let queue = Mutex(Queue())
   /// The array `runTasks` swaps in for the queue's; on the loop only.
-  private var running: [@Sendable () -> Void] = []
+  private var running: [LoopTask] = []
   /// Tasks refused because the loop had stopped: their work (a reply, a wake-up) was lost, so
   /// the first is logged and all are counted.
   package let rejectedTasks = Atomic<Int>(0)
@@ -63,7 +57,7 @@ package final class EventLoop: @unchecked Sendable {
   /// clears it owes a wake-up.
   private let asleep = Atomic<Bool>(false)
   private let stopped = Atomic<Bool>(false)
-  private var handlers: [Int32: Registration] = [:]
+  private var handlers = HandlerTable()
   /// Stamped on each registration, so that an event still in a batch for a descriptor closed
   /// and reused meanwhile is recognised as stale and dropped.
   private var generation: UInt32 = 0
@@ -105,7 +99,7 @@ package final class EventLoop: @unchecked Sendable {
   package func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
     let accepted = queue.withLock { queue in
       guard !queue.closed else { return false }
-      queue.tasks.append(task)
+      queue.tasks.append(LoopTask(body: task))
       return true
     }
     guard accepted else {
@@ -139,7 +133,7 @@ package final class EventLoop: @unchecked Sendable {
     let heard = Semaphore()
     let accepted = execute { [self] in
       shuttingDown = true
-      for registration in handlers.values { registration.handler.shutdownRequested() }
+      for registration in handlers.all { registration.handler.shutdownRequested() }
       heard.signal()
     }
     if accepted { heard.wait() }
@@ -152,7 +146,7 @@ package final class EventLoop: @unchecked Sendable {
     let answer = Mutex<Bool?>(nil)
     let asked = Semaphore()
     let accepted = execute { [self] in
-      let settled = handlers.values.allSatisfy { $0.handler.isSettled }
+      let settled = handlers.all.allSatisfy { $0.handler.isSettled }
       answer.withLock { $0 = settled }
       asked.signal()
     }
@@ -167,7 +161,7 @@ package final class EventLoop: @unchecked Sendable {
     assertInLoop()
     generation = generation == .max ? 1 : generation + 1
     try backend.watch(fd, generation: generation, interest: interest)
-    handlers[fd] = Registration(generation: generation, handler: handler)
+    handlers[fd] = HandlerTable.Entry(generation: generation, handler: handler)
     if shuttingDown { registeredDuringShutdown.append(fd) }
   }
 
@@ -182,7 +176,8 @@ package final class EventLoop: @unchecked Sendable {
   /// number to a new descriptor at once.
   package func deregister(_ fd: Int32) {
     assertInLoop()
-    guard handlers.removeValue(forKey: fd) != nil else { return }
+    guard handlers[fd] != nil else { return }
+    handlers[fd] = nil
     backend.forget(fd)
   }
 
@@ -264,9 +259,9 @@ package final class EventLoop: @unchecked Sendable {
       defer { queue.tasks = [] }
       return queue.tasks
     }
-    for task in last { task() }
-    for registration in handlers.values { registration.handler.loopStopped() }
-    handlers = [:]
+    for task in last { task.body() }
+    for registration in handlers.all { registration.handler.loopStopped() }
+    handlers.removeAll()
     backend.finish()
   }
 
@@ -287,8 +282,11 @@ package final class EventLoop: @unchecked Sendable {
       guard !queue.tasks.isEmpty else { return }
       swap(&batch, &queue.tasks)
     }
-    for task in batch { task() }
-    batch.removeAll(keepingCapacity: true)
+    if !batch.isEmpty {
+      for task in batch { task.body() }
+      // Run only when there was a task: it costs the general `replaceSubrange` even when empty.
+      batch.removeAll(keepingCapacity: true)
+    }
     running = batch
   }
 
@@ -304,7 +302,9 @@ package final class EventLoop: @unchecked Sendable {
 
   /// The soonest live timer's deadline, cancelled ones swept off the top on the way.
   func nextDeadline() -> UInt64? {
-    while let top = timers.first, !liveTimers.contains(top.id) { timers.popFirst() }
+    // Every live timer is in the heap, so when the counts agree none there is cancelled, and the
+    // top needs no look-up (a hash of its id, twice a request).
+    while timers.count != liveTimers.count, let top = timers.first, !liveTimers.contains(top.id) { timers.popFirst() }
     return timers.first?.deadline
   }
 

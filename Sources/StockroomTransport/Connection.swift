@@ -55,6 +55,9 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// What the loop's epoll set holds for `fd` now, so unchanged interest costs no system call.
   private var interest: EventLoop.Interest = []
   private var mailbox: EventMailbox?
+  /// The mailbox's events are taken into this buffer and it is emptied after, so the two
+  /// buffers trade places and a watcher allocates nothing per change.
+  private var eventBatch: [EncodedEvent] = []
   /// What the core's bytes go through: the socket, or TLS over it on the TLS port.
   private let stream: any ConnectionStream
   /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
@@ -164,14 +167,15 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
 
   private func deliverEvents() {
     guard core.phase == .open, let mailbox else { return }
-    let (events, overflowed, dropped) = mailbox.take()
+    let (overflowed, dropped) = mailbox.take(into: &eventBatch)
+    defer { eventBatch.removeAll(keepingCapacity: true) }
     if overflowed {
       // Closing drops what was queued too: none of it reaches the client.
-      server.handler.stats.eventsDropped.add(events.count + dropped, ordering: .relaxed)
+      server.handler.stats.eventsDropped.add(eventBatch.count + dropped, ordering: .relaxed)
       closeNow(.watcherBehind(events: EventMailbox.capacity))
       return
     }
-    core.eventsArrived(events, host: self)
+    core.eventsArrived(eventBatch, host: self)
     drive()
   }
 
@@ -396,10 +400,13 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
 
   package func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
     // The loop task is made once per subscription, not per wake-up: a change watched by many
-    // connections would otherwise allocate a closure for each of them.
-    let deliver: @Sendable () -> Void = { [weak self] in self?.deliverEvents() }
-    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self, loop] in
-      guard self != nil else { return }
+    // connections would otherwise allocate a closure for each of them. Both closures hold the
+    // connection strongly: a weak reference gives it a side table, and then every wake-up and
+    // every release of it took the runtime's slow path. The cycle (connection, mailbox, these
+    // closures) is broken when the connection stops watching or is torn down, which drops the
+    // mailbox here and in the hub; a wake-up still in flight then finds no mailbox.
+    let deliver: @Sendable () -> Void = { [self] in deliverEvents() }
+    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [loop] in
       loop.execute(deliver)
     }
     self.mailbox = mailbox

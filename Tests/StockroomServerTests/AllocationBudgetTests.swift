@@ -16,6 +16,7 @@ import Testing
 /// | STOCK banana, one in flight | 7.00 | 0 | 0.25 |
 /// | ORDER banana_juice, `--fsync always`, the loop's thread | 18.0 | 11.0 | 11.5 |
 /// | the same, the whole process (the committer's SQLite and batch: 43.1) | 61.1 | 54.1 | 54.6 |
+/// | a WATCH event, per watcher per change (`--memory`) | 2.00 | 0.05 | 0.25 |
 ///
 /// What a request cost before: the loop's task queue made a new array every turn, the tokenizer
 /// an array of words and the parser another of positionals, and STOCK an existential box per
@@ -87,6 +88,48 @@ struct AllocationBudgetTests {
     #expect(pipelined.perRequest <= 0.25, "PING 16 pipelined: \(pipelined)")
     let stock = try measure(daemon, counter, port: port, "STOCK banana", count: 2000, pipeline: 1)
     #expect(stock.perRequest <= 0.25, "STOCK one in flight: \(stock)")
+  }
+
+  @Test("a watched change allocates nothing per watcher")
+  func fanOut() throws {
+    let counter = try AllocationCount()
+    let daemon = try DaemonProcess(
+      ["--memory", "--port", "0", "--loops", "1", "--io", "epoll", "--initial-stock", "100000"],
+      prefix: try counter.prefix(), binary: try Self.releaseServer())
+    let port = try daemon.port()
+    let publisher = try LineClient(port: port)
+    _ = try publisher.readReply()
+    var watchers: [LineClient] = []
+    func addWatchers(_ count: Int) throws {
+      for _ in 0..<count {
+        let watcher = try LineClient(port: port)
+        _ = try watcher.readReply()
+        guard try watcher.request("WATCH banana").isOK else { throw LineClient.Failure(description: "WATCH refused") }
+        watchers.append(watcher)
+      }
+    }
+    func change(_ count: Int) throws {
+      for _ in 0..<count {
+        let reply = try publisher.request("ORDER banana")
+        guard reply.isOK else { throw LineClient.Failure(description: "ORDER banana: \(reply.lines)") }
+        for watcher in watchers { _ = try watcher.readEvent() }
+      }
+    }
+    // Allocations per change with `watchers` watching, after a few changes to warm up.
+    func perChange(_ count: Int) throws -> Double {
+      try change(8)
+      let pid = daemon.process.processIdentifier
+      return Double(try counter.during(of: pid) { try change(count) }.total) / Double(count)
+    }
+    // The change itself (the order, its event) costs the same with 10 watchers or 50, so the
+    // difference is what the 40 more cost: before issue 24 two allocations each, the events'
+    // array in the mailbox and the loop task that wakes the connection.
+    try addWatchers(10)
+    let few = try perChange(100)
+    try addWatchers(40)
+    let many = try perChange(100)
+    let perWatcher = (many - few) / 40
+    #expect(perWatcher <= 0.25, "per watcher per change: \(perWatcher) (\(few) with 10 watchers, \(many) with 50)")
   }
 
   @Test("a durable ORDER allocates only what its commit needs")

@@ -50,6 +50,9 @@ public enum ForeignProtocol: String, Sendable, Equatable, CaseIterable {
 
   /// `METHOD <target> HTTP/<version>`, as RFC 9112 writes a request line.
   private static func isRequestLine(_ line: ArraySlice<UInt8>) -> Bool {
+    // The shortest is `GET / HTTP/`, longer than most of our requests (`PING`), which are
+    // then passed over without a look at their bytes.
+    guard line.count >= 11 else { return false }
     // Every method is 3 to 7 capital letters and then a space.
     let start = line.startIndex
     var space = start

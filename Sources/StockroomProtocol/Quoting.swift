@@ -23,11 +23,13 @@ public enum Quoting {
     return answer ?? Array(text.utf8).withUnsafeBufferPointer { needsQuotes($0, isValue: isValue) }
   }
 
-  private static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, isValue: Bool) -> Bool {
+  static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, isValue: Bool) -> Bool {
     for index in bytes.indices {
       switch bytes[index] {
       case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"): return true
       case UInt8(ascii: "="): if !isValue { return true }
+      // The rest of printable ASCII is never escaped, and needs no closer look.
+      case 0x21..<0x7F: continue
       default: if escapedLength(at: index, in: bytes) != nil { return true }
       }
     }

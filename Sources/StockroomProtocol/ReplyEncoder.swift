@@ -95,6 +95,13 @@ public struct ReplyEncoder: Sendable {
   }
 
   private mutating func appendWord(_ text: String, isValue: Bool) {
+    // The usual word is bare: checked and copied in one visit to the string's own bytes.
+    let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard !utf8.isEmpty, !Quoting.needsQuotes(utf8, isValue: isValue) else { return false }
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    if copied == true { return }
     if Quoting.needsQuotes(text, isValue: isValue) {
       var quoted = ""
       Quoting.append(text, isValue: isValue, to: &quoted)
@@ -111,17 +118,25 @@ public struct ReplyEncoder: Sendable {
     if done == nil { Array(text.utf8).withUnsafeBufferPointer { appendSingleLine($0) } }
   }
 
+  /// Copies `text` a run at a time between the characters that must not appear raw, each of
+  /// which becomes a space; printable ASCII is never one, and is passed over without a look.
   private mutating func appendSingleLine(_ text: UnsafeBufferPointer<UInt8>) {
     var index = 0
+    var runStart = 0
     while index < text.count {
-      if let length = Quoting.escapedLength(at: index, in: text) {
+      let byte = text[index]
+      if byte >= 0x20 && byte < 0x7F {
+        index += 1
+      } else if let length = Quoting.escapedLength(at: index, in: text) {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
         bytes.append(UInt8(ascii: " "))
         index += length
+        runStart = index
       } else {
-        bytes.append(text[index])
         index += 1
       }
     }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
   }
 
   private mutating func appendInteger(_ value: Int) {
@@ -137,16 +152,17 @@ public struct ReplyEncoder: Sendable {
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
       ) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
+    // Written from the end of the scratch space, then appended in one piece: a byte at a time
+    // cost a uniqueness and capacity check each, and a stock level has ten digits.
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let buffer = raw.bindMemory(to: UInt8.self)
+      var start = buffer.count
       while magnitude > 0 {
-        buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
         magnitude /= 10
-        count += 1
       }
-      for index in stride(from: count - 1, through: 0, by: -1) {
-        bytes.append(buffer[index])
-      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 }

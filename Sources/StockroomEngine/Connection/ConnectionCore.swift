@@ -191,14 +191,15 @@ package struct ConnectionCore {
   ) {
     if held.isEmpty {
       let mark = output.bytes.count
-      let wait = reply(&session, &output)
-      if let behind = wait?.held, mark == 0 {
+      // The usual reply waits for nothing, and leaves at once without a look at the cases.
+      guard let wait = reply(&session, &output) else { return }
+      if let behind = wait.held, mark == 0 {
         // The output is this reply alone: the hold takes its buffer, and the output the spare.
         var reply = spare
         spare = []
         swap(&reply, &output.bytes)
         hold(behind.ticket, behind.kind, reply: reply, host: host)
-      } else if let behind = wait?.held {
+      } else if let behind = wait.held {
         hold(behind.ticket, behind.kind, reply: Array(output.bytes[mark...]), host: host)
         output.bytes.removeSubrange(mark...)
       } else if case .work(let work) = wait {

@@ -251,9 +251,10 @@ public enum CommandTable {
   /// The positional words are sorted out of `words` in place, so a caller that hands over its
   /// only copy gets its array back as `arguments`, and no new one is made per request.
   public static func parse(_ words: consuming [Word]) throws(ProtocolError) -> Request {
-    guard let first = words.first else { throw ProtocolError(.syntax, "empty request") }
-    guard !first.isOption, var spec = command(named: first.text) else {
-      throw ProtocolError(.unknown, "unknown command \(Echo.quoted(first.text)); type HELP for the list")
+    guard !words.isEmpty else { throw ProtocolError(.syntax, "empty request") }
+    // Read in place: copying the first word out would retain its three strings.
+    guard !words[0].isOption, var spec = command(named: words[0].text) else {
+      throw ProtocolError(.unknown, "unknown command \(Echo.quoted(words[0].text)); type HELP for the list")
     }
     var path = spec.name
     var commandWords = 1

@@ -159,7 +159,7 @@ let package = Package(
 /// The request path's modules (the connection core and the commands, the loops and the
 /// connections) drop the run-time exclusivity checks in release builds: every connection's
 /// state is a class's stored property reached on its loop's thread, and each access cost a call
-/// into the runtime and a thread-local lookup, a fifth of a PING's instructions (callgrind,
+/// into the runtime and a thread-local lookup, a quarter of a PING's instructions (callgrind,
 /// 2026-12-06, issue 24). Debug builds, which the tests run, keep every check, and the compiler
 /// still proves exclusivity statically wherever it can in both.
 var requestPathSettings: [SwiftSetting] {

@@ -1,7 +1,10 @@
 /// The handlers of a loop's registered descriptors, by descriptor number. Every event looks its
 /// handler up here, and an array indexed by the number costs a load where a dictionary hashes
-/// it; the kernel hands out the lowest free number, so the array is as long as the most
-/// descriptors the process has had open at once (as the dictionary's storage was), not longer.
+/// it. The array reaches the highest number registered on this loop, and the kernel hands out
+/// the lowest free one, so it is about as long as the most descriptors the process has had
+/// open at once: 24 bytes a number, on every loop. The dictionary took 37 bytes or more an entry
+/// (keys, values, a load factor of at most 3/4), for its own loop's only; with two loops the
+/// two cost about the same per connection.
 struct HandlerTable {
   /// A registered descriptor's handler and the registration it belongs to.
   struct Entry {

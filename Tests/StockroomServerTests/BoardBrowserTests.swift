@@ -92,7 +92,7 @@ struct BoardBrowserTests {
       #expect(try text(page, "[data-item=\"galbi_jjim\"] .name") == "소갈비찜")
       #expect(try text(page, "#status") == "live")
       // Marks this document: a reload would make a new one, without the mark.
-      try page.evaluate("window.stockroomMark = 'first load'")
+      _ = try page.evaluate("window.stockroomMark = 'first load'")
 
       let orders = try LineClient.greeted(server.port)
       #expect(try orders.request("ORDER banana 3").isOK)
@@ -127,7 +127,7 @@ struct BoardBrowserTests {
     }
     try withBrowser(on: "http://127.0.0.1:\(boardPort!)/") { page in
       try waitUntil(timeout: 60) { try text(page, "[data-item=\"kiwi\"] .level") == "10" }
-      try page.evaluate("window.stockroomMark = 'first load'")
+      _ = try page.evaluate("window.stockroomMark = 'first load'")
       #expect(try LineClient.greeted(shopPort).request("ORDER kiwi 2").isOK)
       try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "8" }
 

@@ -32,7 +32,7 @@ struct ExternalEditor {
     var template = Array((folder + "/stockroom-XXXXXX.txt").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
     guard fd >= 0 else { return .cancelled("cannot make a temporary file in \(folder)") }
-    let path = String(cString: template)
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     defer { unlink(path) }
     // Editors end the last line with a newline; the text gets one so an untouched save is
     // recognised, and one is taken off again below.

@@ -17,9 +17,10 @@ static inline int sr_ssl_ctx_set_min_tls12(SSL_CTX *ctx) {
 }
 
 // Partial writes and a moving buffer let a non-blocking writer retry with what is pending now.
-// Record buffers are kept, not released while idle (SSL_MODE_RELEASE_BUFFERS): releasing them costs
+// Record buffers are not released after every read and write (SSL_MODE_RELEASE_BUFFERS): that costs
 // a free and two allocations of ~17 KiB per request (Scripts/bench: 21.6 against 19.2 µs of server
-// CPU per TLS PING, three rounds each), for ~35 KiB per connection held (TLSTests measures it).
+// CPU per TLS PING, three rounds each). The server gives them back once a connection has been quiet
+// for a second instead (SSL_free_buffers from the loop's idle sweep; TLSTests measures it).
 static inline void sr_ssl_ctx_set_modes(SSL_CTX *ctx, int blocking) {
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   // A blocking reader that polls its socket must not be kept waiting inside SSL_read by a

@@ -2,6 +2,7 @@
 #include "StockroomSystem.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/socket.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -20,4 +21,8 @@ int sr_pipe_cloexec(int fds[2]) {
 
 int sr_accept4(int fd, void *address, unsigned int *length, int flags) {
   return accept4(fd, (struct sockaddr *)address, (socklen_t *)length, flags);
+}
+
+int sr_malloc_trim(void) {
+  return malloc_trim(0);
 }

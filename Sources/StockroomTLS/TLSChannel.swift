@@ -113,6 +113,15 @@ public final class TLSChannel {
     }
   }
 
+  /// Gives OpenSSL's record buffers (about 17 KiB each way) back to the allocator when they hold
+  /// nothing; OpenSSL makes them again at the next read or write. False when they were in use
+  /// or already given back. For a connection gone quiet: doing it after every read and write
+  /// (`SSL_MODE_RELEASE_BUFFERS`) costs a free and two allocations a request.
+  @discardableResult
+  public func releaseBuffers() -> Bool {
+    SSL_free_buffers(ssl) == 1
+  }
+
   /// Decrypted or undecrypted bytes OpenSSL holds that a read could take without the socket
   /// becoming readable: the caller must read again rather than wait for epoll.
   public var hasBufferedInput: Bool {

@@ -67,6 +67,11 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private var writeWants: EventLoop.Interest = .write
   /// A read of what the stream already holds is queued on the loop.
   private var bufferedReadQueued = false
+  /// Something was read or written since the loop's last idle sweep; the stream's buffers are
+  /// given back only after a whole sweep interval without.
+  private var busySinceSweep = true
+  /// They were given back, and nothing was read or written since.
+  private var buffersReleased = false
 
   package init(
     id: Int, fd: Int32, peer: SocketAddress, server: ConnectionContext, loop: EventLoop, admission: Admission = .client,
@@ -105,6 +110,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
       }
       registered = true
       interest = wanted
+      if stream.holdsIdleBuffers { loop.requestIdleSweeps() }
       if handshaking {
         let limit = server.handshakeTimeout
         handshakeTimer = loop.schedule(after: limit) { [self] in handshakeTimedOut(limit) }
@@ -118,6 +124,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   // MARK: Readiness
 
   package func ready(_ readiness: Readiness) {
+    (busySinceSweep, buffersReleased) = (true, false)
     if handshaking {
       continueHandshake()
       return
@@ -153,6 +160,19 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
 
   package func loopStopped() {
     closeNow(.serverStopping)
+  }
+
+  /// A TLS connection quiet for a whole sweep interval, with nothing left to send, gives
+  /// OpenSSL's record buffers back (about 34 KiB); the next request makes them again. Once a
+  /// second at most, so a busy connection never pays for it.
+  package func idleSweep() -> Bool {
+    defer { busySinceSweep = false }
+    guard !busySinceSweep, !buffersReleased, !handshaking, !tornDown, stream.holdsIdleBuffers,
+      core.unsentByteCount() == 0
+    else { return false }
+    stream.releaseIdleBuffers()
+    buffersReleased = true
+    return true
   }
 
   package func commitFinished() {
@@ -211,6 +231,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private func drive() {
     // The descriptor is closed with the connection, and its number may already be someone else's.
     guard !tornDown, !handshaking else { return }
+    (busySinceSweep, buffersReleased) = (true, false)
     writing: while core.phase != .closed {
       if core.unsentByteCount() > 0 {
         switch core.withPendingOutput({ stream.write($0) }) {

@@ -29,4 +29,8 @@ int sr_pipe_cloexec(int fds[2]);
 // in the same call, so no child started meanwhile inherits it, and no fcntl calls follow.
 int sr_accept4(int fd, void *address, unsigned int *length, int flags);
 
+// malloc_trim(0), from <malloc.h>, which Glibc's module leaves out: gives the allocator's free
+// pages back to the kernel. Returns 1 when it gave any back.
+int sr_malloc_trim(void);
+
 #endif

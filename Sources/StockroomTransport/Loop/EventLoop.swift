@@ -23,6 +23,9 @@ package final class EventLoop: @unchecked Sendable {
     func shutdownRequested()
     /// Whether nothing is owed any more (every reply written), so the loop may stop.
     var isSettled: Bool { get }
+    /// Every `idleSweepInterval`, once a handler asked for it (`requestIdleSweeps`): a chance to
+    /// give back what the descriptor holds while it is quiet. True when it gave something back.
+    func idleSweep() -> Bool
   }
 
   package struct Interest: OptionSet, Sendable {
@@ -73,6 +76,8 @@ package final class EventLoop: @unchecked Sendable {
   /// The monotonic clock as of the last wake-up, in nanoseconds: one clock read per batch of
   /// events serves every connection's "last heard from" stamp.
   package private(set) var now: UInt64 = EventLoop.clock()
+  /// The idle sweep's timer is set (`requestIdleSweeps`).
+  private var idleSweepsArmed = false
 
   /// Where every connection on the loop reads into: a read is handed on (copied into the
   /// connection's input) before the loop does anything else, so one buffer serves them all and an
@@ -203,6 +208,29 @@ package final class EventLoop: @unchecked Sendable {
     return TimerID(value: nextTimer)
   }
 
+  /// How often handlers are asked to give back what they hold while quiet.
+  package static let idleSweepInterval: Duration = .seconds(1)
+
+  /// From now on, every `idleSweepInterval`, tells every handler `idleSweep`: one timer for the
+  /// loop rather than one per connection and request. Called on the loop; asking again while
+  /// the sweeps run does nothing.
+  package func requestIdleSweeps() {
+    assertInLoop()
+    guard !idleSweepsArmed, !isFinished else { return }
+    idleSweepsArmed = true
+    _ = schedule(after: Self.idleSweepInterval) { [self] in
+      idleSweepsArmed = false
+      guard !isFinished && !stopped.load(ordering: .relaxed) else { return }
+      var released = false
+      for registration in handlers.all where registration.handler.idleSweep() { released = true }
+      // Freed buffers go back to the allocator, which keeps the pages: a burst of connections
+      // gone quiet would hold the server's memory at its peak. Trimmed at most once a sweep,
+      // and only after something was given back.
+      if released { Heap.returnFreePages() }
+      requestIdleSweeps()
+    }
+  }
+
   /// Cancelling a timer that already fired does nothing.
   package func cancel(_ timer: TimerID) {
     assertInLoop()
@@ -327,4 +355,5 @@ extension EventLoop.Handler {
   /// Most descriptors (a listener, a test's pipe) owe no one anything.
   package func shutdownRequested() {}
   package var isSettled: Bool { true }
+  package func idleSweep() -> Bool { false }
 }

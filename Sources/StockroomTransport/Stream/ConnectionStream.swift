@@ -20,4 +20,10 @@ protocol ConnectionStream: AnyObject {
   /// Ends the sending side once the last reply is written: the peer reads end of stream, after
   /// TLS's close_notify when there is TLS.
   func shutdownOutput()
+  /// Whether the stream holds buffers of its own between requests, to give back when the
+  /// connection goes quiet (TLS's records).
+  var holdsIdleBuffers: Bool { get }
+  /// Gives back the buffers it holds while nothing is in them; the next read or write makes them
+  /// again.
+  func releaseIdleBuffers()
 }

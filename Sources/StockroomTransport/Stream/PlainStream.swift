@@ -17,6 +17,9 @@ final class PlainStream: ConnectionStream {
 
   var needsHandshake: Bool { false }
   var hasBufferedInput: Bool { false }
+  var holdsIdleBuffers: Bool { false }
+
+  func releaseIdleBuffers() {}
 
   func handshake() -> StreamHandshake { .done("plain text") }
 

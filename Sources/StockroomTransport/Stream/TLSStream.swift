@@ -24,6 +24,11 @@ final class TLSStream: ConnectionStream {
 
   var needsHandshake: Bool { true }
   var hasBufferedInput: Bool { channel.hasBufferedInput }
+  var holdsIdleBuffers: Bool { true }
+
+  func releaseIdleBuffers() {
+    channel.releaseBuffers()
+  }
 
   func handshake() -> StreamHandshake {
     if !probed {

@@ -207,67 +207,63 @@ struct TLSTests {
     missing.stop()
   }
 
+  /// A TLS server, a first client (so that what every connection shares is counted before),
+  /// the server's RSS then, and `count` more clients that each sent `request`.
+  private struct Crowd {
+    let daemon: DaemonProcess
+    let first: LineClient
+    let before: Int
+    let clients: [LineClient]
+
+    init(count: Int, request: String) throws {
+      let certificates = try TestCertificates.shared()
+      daemon = try DaemonProcess([
+        "--memory", "--port", "0", "--tls-cert", certificates.serverCertificate, "--tls-key",
+        certificates.serverKey, "--tls-port", "0",
+      ])
+      let port = try daemon.tlsPort()
+      let context = try TestTransport.clientContext()
+      first = try LineClient(port: port, tls: context)
+      #expect(try first.readReply().isOK)
+      before = try #require(ProcessMemory.residentKiB(of: daemon.process.processIdentifier))
+      clients = try (0..<count).map { _ in
+        let client = try LineClient(port: port, tls: context)
+        #expect(try client.request(request).isOK)
+        return client
+      }
+    }
+
+    /// The server's RSS now, less `before`, per client.
+    func perClient() -> Double {
+      let now = ProcessMemory.residentKiB(of: daemon.process.processIdentifier) ?? before
+      return Double(now - before) / Double(clients.count)
+    }
+  }
+
   @Test("a TLS connection costs the server a bounded amount of memory")
   func memoryPerConnection() throws {
-    let certificates = try TestCertificates.shared()
-    let daemon = try DaemonProcess([
-      "--memory", "--port", "0", "--tls-cert", certificates.serverCertificate, "--tls-key",
-      certificates.serverKey, "--tls-port", "0",
-    ])
-    let port = try daemon.tlsPort()
-    let context = try TestTransport.clientContext()
-    // A first connection, so that what every connection shares is counted before.
-    let first = try LineClient(port: port, tls: context)
-    #expect(try first.readReply().isOK)
-    let pid = daemon.process.processIdentifier
-    let before = try #require(ProcessMemory.residentKiB(of: pid))
-    let count = 200
-    var clients: [LineClient] = []
-    for _ in 0..<count {
-      let client = try LineClient(port: port, tls: context)
-      #expect(try client.request("PING").isOK)
-      clients.append(client)
-    }
-    let after = try #require(ProcessMemory.residentKiB(of: pid))
-    let perConnection = Double(after - before) / Double(count)
-    print("TLS: \(String(format: "%.1f", perConnection)) KiB of server RSS per connection (\(count) connections)")
+    let crowd = try Crowd(count: 200, request: "PING")
+    let perConnection = crowd.perClient()
+    print("TLS: \(String(format: "%.1f", perConnection)) KiB of server RSS per connection (200 connections)")
     #expect(perConnection < 96, "\(perConnection) KiB per TLS connection")
-    #expect(try first.request("PING").isOK)
+    #expect(try crowd.first.request("PING").isOK)
   }
 
   @Test("TLS connections gone quiet give their record buffers back to the system, and work on after")
   func quietConnectionsReleaseBuffers() throws {
-    let certificates = try TestCertificates.shared()
-    let daemon = try DaemonProcess([
-      "--memory", "--port", "0", "--tls-cert", certificates.serverCertificate, "--tls-key",
-      certificates.serverKey, "--tls-port", "0",
-    ])
-    let port = try daemon.tlsPort()
-    let context = try TestTransport.clientContext()
-    let first = try LineClient(port: port, tls: context)
-    #expect(try first.readReply().isOK)
-    let pid = daemon.process.processIdentifier
-    let before = try #require(ProcessMemory.residentKiB(of: pid))
-    let count = 200
-    var clients: [LineClient] = []
-    for _ in 0..<count {
-      let client = try LineClient(port: port, tls: context)
-      // A reply as long as a record, so that both of OpenSSL's buffers are in use.
-      #expect(try client.request("HELP").isOK)
-      clients.append(client)
-    }
-    let busy = try #require(ProcessMemory.residentKiB(of: pid))
-    let perBusy = Double(busy - before) / Double(count)
+    // A reply as long as a record, so that both of OpenSSL's buffers are in use.
+    let crowd = try Crowd(count: 200, request: "HELP")
+    let perBusy = crowd.perClient()
     // Within a sweep or two (a second each) of going quiet, the buffers are freed and the
     // allocator's pages given back (bounded, should they never be). Only their touched pages
     // counted in the RSS: about 9 KiB of a connection's ~34 after a short exchange.
     var perQuiet = perBusy
     try waitUntil(timeout: 60) {
-      perQuiet = Double((ProcessMemory.residentKiB(of: pid) ?? busy) - before) / Double(count)
+      perQuiet = crowd.perClient()
       return perQuiet < perBusy - 5
     }
     print("TLS: \(String(format: "%.1f", perBusy)) KiB per connection busy, \(String(format: "%.1f", perQuiet)) quiet")
-    for client in clients { #expect(try client.request("PING").isOK) }
+    for client in crowd.clients { #expect(try client.request("PING").isOK) }
   }
 
   @Test("reloading the files serves a renewed certificate to new clients; open ones carry on, bad files change nothing")

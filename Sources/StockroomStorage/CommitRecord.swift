@@ -37,7 +37,11 @@ struct CommitRecord {
     out.unsigned(UInt64(batch.stock.count))
     for (item, level) in batch.stock {
       out.text(item)
-      for value in [level.initial, level.restocked, level.corrected, level.taken, level.current] { out.int(value) }
+      out.int(level.initial)
+      out.int(level.restocked)
+      out.int(level.corrected)
+      out.int(level.taken)
+      out.int(level.current)
     }
     out.unsigned(UInt64(batch.ledger.count))
     for entry in batch.ledger {
@@ -53,17 +57,17 @@ struct CommitRecord {
       out.int(order.id)
       out.text(order.user)
       out.double(order.placed.timeIntervalSince1970)
-      out.text(RowText.lines(order.lines))
-      out.text(RowText.counts(order.taken))
+      out.text { RowText.appendLines(order.lines, to: &$0) }
+      out.text { ItemCount.appendListText(order.taken, to: &$0) }
     }
-    let keyed = batch.receipts.filter { $0.key != nil }
-    out.unsigned(UInt64(keyed.count))
-    for receipt in keyed {
+    out.unsigned(UInt64(batch.receipts.count { $0.key != nil }))
+    for receipt in batch.receipts {
+      guard let key = receipt.key else { continue }
       out.text(receipt.order.user)
-      out.text(receipt.key ?? "")
+      out.text(key)
       out.int(receipt.order.id)
-      out.text(RowText.counts(receipt.requested))
-      out.text(RowText.counts(receipt.levels))
+      out.text { ItemCount.appendListText(receipt.requested, to: &$0) }
+      out.text { ItemCount.appendListText(receipt.levels, to: &$0) }
       out.double(receipt.order.placed.timeIntervalSince1970)
     }
     for (_, value) in (batch.counters ?? ShopCounters()).metaRows { out.int(value) }
@@ -74,17 +78,8 @@ struct CommitRecord {
   /// version of Stockroom wrote.
   init(decoding bytes: [UInt8], sequence: Int) throws {
     var input = RecordReader(bytes, sequence: sequence)
-    let format = try input.unsigned()
-    guard format == Self.format else { throw input.damaged("layout \(format), which this server does not know") }
-    for _ in 0..<(try input.count()) {
-      let item = try input.text()
-      var level = StockLevel(initial: try input.int())
-      level.restocked = try input.int()
-      level.corrected = try input.int()
-      level.taken = try input.int()
-      level.current = try input.int()
-      stock.append((item, level))
-    }
+    try Self.readFormat(&input)
+    for _ in 0..<(try input.count()) { stock.append(try Self.readStock(&input)) }
     for _ in 0..<(try input.count()) {
       ledger.append(
         LedgerEntry(
@@ -99,9 +94,31 @@ struct CommitRecord {
       keys.append(
         (try input.text(), try input.text(), try input.int(), try input.text(), try input.text(), try input.double()))
     }
+    counters = try Self.readCounters(&input)
+  }
+
+  /// The first byte: refuses a layout this server does not know.
+  static func readFormat(_ input: inout RecordReader) throws {
+    let format = try input.unsigned()
+    guard format == Self.format else { throw input.damaged("layout \(format), which this server does not know") }
+  }
+
+  /// One item's stock level.
+  static func readStock(_ input: inout RecordReader) throws -> (item: String, level: StockLevel) {
+    let item = try input.text()
+    var level = StockLevel(initial: try input.int())
+    level.restocked = try input.int()
+    level.corrected = try input.int()
+    level.taken = try input.int()
+    level.current = try input.int()
+    return (item, level)
+  }
+
+  /// The counters, the last field: bytes after them are damage.
+  static func readCounters(_ input: inout RecordReader) throws -> ShopCounters {
     var counters = ShopCounters()
     for (key, _) in counters.metaRows { counters.setMeta(key, to: try input.int()) }
-    self.counters = counters
     guard input.atEnd else { throw input.damaged("bytes after the end") }
+    return counters
   }
 }

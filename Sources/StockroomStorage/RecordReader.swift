@@ -57,10 +57,19 @@ struct RecordReader {
   }
 
   mutating func text() throws -> String {
+    String(decoding: try textBytes(), as: UTF8.self)
+  }
+
+  /// A text's bytes, checked to be UTF-8 but not made into a string: a fold binds them to its
+  /// statements as they are.
+  mutating func textBytes() throws -> ArraySlice<UInt8> {
     let length = try count()
     let slice = bytes[offset..<offset + length]
     offset += length
-    guard let text = String(validating: slice, as: UTF8.self) else { throw damaged("text that is not UTF-8") }
-    return text
+    // Item names and users are mostly ASCII, which needs no decoding to be known valid.
+    guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil else {
+      throw damaged("text that is not UTF-8")
+    }
+    return slice
   }
 }

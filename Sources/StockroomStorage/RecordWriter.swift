@@ -3,6 +3,9 @@
 /// bits of their `Double`. A banana juice's commit is about 150 bytes, so a WAL page holds many.
 struct RecordWriter {
   private(set) var bytes: [UInt8] = []
+  /// Where a text built field by field is written before its length is known; kept between
+  /// texts so that a record of many orders allocates it once.
+  private var scratch: [UInt8] = []
 
   init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
@@ -41,5 +44,13 @@ struct RecordWriter {
       unsigned(UInt64(utf8.count))
       bytes.append(contentsOf: utf8)
     }
+  }
+
+  /// A text that `build` appends as UTF-8, written like `text(_:)`.
+  mutating func text(building build: (inout [UInt8]) -> Void) {
+    scratch.removeAll(keepingCapacity: true)
+    build(&scratch)
+    unsigned(UInt64(scratch.count))
+    bytes.append(contentsOf: scratch)
   }
 }

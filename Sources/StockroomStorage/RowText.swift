@@ -5,25 +5,14 @@ import StockroomDomain
 enum RowText {
   static let field: Character = "\u{1F}"
   static let record: Character = "\u{1E}"
+  static let fieldByte: UInt8 = 0x1F
+  static let recordByte: UInt8 = 0x1E
 
   static func split(_ text: String) -> [[String]] {
     guard !text.isEmpty else { return [] }
     return text.split(separator: record, omittingEmptySubsequences: false).map {
       $0.split(separator: field, omittingEmptySubsequences: false).map(String.init)
     }
-  }
-
-  /// Records written field by field into one string, `fields` appending one record's fields:
-  /// every order in a group commit has two of these columns, and building arrays of arrays to
-  /// join them was the committer's largest Swift cost.
-  private static func records<T>(_ items: [T], _ fields: (T, inout String) -> Void) -> String {
-    var text = ""
-    text.reserveCapacity(items.count * 32)
-    for (index, item) in items.enumerated() {
-      if index > 0 { text.append(record) }
-      fields(item, &text)
-    }
-    return text
   }
 
   static func counts(_ counts: [ItemCount]) -> String {
@@ -38,18 +27,27 @@ enum RowText {
   }
 
   static func lines(_ lines: [OrderLine]) -> String {
-    records(lines) { line, text in
-      text += line.item
-      text.append(field)
-      text += line.name
-      text.append(field)
-      text += line.kind.rawValue
-      text.append(field)
-      text += String(line.quantity)
-      text.append(field)
-      if let unit = line.unitPrice { text += String(unit.minorUnits) }
-      text.append(field)
-      if let unit = line.unitPrice { text += unit.currency.rawValue }
+    var bytes: [UInt8] = []
+    appendLines(lines, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `lines` appended to UTF-8 bytes, field by field: every order in a group commit has this
+  /// column, and building it as a string of strings was the commit record's largest cost.
+  static func appendLines(_ lines: [OrderLine], to bytes: inout [UInt8]) {
+    for (index, line) in lines.enumerated() {
+      if index > 0 { bytes.append(recordByte) }
+      bytes.append(contentsOf: line.item.utf8)
+      bytes.append(fieldByte)
+      bytes.append(contentsOf: line.name.utf8)
+      bytes.append(fieldByte)
+      bytes.append(contentsOf: line.kind.rawValue.utf8)
+      bytes.append(fieldByte)
+      DecimalText.append(line.quantity, to: &bytes)
+      bytes.append(fieldByte)
+      if let unit = line.unitPrice { DecimalText.append(unit.minorUnits, to: &bytes) }
+      bytes.append(fieldByte)
+      if let unit = line.unitPrice { bytes.append(contentsOf: unit.currency.rawValue.utf8) }
     }
   }
 

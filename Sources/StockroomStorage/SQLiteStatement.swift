@@ -51,16 +51,23 @@ public final class SQLiteStatement {
 
   public func bind(_ index: Int32, _ value: String) throws(SQLiteError) {
     var value = value
-    let result = value.withUTF8 { bytes -> Int32 in
-      // A zero-length text still needs a non-null pointer, or SQLite binds NULL.
-      guard let base = bytes.baseAddress else {
-        return sqlite3_bind_text(handle, index, "", 0, SQLiteDatabase.transient)
-      }
-      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLiteDatabase.transient)
-      }
+    try check(value.withUTF8 { bindText(index, $0) })
+  }
+
+  /// Binds UTF-8 `bytes` as text, without making a string of them first.
+  func bind(_ index: Int32, utf8 bytes: ArraySlice<UInt8>) throws(SQLiteError) {
+    try check(bytes.withUnsafeBufferPointer { bindText(index, $0) })
+  }
+
+  /// SQLite copies the bytes (`transient`), so they need to live only through the call.
+  private func bindText(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    // A zero-length text still needs a non-null pointer, or SQLite binds NULL.
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      return sqlite3_bind_text(handle, index, "", 0, SQLiteDatabase.transient)
     }
-    try check(result)
+    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+      sqlite3_bind_text(handle, index, $0, Int32(bytes.count), SQLiteDatabase.transient)
+    }
   }
 
   public func bind(_ index: Int32, _ value: [UInt8]) throws(SQLiteError) {

@@ -254,6 +254,9 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
     let insertOrder: SQLiteStatement
     let upsertKey: SQLiteStatement
     let upsertMeta: SQLiteStatement
+    /// The fold's: its ledger lines, orders and receipts, several to a statement, in the order
+    /// and layout of `CommitRecord`'s fields.
+    let foldedRows: [BatchedInsert]
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
       appendCommit = try database.prepare("INSERT INTO commit_log(record) VALUES (?)")
@@ -270,6 +273,17 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
       upsertKey = try database.prepare(
         "INSERT OR REPLACE INTO order_keys(user, key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?, ?)")
       upsertMeta = try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+      foldedRows = [
+        try BatchedInsert(
+          database, "INSERT INTO ledger(item, change, cause, order_id, user, at)",
+          layout: [.text, .integer, .text, .optionalInteger, .text, .real]),
+        try BatchedInsert(
+          database, "INSERT INTO orders(id, user, placed, lines, taken)",
+          layout: [.integer, .text, .real, .text, .text]),
+        try BatchedInsert(
+          database, "INSERT OR REPLACE INTO order_keys(user, key, order_id, requested, levels, placed)",
+          layout: [.text, .text, .integer, .text, .text, .real]),
+      ]
     }
   }
 

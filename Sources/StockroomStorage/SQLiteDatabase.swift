@@ -18,10 +18,16 @@ public final class SQLiteDatabase {
   /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
   static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+  /// Set once, before the first connection initialises the library: SQLite's memory statistics
+  /// took a global mutex and a size look-up on every malloc and free, several per row written,
+  /// for counters nothing reads (`sqlite3_memory_used` and the heap limits then read nothing).
+  private static let configured: Bool = stockroom_sqlite3_config_memstatus(0) == SQLITE_OK
+
   /// `holding` is kept alive until this connection has closed.
   public init(path: String, readOnly: Bool = false, create: Bool = true, holding: AnyObject? = nil)
     throws(SQLiteError)
   {
+    _ = Self.configured
     var handle: OpaquePointer?
     var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
     if create && !readOnly {

@@ -129,6 +129,43 @@ struct CommitLogTests {
     }
   }
 
+  @Test("a fold of many orders writes every row in order, sixteen to a statement and the rest one by one")
+  func foldOfManyOrders() throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let database = try shop.open()
+    try database.write(try shop.batch([.restock(user: "staff", changes: [ItemCount("banana", 1000)])]))
+    // 17, 16 and 7 orders: full statements across two records, and rows left for one by one.
+    var written: [Order] = []
+    var next = 0
+    for size in [17, 16, 7] {
+      let mutations = (0..<size).map { _ -> Mutation in
+        next += 1
+        let key = next.isMultiple(of: 3) ? "key-\(next)" : nil
+        return .order(user: "user\(next % 4)", lines: [ItemCount("banana_juice", 1 + next % 2)], at: Date(), key: key)
+      }
+      let batch = try shop.batch(mutations)
+      written += batch.orders
+      try database.write(batch)
+    }
+    #expect(try count("commit_log", in: database) == 4)
+    let read = try database.orders(from: 1, through: 40).reversed()
+    #expect(read.map(\.id) == written.map(\.id))
+    #expect(read.map(\.user) == written.map(\.user))
+    #expect(read.map(\.lines) == written.map(\.lines))
+    #expect(read.map(\.taken) == written.map(\.taken))
+    #expect(try count("commit_log", in: database) == 0)
+    let ledger = try database.ledger(of: "banana", paging: Paging(page: 1, size: 100))
+    #expect(ledger.total == 41)
+    #expect(ledger.entries.map(\.orderID) == written.reversed().map(\.id) + [nil])
+    #expect(ledger.entries.map(\.change) == written.reversed().map { -$0.taken[0].count } + [1000])
+    for order in written where order.id.isMultiple(of: 3) {
+      #expect(try database.receipt(of: OrderKey(user: order.user, key: "key-\(order.id)"))?.order.id == order.id)
+    }
+    try database.verify()
+    #expect(try shop.load(database, persist: true).counters == shop.state.counters)
+  }
+
   @Test("a damaged record in the log refuses the file at opening, naming the file and the record")
   func damagedRecordRefusesTheFile() throws {
     var shop = try Shop()

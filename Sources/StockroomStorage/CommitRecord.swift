@@ -116,8 +116,7 @@ struct CommitRecord {
 
   /// The counters, the last field: bytes after them are damage.
   static func readCounters(_ input: inout RecordReader) throws -> ShopCounters {
-    var counters = ShopCounters()
-    for (key, _) in counters.metaRows { counters.setMeta(key, to: try input.int()) }
+    let counters = try ShopCounters(metaValues: { try input.int() })
     guard input.atEnd else { throw input.damaged("bytes after the end") }
     return counters
   }

@@ -17,6 +17,18 @@ extension ShopCounters {
     return zip(metaRows, saved.metaRows).filter { $0.0.value != $0.1.value }.map(\.0)
   }
 
+  /// The counters read in `metaRows`' order, `next` giving each value in turn: how a commit
+  /// record holds them, without their keys (matching each key by name cost a fold of one-order
+  /// records more than its rows' text).
+  init(metaValues next: () throws -> Int) rethrows {
+    self.init()
+    nextOrderID = try next()
+    nextProductID = try next()
+    nextDiaryID = try next()
+    namesGeneration = try next()
+    ordersMade = try next()
+  }
+
   /// Sets the counter kept under `key`; a key that is no counter (the probe's, say) is ignored.
   mutating func setMeta(_ key: String, to value: Int) {
     switch key {

@@ -292,18 +292,23 @@ public struct ShopState: Sendable {
     counters.ordersMade += 1
     var events: [StockEvent] = []
     events.reserveCapacity(needs.count)
+    var levels: [ItemCount] = []
+    levels.reserveCapacity(needs.count)
     for need in needs {
-      stock[need.item]!.taken += need.count
-      stock[need.item]!.current -= need.count
+      // One look-up of the item, not one for each figure read or changed (checkStock saw it).
+      let index = stock.index(forKey: need.item)!
+      stock.values[index].taken += need.count
+      stock.values[index].current -= need.count
+      let current = stock.values[index].current
+      levels.append(ItemCount(need.item, current))
       events.append(
         StockEvent(
-          item: need.item, name: displayName(of: need.item), level: stock[need.item]!.current, change: -need.count,
+          item: need.item, name: displayName(of: need.item), level: current, change: -need.count,
           cause: .order(id: id, user: user)))
     }
     let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
     orders.append(order)
-    let receipt = OrderReceipt(
-      order: order, levels: needs.map { ItemCount($0.item, stock[$0.item]!.current) }, key: key, requested: lines)
+    let receipt = OrderReceipt(order: order, levels: levels, key: key, requested: lines)
     if let key { orderKeys.insert(receipt, key: OrderKey(user: user, key: key)) }
     return Applied(outcome: .ordered(receipt, repeated: false), events: events)
   }

@@ -11,6 +11,10 @@ struct StartupTests {
     do {
       #expect(try EngineHarness(data: data).client(as: "clerk", role: .staff).request("ADD kiwi 5").isOK)
     }
+    // The engine may outlive the statement that made it for a moment (a worker thread still
+    // holding it); its stop folds the ADD into the tables, and a fold after the edit below would
+    // write the stock row over it. Its locks go only after that stop.
+    data.waitUntilUnlocked()
     // The stock row still balances by itself; only its ledger says otherwise.
     try SQLiteDatabase(path: data.database).execute(
       "UPDATE stock SET restocked = restocked + 1, current = current + 1 WHERE item = 'kiwi'")

@@ -43,7 +43,7 @@ extension PostgresConnection {
     transactions: [[PostgresStatement]], answered: inout [[PostgresRows]]
   ) throws(PostgresError) {
     guard PQenterPipelineMode(handle) == 1 else { throw lost() }
-    defer { PQexitPipelineMode(handle) }
+    defer { leavePipelineMode() }
     var expected: [[PipelineStep]] = []
     var preparing: [String: String] = [:]
     for statements in transactions {
@@ -59,6 +59,16 @@ extension PostgresConnection {
       }
     }
     try collect(expected, into: &answered)
+  }
+
+  /// Leaves pipeline mode, which libpq refuses while results are uncollected: after a connection
+  /// lost mid-pipeline that libpq still counts as open, the rest never comes. Such a connection
+  /// would refuse every later statement ("not allowed in pipeline mode") while looking usable,
+  /// so it is made again instead (or left closed, for the next use to reopen).
+  private func leavePipelineMode() {
+    guard PQexitPipelineMode(handle) != 1 else { return }
+    PQreset(handle)
+    preparedNames.removeAll()
   }
 
   /// What answers in a pipeline, in order: a statement, or the preparing of one named so.

@@ -20,6 +20,8 @@ struct PostgresCrashTests {
     let ports = nodes.map(\.1)
     #expect(try PostgresShop.client(ports[0], as: "alice").request("ADD banana 1000000").isOK)
 
+    var passed = false
+    defer { if !passed { for (daemon, _) in nodes { print("NODELOG\n" + daemon.log) } } }
     let load = OrderLoad(clients: 8, ports: ports, ordering: "ORDER banana", seconds: 600)
     for _ in 1...5 {
       try load.waitForMore(300, timeout: 120)
@@ -34,5 +36,6 @@ struct PostgresCrashTests {
     let lost = Set(ids).subtracting(stored)
     #expect(lost.isEmpty, "\(lost.count) of \(ids.count) acknowledged orders lost: \(lost.sorted().prefix(10))")
     #expect(Set(ids).count == ids.count, "no order id acknowledged twice")
+    passed = true
   }
 }

@@ -241,6 +241,8 @@ struct SharedStoreTests {
     let watcher = try PostgresShop.client(ports[0])
     #expect(try watcher.request("WATCH").isOK)
     #expect(try PostgresShop.client(ports[1], as: "alice").request("ADD banana 990").isOK)
+    var passed = false
+    defer { if !passed { for (daemon, _) in nodes { print("NODELOG\n" + daemon.log) } } }
 
     let load = OrderLoad(clients: 6, ports: ports, ordering: "ORDER banana_juice", seconds: 120)
     try load.waitForMore(20, timeout: 30)
@@ -273,5 +275,6 @@ struct SharedStoreTests {
     }
     #expect(last == final)
     #expect(try PostgresShop.client(ports[0]).request("WATCH kiwi").statusFields["store"] == nil)
+    passed = true
   }
 }

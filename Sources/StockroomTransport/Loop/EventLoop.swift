@@ -290,6 +290,9 @@ package final class EventLoop: @unchecked Sendable {
     for task in last { task.body() }
     for registration in handlers.all { registration.handler.loopStopped() }
     handlers.removeAll()
+    // No timer runs any more; their closures hold connections, and the idle sweep's this loop.
+    timers = TimerHeap()
+    liveTimers.removeAll()
     backend.finish()
   }
 

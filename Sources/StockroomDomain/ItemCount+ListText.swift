@@ -1,3 +1,5 @@
+import StockroomText
+
 extension ItemCount {
   /// A list of counts as one string, fields split by U+001F and records by U+001E (which item
   /// names cannot contain): how a store keeps them, and what tells one requested order from

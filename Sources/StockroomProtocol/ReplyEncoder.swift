@@ -1,3 +1,5 @@
+import StockroomText
+
 /// Appends reply lines to a byte buffer, quoting values as Protocol.md requires.
 ///
 /// Rows are written field by field so a busy server never builds intermediate strings or arrays.
@@ -140,29 +142,6 @@ public struct ReplyEncoder: Sendable {
   }
 
   private mutating func appendInteger(_ value: Int) {
-    if value == 0 {
-      bytes.append(UInt8(ascii: "0"))
-      return
-    }
-    var magnitude = value.magnitude
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var digits:
-      (
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-      ) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    // Written from the end of the scratch space, then appended in one piece: a byte at a time
-    // cost a uniqueness and capacity check each, and a stock level has ten digits.
-    withUnsafeMutableBytes(of: &digits) { raw in
-      let buffer = raw.bindMemory(to: UInt8.self)
-      var start = buffer.count
-      while magnitude > 0 {
-        start -= 1
-        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
-    }
+    DecimalText.append(value, to: &bytes)
   }
 }

@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomText
 
 /// Compact text for the few list-valued columns (an order's lines, what it took). Fields are
 /// split by U+001F and records by U+001E, which names and ids may not contain.

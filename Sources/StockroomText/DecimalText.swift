@@ -1,0 +1,33 @@
+/// An integer's decimal digits appended to UTF-8 bytes, as `String(value)` spells them, without
+/// making that string: replies write a number in most fields, and the row texts of a group
+/// commit several an order. Inlinable, so the reply encoder's hot path keeps it inline.
+public enum DecimalText {
+  /// Appends `value` as `String(value)` spells it.
+  @inlinable public static func append(_ value: Int, to bytes: inout [UInt8]) {
+    if value == 0 {
+      bytes.append(UInt8(ascii: "0"))
+      return
+    }
+    // The magnitude as unsigned, so that Int.min has one too.
+    var magnitude = value.magnitude
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var digits:
+      (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+      ) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    // Written from the end of the scratch space, then appended in one piece: a byte at a time
+    // cost a uniqueness and capacity check each, and a stock level has ten digits.
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let buffer = raw.bindMemory(to: UInt8.self)
+      var start = buffer.count
+      while magnitude > 0 {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import StockroomText
+import Testing
+
+/// `DecimalText` spells every integer as `String(value)` does, the ends of `Int` included.
+struct DecimalTextTests {
+  @Test(arguments: [0, 7, 10, -42, 1_000_000_007, Int.max, Int.min])
+  func spellsAsString(_ value: Int) {
+    var bytes: [UInt8] = Array("x=".utf8)
+    DecimalText.append(value, to: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == "x=\(value)")
+  }
+}

@@ -18,16 +18,20 @@ struct RecordWriter {
     bytes.append(UInt8(value))
   }
 
-  mutating func int(_ value: Int) {
+  /// Small magnitudes of either sign in few bytes: 0, -1, 1, -2 … become 0, 1, 2, 3 ….
+  private static func zigzag(_ value: Int) -> UInt64 {
     let wide = Int64(value)
-    unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+    return UInt64(bitPattern: (wide << 1) ^ (wide >> 63))
+  }
+
+  mutating func int(_ value: Int) {
+    unsigned(Self.zigzag(value))
   }
 
   mutating func optionalInt(_ value: Int?) {
     // 0 for none, else the value's zig-zag plus one; an order id is never the largest Int.
     guard let value else { return unsigned(0) }
-    let wide = Int64(value)
-    unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)) &+ 1)
+    unsigned(Self.zigzag(value) &+ 1)
   }
 
   mutating func double(_ value: Double) {

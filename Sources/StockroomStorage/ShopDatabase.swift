@@ -347,59 +347,40 @@ public final class ShopDatabase: ShopJournal, @unchecked Sendable {
 
   /// The ledger lines it adds.
   private func writeLedger(_ batch: JournalBatch) throws {
-    for entry in batch.ledger { try insertLedger(entry) }
-  }
-
-  func insertLedger(_ entry: LedgerEntry) throws(SQLiteError) {
     let ledger = hot.insertLedger
-    try ledger.bind(1, entry.item)
-    try ledger.bind(2, entry.change)
-    try ledger.bind(3, entry.cause)
-    try ledger.bind(4, entry.orderID)
-    try ledger.bind(5, entry.user)
-    try ledger.bind(6, entry.at.timeIntervalSince1970)
-    try ledger.execute()
+    for entry in batch.ledger {
+      try ledger.bind(1, entry.item)
+      try ledger.bind(2, entry.change)
+      try ledger.bind(3, entry.cause)
+      try ledger.bind(4, entry.orderID)
+      try ledger.bind(5, entry.user)
+      try ledger.bind(6, entry.at.timeIntervalSince1970)
+      try ledger.execute()
+    }
   }
 
   /// The orders it took, and the receipts kept for their keys.
   private func writeOrders(_ batch: JournalBatch) throws {
+    let orders = hot.insertOrder
     for order in batch.orders {
-      try insertOrder(
-        (
-          order.id, order.user, order.placed.timeIntervalSince1970, RowText.lines(order.lines),
-          RowText.counts(order.taken)
-        ))
+      try orders.bind(1, order.id)
+      try orders.bind(2, order.user)
+      try orders.bind(3, order.placed.timeIntervalSince1970)
+      try orders.bind(4, RowText.lines(order.lines))
+      try orders.bind(5, RowText.counts(order.taken))
+      try orders.execute()
     }
+    let keys = hot.upsertKey
     for receipt in batch.receipts {
       guard let key = receipt.key else { continue }
-      try upsertKey(
-        (
-          receipt.order.user, key, receipt.order.id, RowText.counts(receipt.requested),
-          RowText.counts(receipt.levels), receipt.order.placed.timeIntervalSince1970
-        ))
+      try keys.bind(1, receipt.order.user)
+      try keys.bind(2, key)
+      try keys.bind(3, receipt.order.id)
+      try keys.bind(4, RowText.counts(receipt.requested))
+      try keys.bind(5, RowText.counts(receipt.levels))
+      try keys.bind(6, receipt.order.placed.timeIntervalSince1970)
+      try keys.execute()
     }
-  }
-
-  /// One order's row, its lines and what it took already in `RowText`.
-  func insertOrder(
-    _ order: (id: Int, user: String, placed: Double, lines: String, taken: String)
-  ) throws(SQLiteError) {
-    let orders = hot.insertOrder
-    try orders.bind(1, order.id)
-    try orders.bind(3, order.placed)
-    for (column, text) in [(2, order.user), (4, order.lines), (5, order.taken)] { try orders.bind(Int32(column), text) }
-    try orders.execute()
-  }
-
-  /// One keyed order's receipt row.
-  func upsertKey(
-    _ key: (user: String, key: String, orderID: Int, requested: String, levels: String, placed: Double)
-  ) throws(SQLiteError) {
-    // Keyed orders are the fewer: one array of values per row costs nothing that matters here.
-    try hot.upsertKey.run([
-      .text(key.user), .text(key.key), .integer(key.orderID), .text(key.requested), .text(key.levels),
-      .real(key.placed),
-    ])
   }
 
   /// The market products it listed, changed or removed.

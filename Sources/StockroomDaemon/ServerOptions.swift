@@ -10,6 +10,12 @@ import StockroomTransport
 /// (a certificate needs its key) goes in `OptionSettings.finish()`, and what `--check-config`
 /// should look at beyond the value (whether a certificate loads) goes in `ConfigCheck`.
 public enum ServerOptions {
+  /// What `--http` and its older name `--metrics` both do.
+  private static let setHTTP: @Sendable (inout OptionSettings, String) throws(OptionProblem) -> Void = {
+    settings, text throws(OptionProblem) in
+    settings.configuration.http = try ListenAddress(parsing: text)
+  }
+
   public static let all: [ServerOption] = [
     ServerOption(
       "host",
@@ -164,19 +170,13 @@ public enum ServerOptions {
         clear from other machines (refused by default: use TLS)
         """),
     ServerOption(
-      "http",
-      .value(placeholder: "ADDRESS:PORT") { settings, text throws(OptionProblem) in
-        settings.configuration.http = try ListenAddress(parsing: text)
-      },
+      "http", .value(placeholder: "ADDRESS:PORT", setHTTP),
       help: """
         serve the live board on http://ADDRESS:PORT/ and Prometheus metrics on
         /metrics (off by default; port 0 picks a free one and logs it)
         """),
     ServerOption(
-      "metrics",
-      .value(placeholder: "ADDRESS:PORT") { settings, text throws(OptionProblem) in
-        settings.configuration.http = try ListenAddress(parsing: text)
-      },
+      "metrics", .value(placeholder: "ADDRESS:PORT", setHTTP),
       help: "the older name of --http, kept for existing configurations"),
     ServerOption(
       "http-names", .flag { settings, on in settings.configuration.httpNames = on },

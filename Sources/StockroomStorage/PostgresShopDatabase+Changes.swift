@@ -81,18 +81,27 @@ extension PostgresShopDatabase {
   ) {
     // Kept prepared: a node sends one of the two for every burst of linearizable reads.
     let durable = reach == .durableHead && flushesSeparately
-    let head =
-      durable ? "LEAST(h.seq, (SELECT COALESCE(max(seq), 0) FROM node_flushes))" : "h.seq"
-    let flushed = durable ? "true" : "pg_current_wal_flush_lsn() >= pg_current_wal_insert_lsn()"
     let statement = PostgresStatement(
-      """
-      SELECT b.head, c.seq, c.node, c.mutations, c.digest, \(flushed)
-      FROM (SELECT \(head) AS head FROM change_head h WHERE h.id = 1) b
-      LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(b.head, $1 + $2)
-      ORDER BY c.seq
-      """, [String(known), String(limit)], prepared: true)
+      durable ? Self.durableHeadCatchUpSQL : Self.headCatchUpSQL, [String(known), String(limit)],
+      prepared: true)
     let rows = try usableWriter().pipeline([statement])[0].values
     return try Self.caughtUp(rows, after: known, limit: limit)
+  }
+
+  /// `changesThroughHead`'s statement for each reach: the head (and whether everything before
+  /// it was flushed when the statement looked), or the durable head (all of it flushed).
+  private static let headCatchUpSQL = catchUpSQL(
+    head: "h.seq", flushed: "pg_current_wal_flush_lsn() >= pg_current_wal_insert_lsn()")
+  private static let durableHeadCatchUpSQL = catchUpSQL(
+    head: "LEAST(h.seq, (SELECT COALESCE(max(seq), 0) FROM node_flushes))", flushed: "true")
+
+  private static func catchUpSQL(head: String, flushed: String) -> String {
+    """
+    SELECT b.head, c.seq, c.node, c.mutations, c.digest, \(flushed)
+    FROM (SELECT \(head) AS head FROM change_head h WHERE h.id = 1) b
+    LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(b.head, $1 + $2)
+    ORDER BY c.seq
+    """
   }
 
   /// The head, the records and whether they were flushed, from `changesThroughHead`'s rows.

@@ -115,9 +115,8 @@ public final class TLSChannel {
 
   /// Gives OpenSSL's record buffers (about 17 KiB each way) back to the allocator when they hold
   /// nothing; OpenSSL makes them again at the next read or write. False when they were in use
-  /// or already given back. For a connection gone quiet: doing it after every read and write
+  /// (records in them). For a connection gone quiet: doing it after every read and write
   /// (`SSL_MODE_RELEASE_BUFFERS`) costs a free and two allocations a request.
-  @discardableResult
   public func releaseBuffers() -> Bool {
     SSL_free_buffers(ssl) == 1
   }

@@ -170,9 +170,9 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     guard !busySinceSweep, !buffersReleased, !handshaking, !tornDown, stream.holdsIdleBuffers,
       core.unsentByteCount() == 0
     else { return false }
-    stream.releaseIdleBuffers()
-    buffersReleased = true
-    return true
+    // Buffers still holding a record are kept, and asked for again at the next sweep.
+    buffersReleased = stream.releaseIdleBuffers()
+    return buffersReleased
   }
 
   package func commitFinished() {

@@ -23,7 +23,7 @@ protocol ConnectionStream: AnyObject {
   /// Whether the stream holds buffers of its own between requests, to give back when the
   /// connection goes quiet (TLS's records).
   var holdsIdleBuffers: Bool { get }
-  /// Gives back the buffers it holds while nothing is in them; the next read or write makes them
-  /// again.
-  func releaseIdleBuffers()
+  /// Gives back the buffers it holds while nothing is in them, and says whether it did; the next
+  /// read or write makes them again.
+  func releaseIdleBuffers() -> Bool
 }

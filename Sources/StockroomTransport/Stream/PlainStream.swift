@@ -19,7 +19,7 @@ final class PlainStream: ConnectionStream {
   var hasBufferedInput: Bool { false }
   var holdsIdleBuffers: Bool { false }
 
-  func releaseIdleBuffers() {}
+  func releaseIdleBuffers() -> Bool { false }
 
   func handshake() -> StreamHandshake { .done("plain text") }
 

@@ -26,7 +26,7 @@ final class TLSStream: ConnectionStream {
   var hasBufferedInput: Bool { channel.hasBufferedInput }
   var holdsIdleBuffers: Bool { true }
 
-  func releaseIdleBuffers() {
+  func releaseIdleBuffers() -> Bool {
     channel.releaseBuffers()
   }
 

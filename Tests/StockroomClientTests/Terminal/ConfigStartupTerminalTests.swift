@@ -22,8 +22,14 @@ struct ConfigStartupTerminalTests {
       #expect(first.contains("json output on"), "\(first)")
       try terminal.type("PING typed")
       try terminal.send("Enter")
-      let screen = try terminal.waitForPrompt(after: "Time:")
-      #expect(screen.contains(#""message": "typed""#) || screen.contains(#""message":"typed""#), "\(screen)")
+      // The startup PING was timed too, so "Time:" is on screen before this command runs:
+      // wait for the typed command's JSON reply (its quotes are not in the typed line).
+      let screen = try terminal.waitForPrompt(after: #""typed""#)
+      let lines = TerminalSession.lines(screen)
+      let typed = try #require(lines.lastIndex { $0.hasSuffix(">> PING typed") }, "\(screen)")
+      let reply = lines[(typed + 1)...]
+      #expect(reply.contains { $0.contains(#""message": "typed""#) || $0.contains(#""message":"typed""#) }, "\(screen)")
+      #expect(reply.contains { $0.hasPrefix("Time: ") }, "the typed command was not timed:\n\(screen)")
     }
   }
 }

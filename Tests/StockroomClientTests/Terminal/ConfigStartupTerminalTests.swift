@@ -22,9 +22,8 @@ struct ConfigStartupTerminalTests {
       #expect(first.contains("json output on"), "\(first)")
       try terminal.type("PING typed")
       try terminal.send("Enter")
-      // The startup PING was timed too, so "Time:" is on screen before this command runs:
-      // wait for the typed command's JSON reply (its quotes are not in the typed line).
-      let screen = try terminal.waitForPrompt(after: #""typed""#)
+      // The startup PING was timed too, so "Time:" is on screen before this command runs.
+      let screen = try terminal.waitForPrompt(after: "Time:", from: "PING typed")
       let lines = TerminalSession.lines(screen)
       let typed = try #require(lines.lastIndex { $0.hasSuffix(">> PING typed") }, "\(screen)")
       let reply = lines[(typed + 1)...]

@@ -150,7 +150,7 @@ struct PagerEditorTerminalTests {
     try "Sold out by ten.\n".write(toFile: next, atomically: true, encoding: .utf8)
     try terminal.type("DIARY EDIT 1")
     try terminal.send("Enter")
-    try terminal.waitForPrompt(after: "OK diary=1")
+    try terminal.waitForPrompt(after: "OK diary=1", from: "DIARY EDIT 1")
     #expect(Self.contents("\(folder)/shown") == "Bought 딸기.\nSold \"out\" by noon.\n")
     let edited = try ClientProcess.run(
       ["-p", "\(server.port)", "-u", "alice", "DIARY", "SHOW", "1"], environment: environment)

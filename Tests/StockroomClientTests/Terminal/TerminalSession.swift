@@ -188,6 +188,21 @@ final class TerminalSession {
     }
   }
 
+  /// Waits for `text` below the line where `command` was entered, and then an empty prompt.
+  /// Use it when `text` is already on screen from an earlier command: there
+  /// `waitForPrompt(after:)` holds before the new command has even been echoed.
+  @discardableResult
+  func waitForPrompt(after text: String, from command: String, timeout: Double = 20) throws -> String {
+    try waitFor("'\(text)' from '\(command)' and then a fresh prompt", timeout: timeout) { screen in
+      let lines = Self.lines(screen)
+      guard let last = lines.last, last.hasSuffix(">"),
+        let entered = lines.lastIndex(where: { Self.withoutHint($0)?.hasSuffix("> \(command)") == true }),
+        let index = lines.lastIndex(where: { $0.contains(text) })
+      else { return false }
+      return entered < index && index < lines.count - 1
+    }
+  }
+
   /// The screen's lines without trailing blank ones.
   static func lines(_ screen: String) -> [String] {
     var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map {

@@ -43,7 +43,7 @@ struct TerminalTests {
     for _ in 0..<2 {
       try first.type("STOCK kiwi")
       try first.send("Enter")
-      try first.waitForPrompt(after: "OK 1 item")
+      try first.waitForPrompt(after: "OK 1 item", from: "STOCK kiwi")
     }
     // Each is refused (no such account, not logged in, not an admin), but typed all the same.
     let secretLines = [

@@ -23,9 +23,11 @@ extension PostgresShopDatabase {
   /// Two round trips, since every one is paid while other nodes wait for the lock: one takes the
   /// lock and brings the changes missed, the other writes every row and commits, and with
   /// `--fsync always` goes on to the flush barrier and the announcement (`flushAndAnnounce`), so
-  /// that once it returns, the change and every change it replayed are on disk.
+  /// that once it returns, the change and every change it replayed are on disk. Unless
+  /// `confirming` is false: then the caller confirms them (`confirmCommitted`), which lets this
+  /// connection go on to the next transaction while the flush runs.
   public func commitChange(
-    after known: Int, node: String, _ prepare: ([ChangeRecord]) throws -> PreparedChange?
+    after known: Int, node: String, confirming: Bool = true, _ prepare: ([ChangeRecord]) throws -> PreparedChange?
   ) throws -> Int {
     let connection = try usableWriter()
     do {
@@ -48,7 +50,7 @@ extension PostgresShopDatabase {
       let missed = try Self.records(locked[begin.count + 1].values, after: known, through: head, in: url)
       guard let change = try prepare(missed) else {
         // What it replayed may be another node's change that is not yet on disk.
-        try flushAndAnnounce(after: [PostgresStatement("COMMIT")], node: node, flushing: head != known)
+        try flushAndAnnounce(after: [PostgresStatement("COMMIT")], node: node, flushing: confirming && head != known)
         return head
       }
       let sequence = head + 1
@@ -59,7 +61,7 @@ extension PostgresShopDatabase {
             [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest], prepared: true),
           PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)], prepared: true),
         ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")],
-        node: node, flushing: true)
+        node: node, flushing: confirming)
       return sequence
     } catch {
       // A failed statement left the transaction aborted, or a failed COMMIT ended it already.

@@ -32,7 +32,43 @@ extension PostgresShopDatabase {
       if !transaction.isEmpty { try connection.pipeline(transaction) }
       return
     }
-    let barrier = [
+    try flushAndAnnounce(after: transaction, node: node, on: connection)
+  }
+
+  /// Returns once every change committed before it is on disk, as `flushBarrier` does, but on a
+  /// connection of its own: the writer's next transaction (and the writers' lock) need not wait
+  /// for this one's flush. Without `announcing`, the other nodes are told later
+  /// (`announceFlushed`). For the shared writer's flusher thread alone.
+  public func confirmCommitted(node: String, announcing: Bool) throws {
+    try flushAndAnnounce(after: [], node: node, announcing: announcing, on: try usableConfirmer())
+  }
+
+  /// Tells the other nodes how far this node's last barrier confirmed the log; a failure loses
+  /// nothing (they poll). For the shared writer's flusher thread alone.
+  public func announceFlushed(node: String) throws {
+    try usableConfirmer().pipeline(transactions: [Self.announcement(node)])
+  }
+
+  /// `transaction`, the barrier and the announcement in one round trip on `connection`.
+  private func flushAndAnnounce(
+    after transaction: [PostgresStatement], node: String, announcing: Bool = true, on connection: PostgresConnection
+  ) throws {
+    let barrier = Self.barrier(node)
+    var answered: [[PostgresRows]] = []
+    do {
+      let announcement = announcing ? [Self.announcement(node)] : []
+      try connection.pipeline(transactions: [transaction + barrier] + announcement, answered: &answered)
+    } catch {
+      let ran = answered.first?.count ?? 0
+      if ran == transaction.count + barrier.count { return }
+      guard ran >= transaction.count else { throw error }
+      throw PostgresError(.connectionLost, "the changes could not be confirmed on disk: \(error)")
+    }
+  }
+
+  /// The barrier's three statements: its row records the head its transaction saw.
+  private static func barrier(_ node: String) -> [PostgresStatement] {
+    [
       PostgresStatement("BEGIN"),
       PostgresStatement(
         """
@@ -42,22 +78,15 @@ extension PostgresShopDatabase {
         """, [node], prepared: true),
       PostgresStatement("COMMIT"),
     ]
-    let announcement = [
+  }
+
+  private static func announcement(_ node: String) -> [PostgresStatement] {
+    [
       PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
       PostgresStatement(
-        "SELECT pg_notify($1, seq::text) FROM node_flushes WHERE node = $2", [Self.changeChannel, node],
-        prepared: true),
+        "SELECT pg_notify($1, seq::text) FROM node_flushes WHERE node = $2", [changeChannel, node], prepared: true),
       PostgresStatement("COMMIT"),
     ]
-    var answered: [[PostgresRows]] = []
-    do {
-      try connection.pipeline(transactions: [transaction + barrier, announcement], answered: &answered)
-    } catch {
-      let ran = answered.first?.count ?? 0
-      if ran == transaction.count + barrier.count { return }
-      guard ran >= transaction.count else { throw error }
-      throw PostgresError(.connectionLost, "the changes could not be confirmed on disk: \(error)")
-    }
   }
 
   /// Tells every listening node that the log reaches `sequence`; PostgreSQL delivers it when,

@@ -19,6 +19,9 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   /// is not `Sendable`, so a plain lock guards it.
   private let readerLock = NSLock()
   private var reader: PostgresConnection?
+  /// The flush barriers' own connection (`confirmCommitted`), made on first use; used by one
+  /// thread only, the shared writer's flusher.
+  var confirmer: PostgresConnection?
 
   /// Connects and brings the schema up to date; throws (naming the store, never its password)
   /// when the database cannot be reached.
@@ -45,6 +48,24 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
     try writer.reset()
     try Self.configure(writer, fsync: fsync)
     return writer
+  }
+
+  /// The connection `confirmCommitted` runs on, made or made again as needed.
+  func usableConfirmer() throws -> PostgresConnection {
+    if let confirmer, confirmer.isConnected { return confirmer }
+    let connection = try confirmer ?? PostgresConnection(url)
+    if confirmer != nil { try connection.reset() }
+    confirmer = nil
+    try Self.configure(connection, fsync: fsync)
+    confirmer = connection
+    return connection
+  }
+
+  /// Drops the flush barriers' connection, to be made again on next use: after the writer lost
+  /// the database, it may be one to a server that has since restarted, whose first barrier
+  /// would fail and leave commits unconfirmed. Called by the writer while the flusher is idle.
+  public func dropConfirmer() {
+    confirmer = nil
   }
 
   func withReader<T>(_ body: (PostgresConnection) throws -> T) throws -> T {

@@ -67,6 +67,27 @@ struct PostgresFlushTests {
     #expect(heard == 7)
   }
 
+  @Test func aConfirmationLeftUnannouncedIsAnnouncedLaterWithTheHeadItConfirmed() throws {
+    let (database, connection) = try store()
+    let feed = PostgresChangeFeed(url: database.url)
+    try feed.listen()
+    try logChanges(4, on: connection)
+    try database.confirmCommitted(node: "host:1", announcing: false)
+    let rows = try connection.query("SELECT flushes, seq FROM node_flushes WHERE node = 'host:1'").values
+    #expect(rows == [["1", "4"]])
+    // A marker sent after it: notifications arrive in commit order, so had the barrier
+    // announced 4, the feed would hear it first (or with the marker, and name the larger).
+    try connection.execute("SELECT pg_notify('\(PostgresShopDatabase.changeChannel)', '0')")
+    var heard: Int?
+    for _ in 1...200 where heard == nil { heard = try feed.newest(waitingUpTo: 50) }
+    #expect(heard == 0, "the barrier announced though told not to")
+    try logChanges(1, on: connection)
+    try database.announceFlushed(node: "host:1")
+    heard = nil
+    for _ in 1...200 where heard == nil { heard = try feed.newest(waitingUpTo: 50) }
+    #expect(heard == 4, "the announcement names the change the barrier confirmed, not the head")
+  }
+
   @Test func aStoppedNodesRowIsPrunedAndARunningOnesKept() throws {
     let (database, connection) = try store()
     try database.flushBarrier(node: "gone:7")

@@ -14,8 +14,10 @@ import Synchronization
 /// replayed from the change log when a notification (or, as a fallback, a poll) says there are
 /// some. Changes that arrive together, and those that arrive while it waits for the writers'
 /// lock, share one transaction, as the SQLite committer's do.
-/// Watchers hear of every change from here, after its commit, so in commit order per item
-/// whichever node made it.
+/// Its flusher (`SharedFlusher`) tells every change, this node's and the others', once it is on
+/// disk and in commit order: replies, watchers (so in commit order per item whichever node made
+/// it) and reads waiting on it; with `--fsync always` on a thread of its own, while the writer
+/// runs its next transaction.
 ///
 /// Reads wait here too (`--reads linearizable`): each iteration takes the reads queued so far
 /// with the changes, and lets them go once the cache holds the store's head as read after they
@@ -70,6 +72,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   /// Never joined: it ends within a poll of `stop`, on its own.
   private let feedThread: any WorkerThread
   private let feed: PostgresChangeFeed
+  /// Tells each commit once it is on disk; replies and events go only through it.
+  private let flusher: SharedFlusher
 
   /// The cache of the store; changed only on the writer's thread.
   private let shop: LockedShop
@@ -107,6 +111,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     self.sequence = Atomic(sequence)
     writer = starter.thread(named: "sr-writer", quality: .userInitiated)
     feedThread = starter.thread(named: "sr-feed", quality: .userInitiated)
+    flusher = SharedFlusher(
+      database: database, node: node, shop: shop, figures: figures, starter: starter, failures: wakeUp)
   }
 
   package var journal: (any ShopJournal)? { database }
@@ -135,6 +141,7 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     // Listening starts before anything is missed: announcements of changes the shop already
     // holds are ignored, and any made since loading are caught by the first poll.
     do { try feed.listen() } catch { logger.warning("cannot listen for other nodes' changes yet: \(error)") }
+    flusher.start()
     writer.start { [self] in runWriter() }
     feedThread.start { [self] in runFeed() }
   }
@@ -203,6 +210,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
       // The feed's connection is the first to notice a database going away; the writer's own
       // connection decides whether it really has.
       if let lost, linkUp, (try? database.changeHead()) == nil { linkDown(lost) }
+      // Commits a barrier failed to confirm were told so, but the shop holds them: load it again.
+      if let unconfirmed = flusher.takeUnconfirmed() { linkDown(unconfirmed) }
       if !linkUp { reconnect() }
       if !tickets.isEmpty {
         if linkUp {
@@ -228,6 +237,8 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
         wakeUp.wait(timeout: .milliseconds(linkUp ? 200 : 250))
       }
     }
+    // What it committed is told before the flusher ends.
+    flusher.stop()
   }
 
   private func release(_ reads: [ReadIndexTicket]) {
@@ -251,11 +262,13 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
     var events: [StockEvent] = []
     var newestOrder: Int?
     for attempt in 1...Self.attempts {
+      flusher.beginCommit()
       let started = ContinuousClock.now
       let durable = beginAttempt()
       do {
         var replayed: [StockEvent] = []
-        let head = try database.commitChange(after: known, node: node) { missed in
+        let before = known
+        let head = try database.commitChange(after: known, node: node, confirming: false) { missed in
           replayed = try replay(missed)
           // The writers' lock may have taken a while to get (other nodes' commits go first):
           // what arrived meanwhile joins this transaction rather than wait for the next turn.
@@ -267,20 +280,20 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
           return own.change
         }
         // Nothing this transaction wrote or saw is answered, told or shown before it is on disk:
-        // `commitChange` returns once it is.
-        events = replayed + events
+        // the flusher tells it once a barrier has confirmed it, while this thread goes on.
+        let made = results.filter { if case .applied = $0 { true } else { false } }.count
+        flusher.publish(
+          .commit(
+            SharedCommit(
+              durable: durable, tickets: tickets, results: results.map(withReceipt), events: replayed + events,
+              newestOrder: newestOrder, made: made, started: started, needsFlush: head != before)))
         known = head
         sequence.store(head, ordering: .relaxed)
-        durable.complete(.committed)
-        let made = results.filter { if case .applied = $0 { true } else { false } }.count
-        figures.recordCommit(changes: made, duration: ContinuousClock.now - started)
-        shop.committed(events, settledThrough: newestOrder)
-        for (ticket, result) in zip(tickets, results) { ticket.finish(withReceipt(result)) }
         return
       } catch let error as PostgresError where error.sqlState?.isRetryable == true && attempt < Self.attempts {
         retries.add(1, ordering: .relaxed)
         logger.warning("shared commit retried (attempt \(attempt + 1)): \(error)")
-        durable.complete(.failed(CommitFailure(.logic, "the transaction was retried: \(error)")))
+        flusher.publish(.ended(durable, .failed(CommitFailure(.logic, "the transaction was retried: \(error)"))))
         reloadShop()
       } catch let error as PostgresError where error.isUnavailable {
         linkDown("\(error)")
@@ -288,14 +301,14 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
         // answers, and a keyed order retried then answers as its first attempt did.
         let failure = CommitFailure(
           .unreachable, "the database could not be reached, so the change was not acknowledged: \(error)")
-        durable.complete(.failed(failure))
+        flusher.publish(.ended(durable, .failed(failure)))
         figures.recordFailure(.unreachable)
         for ticket in tickets { ticket.finish(.failed(failure)) }
         return
       } catch {
         logger.error("shared commit of \(tickets.count) changes failed: \(error); the shop is loaded again")
         let failure = CommitFailure(.logic, "\(error)")
-        durable.complete(.failed(failure))
+        flusher.publish(.ended(durable, .failed(failure)))
         reloadShop()
         figures.recordFailure(.logic)
         for ticket in tickets { ticket.finish(.failed(failure)) }
@@ -370,7 +383,9 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
         }
         // A change committed without waiting for its flush is not shown before it is on disk.
         if !flushed && !records.isEmpty { try flushBarrier() }
-        shop.committed(try replay(records), settledThrough: nil)
+        let events = try replay(records)
+        // In turn after this node's commits still on their way to disk; nothing to tell, no hand-off.
+        if !events.isEmpty { flusher.publish(.replayed(events)) }
         if known >= head { return }
       }
     } catch let error as PostgresError where error.isUnavailable {
@@ -395,6 +410,9 @@ package final class SharedWriter: ChangePath, @unchecked Sendable {
   }
 
   private func loadAgain() throws {
+    // What was committed before is told first: no event from before the load comes after it.
+    flusher.drain()
+    database.dropConfirmer()
     let loaded = try reload()
     // What it loaded may hold a change committed without waiting for its flush.
     try flushBarrier()

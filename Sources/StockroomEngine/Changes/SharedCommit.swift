@@ -1,0 +1,19 @@
+import StockroomDomain
+
+/// One transaction of this node's on a shared store, committed, with what is told of it once it
+/// is known to be on disk: its waiters' results, its events (replayed changes first) and its
+/// figures.
+struct SharedCommit: Sendable {
+  /// What reads showing this transaction's changes wait for.
+  let durable: CommitTicket
+  let tickets: [ChangeTicket]
+  let results: [ChangeTicket.Result]
+  let events: [StockEvent]
+  /// The newest order it holds, whose receipts are settled once it is told.
+  let newestOrder: Int?
+  /// The changes it made, as the commit figures count them.
+  let made: Int
+  let started: ContinuousClock.Instant
+  /// False when it neither made a change nor replayed one: nothing of it can be short of disk.
+  let needsFlush: Bool
+}

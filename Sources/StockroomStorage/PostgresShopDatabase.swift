@@ -7,8 +7,9 @@ import StockroomText
 /// (`PostgresShopDatabase+Changes`). Here the database is the authority: a node's shop in memory
 /// is a cache of it, changed only by committed changes, its own or replayed from the log.
 ///
-/// The writer connection is the shared writer's alone, which makes the unchecked `Sendable`
-/// sound; reads go through a second connection behind a lock.
+/// The writer connection is the shared writer's alone, and the confirmer (the flush barriers')
+/// its flusher's, which makes the unchecked `Sendable` sound; reads go through another
+/// connection behind a lock.
 public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   public let url: PostgresURL
   public let fsync: FsyncPolicy
@@ -21,7 +22,7 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   private var reader: PostgresConnection?
   /// The flush barriers' own connection (`confirmCommitted`), made on first use; used by one
   /// thread only, the shared writer's flusher.
-  var confirmer: PostgresConnection?
+  private var confirmer: PostgresConnection?
 
   /// Connects and brings the schema up to date; throws (naming the store, never its password)
   /// when the database cannot be reached.

@@ -67,11 +67,18 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private var writeWants: EventLoop.Interest = .write
   /// A read of what the stream already holds is queued on the loop.
   private var bufferedReadQueued = false
-  /// Something was read or written since the loop's last idle sweep; the stream's buffers are
-  /// given back only after a whole sweep interval without.
-  private var busySinceSweep = true
-  /// They were given back, and nothing was read or written since.
-  private var buffersReleased = false
+  /// Where the connection stands between the loop's idle sweeps: the stream's buffers are given
+  /// back only after a whole sweep interval without a read or a write, and once.
+  private enum Quiet {
+    /// Something was read or written since the last sweep.
+    case busy
+    /// Nothing since the last sweep: the next one may give the buffers back.
+    case quiet
+    /// Given back, and nothing read or written since.
+    case released
+  }
+
+  private var quiet = Quiet.busy
 
   package init(
     id: Int, fd: Int32, peer: SocketAddress, server: ConnectionContext, loop: EventLoop, admission: Admission = .client,
@@ -124,7 +131,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   // MARK: Readiness
 
   package func ready(_ readiness: Readiness) {
-    (busySinceSweep, buffersReleased) = (true, false)
+    quiet = .busy
     if handshaking {
       continueHandshake()
       return
@@ -166,13 +173,17 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// OpenSSL's record buffers back (about 34 KiB); the next request makes them again. Once a
   /// second at most, so a busy connection never pays for it.
   package func idleSweep() -> Bool {
-    defer { busySinceSweep = false }
-    guard !busySinceSweep, !buffersReleased, !handshaking, !tornDown, stream.holdsIdleBuffers,
+    guard quiet == .quiet else {
+      if quiet == .busy { quiet = .quiet }
+      return false
+    }
+    guard !handshaking, !tornDown, stream.holdsIdleBuffers,
       core.unsentByteCount() == 0
     else { return false }
     // Buffers still holding a record are kept, and asked for again at the next sweep.
-    buffersReleased = stream.releaseIdleBuffers()
-    return buffersReleased
+    guard stream.releaseIdleBuffers() else { return false }
+    quiet = .released
+    return true
   }
 
   package func commitFinished() {
@@ -231,7 +242,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private func drive() {
     // The descriptor is closed with the connection, and its number may already be someone else's.
     guard !tornDown, !handshaking else { return }
-    (busySinceSweep, buffersReleased) = (true, false)
+    quiet = .busy
     writing: while core.phase != .closed {
       if core.unsentByteCount() > 0 {
         switch core.withPendingOutput({ stream.write($0) }) {

@@ -177,27 +177,19 @@ final class TerminalSession {
 
   /// Waits for `text` and then an empty prompt below it. Keys sent before the prompt is back
   /// meet the terminal in cooked mode, where Ctrl-D and Tab do not reach the line editor.
+  /// With `command`, `text` counts only below the line where that command was entered: for
+  /// text already on screen from an earlier command, which would otherwise be found before the
+  /// new command has even been echoed.
   @discardableResult
-  func waitForPrompt(after text: String, timeout: Double = 20) throws -> String {
-    try waitFor("'\(text)' and then a fresh prompt", timeout: timeout) { screen in
+  func waitForPrompt(after text: String, from command: String? = nil, timeout: Double = 20) throws -> String {
+    let what = command.map { "'\(text)' from '\($0)' and then a fresh prompt" } ?? "'\(text)' and then a fresh prompt"
+    return try waitFor(what, timeout: timeout) { screen in
       let lines = Self.lines(screen)
       guard let last = lines.last, last.hasSuffix(">"),
         let index = lines.lastIndex(where: { $0.contains(text) })
       else { return false }
-      return index < lines.count - 1
-    }
-  }
-
-  /// Waits for `text` below the line where `command` was entered, and then an empty prompt.
-  /// Use it when `text` is already on screen from an earlier command: there
-  /// `waitForPrompt(after:)` holds before the new command has even been echoed.
-  @discardableResult
-  func waitForPrompt(after text: String, from command: String, timeout: Double = 20) throws -> String {
-    try waitFor("'\(text)' from '\(command)' and then a fresh prompt", timeout: timeout) { screen in
-      let lines = Self.lines(screen)
-      guard let last = lines.last, last.hasSuffix(">"),
-        let entered = lines.lastIndex(where: { Self.withoutHint($0)?.hasSuffix("> \(command)") == true }),
-        let index = lines.lastIndex(where: { $0.contains(text) })
+      guard let command else { return index < lines.count - 1 }
+      guard let entered = lines.lastIndex(where: { Self.withoutHint($0)?.hasSuffix("> \(command)") == true })
       else { return false }
       return entered < index && index < lines.count - 1
     }

@@ -90,5 +90,11 @@ public final class FileLock: @unchecked Sendable {
     }
   }
 
-  deinit { Glibc.close(descriptor) }
+  /// Unlocks before closing: the lock belongs to the open file, which a child spawned by
+  /// another thread at this moment shares until its exec closes the copy (`O_CLOEXEC`), so a
+  /// close alone left the shop locked against this process's next open for that while.
+  deinit {
+    _ = flock(descriptor, LOCK_UN)
+    Glibc.close(descriptor)
+  }
 }

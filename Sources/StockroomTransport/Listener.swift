@@ -147,6 +147,10 @@ package final class Listener: EventLoop.Handler, @unchecked Sendable {
     guard !closed else { return }
     closed = true
     registered = false
+    // Shut down before closing: a child spawned by another thread shares the socket until its
+    // exec closes the copy, and a socket closed without this listens on in it meanwhile,
+    // taking connections nobody accepts and refusing a new server the port.
+    Glibc.shutdown(fd, Int32(SHUT_RDWR))
     loop.close(fd)
     if spare >= 0 { Glibc.close(spare) }
     spare = -1

@@ -23,11 +23,13 @@ final class ClosingListener {
       let left = max(0, Int32(deadline.timeIntervalSinceNow * 1000))
       var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&pending, 1, left) == 1 else { break }
-      // Close-on-exec from the start: a child another test starts meanwhile would keep the
-      // connection open past the close, and the client would not see it refused.
+      // Close-on-exec from the start, and shut down before the close: a child another test
+      // starts meanwhile would keep the connection open past the close (until its exec), and
+      // the client would not see it refused.
       let connection = sr_accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
       guard connection >= 0 else { continue }
       times.append(Date())
+      shutdown(connection, Int32(SHUT_RDWR))
       close(connection)
     }
     return times
@@ -36,7 +38,7 @@ final class ClosingListener {
   /// Frees the port for a real server.
   func stop() {
     guard fd >= 0 else { return }
-    close(fd)
+    ListeningSocket.close(fd)
     fd = -1
   }
 

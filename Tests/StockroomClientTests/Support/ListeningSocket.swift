@@ -9,7 +9,8 @@ enum ListeningSocket {
   /// Binds and listens on `port`; throws the errno as a POSIXError (EADDRINUSE, most often).
   static func open(port: UInt16) throws -> Int32 {
     // Close-on-exec: tmux and clients started meanwhile by other tests would otherwise keep
-    // the listening socket open after it is closed here, and a real server could not take the port.
+    // the listening socket open after it is closed here, and a real server could not take the
+    // port (`close(_:)` covers a child caught between its fork and its exec).
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var one: Int32 = 1
     _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -24,9 +25,16 @@ enum ListeningSocket {
     }
     guard bound == 0, listen(fd, 16) == 0 else {
       let error = errno
-      close(fd)
+      Glibc.close(fd)
       throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EADDRINUSE)
     }
     return fd
+  }
+
+  /// Stops listening, then closes: a child spawned by another thread shares the socket until its
+  /// exec closes the copy, and without the shutdown the socket would listen on in it meanwhile.
+  static func close(_ fd: Int32) {
+    shutdown(fd, Int32(SHUT_RDWR))
+    Glibc.close(fd)
   }
 }

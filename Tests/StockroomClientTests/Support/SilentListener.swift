@@ -23,7 +23,7 @@ final class SilentListener {
   /// Frees the port for a real server; the connections waiting in the backlog are reset.
   func stop() {
     guard fd >= 0 else { return }
-    close(fd)
+    ListeningSocket.close(fd)
     fd = -1
   }
 

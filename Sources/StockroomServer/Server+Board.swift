@@ -19,7 +19,8 @@ extension Server {
   }
 
   private func boardStats(_ encoder: BoardEventEncoder) -> String {
-    encoder.stats(
-      connections: connectedClients, orders: store.read { $0.ordersMade }, watchers: store.hub.watcherCount)
+    let (orders, newest) = store.read { ($0.ordersMade, $0.counters.nextOrderID - 1) }
+    return encoder.stats(
+      connections: connectedClients, orders: orders, newestOrder: newest, watchers: store.hub.watcherCount)
   }
 }

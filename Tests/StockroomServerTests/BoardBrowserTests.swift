@@ -101,6 +101,22 @@ struct BoardBrowserTests {
       #expect(
         try page.evaluate("document.querySelector('[data-item=\"banana\"] .bar span').style.width") as? String == "70%")
       #expect(try text(page, "#recent li")?.contains("#1 Banana ×3") == true)
+      // Counted as it came, not 2 s later at the next stats event.
+      #expect(try text(page, "#orders") == "1")
+
+      // The screenshot as the room sees it: orders in more than one section, the figures from a
+      // stats event that came after them (orders per second is "–" until one has), no bar still moving.
+      #expect(try orders.request("ORDER strawberry_banana_juice").isOK)
+      #expect(try orders.request("ORDER kimchi_jjigae 4 miyeokguk").isOK)
+      try waitUntil(timeout: 30) { try text(page, "[data-item=\"kimchi_jjigae\"] .level") == "8" }
+      try waitUntil(timeout: 30) {
+        try page.evaluate(
+          "document.getElementById('rate').textContent !== '–' && document.getElementById('connections').textContent === '1'"
+        )
+          as? Bool == true
+      }
+      try waitUntil(timeout: 30) { try page.evaluate("document.getAnimations().length") as? Int == 0 }
+      #expect(try text(page, "#orders") == "3")
 
       try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
       for (width, height, mobile) in [(1920, 1080, false), (390, 844, true)] {

@@ -79,6 +79,20 @@ struct BoardEventsTests {
     #expect(try stream.next("stock")["user"] as? String == "minji")
   }
 
+  @Test("a stats event counts the orders taken and names the newest, so the page counts none twice")
+  func statsNameTheNewestOrder() throws {
+    let (server, port) = try boardServer()
+    let stream = try EventStreamClient(port: port)
+    let snapshot = try stream.next()
+    #expect((snapshot["stats"] as? [String: Any])?["order"] as? Int == 0)
+    let orders = try LineClient.greeted(server.port)
+    for line in ["ORDER kiwi", "ORDER banana_juice 2"] { #expect(try orders.request(line).isOK, "\(line)") }
+    var stats = try stream.next("stats")
+    while stats["orders"] as? Int != 2 { stats = try stream.next("stats") }
+    #expect(stats["order"] as? Int == 2)
+    #expect(stats["connections"] as? Int == 1)
+  }
+
   @Test("the shared store's loss and return reach the stream as they reach a watcher (! store)")
   func storeDownAndUp() throws {
     let (server, port) = try boardServer()

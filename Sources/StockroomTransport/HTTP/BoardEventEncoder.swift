@@ -56,11 +56,13 @@ package struct BoardEventEncoder: Sendable {
   }
 
   /// The figures a `stats` event carries: clients on the shop's port, orders taken so far (the
-  /// page turns two of these into orders per second), watchers.
-  package func stats(connections: Int, orders: Int, watchers: Int) -> String {
+  /// page turns two of these into orders per second) and the newest of them, watchers. The page
+  /// counts the orders it sees after `order`: one whose events come after the event that
+  /// counted it is not counted twice.
+  package func stats(connections: Int, orders: Int, newestOrder: Int, watchers: Int) -> String {
     object([
       ("type", q("stats")), ("connections", String(connections)), ("orders", String(orders)),
-      ("watchers", String(watchers)),
+      ("order", String(newestOrder)), ("watchers", String(watchers)),
     ])
   }
 

@@ -18,7 +18,7 @@ enum BoardPage {
       <p id="status" class="status" data-state="connecting">connecting…</p>
     </header>
     <section class="figures" aria-label="figures">
-      <div><span class="label">orders/s</span><span id="rate" class="value">0</span></div>
+      <div><span class="label">orders/s</span><span id="rate" class="value">–</span></div>
       <div><span class="label">orders</span><span id="orders" class="value">–</span></div>
       <div><span class="label">connections</span><span id="connections" class="value">–</span></div>
       <div><span class="label">store</span><span id="store" class="value">–</span></div>

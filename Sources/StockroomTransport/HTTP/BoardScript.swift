@@ -4,7 +4,7 @@
 enum BoardScript {
   static let javascript = #"""
     "use strict";
-    const board = { items: new Map(), sections: [], recent: [], last: null, store: "up" };
+    const board = { items: new Map(), sections: [], recent: [], last: null, orders: 0, counted: 0, store: "up" };
     const byId = (id) => document.getElementById(id);
 
     function element(tag, className, text) {
@@ -98,6 +98,13 @@ enum BoardScript {
         board.recent.unshift(order);
         board.recent.length = Math.min(board.recent.length, 12);
       }
+      // Counted as it is seen, unless the last stats event, which named the newest order it
+      // counted, already has it (ids grow in commit order, the order events come in).
+      if (event.order > board.counted) {
+        board.counted = event.order;
+        board.orders += 1;
+        byId("orders").textContent = String(board.orders);
+      }
       order.lines.push({ name: event.name, count: -event.change });
       drawRecent();
     }
@@ -109,13 +116,18 @@ enum BoardScript {
         byId("rate").textContent = rate < 10 ? rate.toFixed(1) : String(Math.round(rate));
       }
       board.last = { orders: stats.orders, time: now };
-      byId("orders").textContent = String(stats.orders);
+      // Orders seen after the newest one it counted (its events came first) are added to it.
+      board.orders = stats.orders + Math.max(0, board.counted - stats.order);
+      board.counted = Math.max(board.counted, stats.order);
+      byId("orders").textContent = String(board.orders);
       byId("connections").textContent = String(stats.connections);
     }
 
     function whole(event) {
       board.items = new Map(event.items.map((item) => [item.id, item]));
       board.sections = event.sections;
+      // A new server's shop may number its orders from 1 again.
+      board.counted = 0;
       drawStock();
       drawStore(event.store, event.reason);
       drawStats(event.stats);

@@ -99,7 +99,7 @@ enum BoardScript {
         board.recent.length = Math.min(board.recent.length, 12);
       }
       // Counted as it is seen, unless the last stats event, which named the newest order it
-      // counted, already has it (ids grow in commit order, the order events come in).
+      // counted, already has it (order ids grow in commit order, which is the events' order).
       if (event.order > board.counted) {
         board.counted = event.order;
         board.orders += 1;

@@ -135,6 +135,30 @@ struct BoardEventsTests {
     #expect(try fresh.next().type == "snapshot")
   }
 
+  @Test("a stream whose mailbox overflows is closed when it reads again, and what it lost is counted")
+  func overflowedStreamDropped() throws {
+    // A watch timeout that never comes: only the mailbox's bound can end this stream.
+    let (server, port) = try boardServer(initialStock: 1_000_000) { $0.watchTimeout = 3600 }
+    let stalled = try EventStreamClient(port: port, receiveBuffer: 4096)
+    _ = try stalled.next()
+    let orders = try LineClient.greeted(server.port)
+    let stats = server.server.stats
+    // More changes than the mailbox holds beyond what the sockets take first (some 1,000 events
+    // with the small receive buffer): the stream is asked for nothing while its socket is full.
+    for _ in 0..<(EventMailbox.capacity / 1000 + 10) {
+      try orders.send(String(repeating: "ORDER banana\n", count: 1000))
+      for _ in 0..<1000 { #expect(try orders.readReply().isOK) }
+    }
+    #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 0)
+    // Reading again makes room; asked for more, the stream finds its mailbox overflowed and ends.
+    #expect(stalled.readsToEnd(), "the overflowed stream was not closed")
+    try waitUntil { stats.slowConsumerDisconnects.load(ordering: .relaxed) > 0 }
+    #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 1)
+    // The mailbox's events and those past it, none of them sent.
+    #expect(stats.eventsDropped.load(ordering: .relaxed) >= EventMailbox.capacity)
+    #expect(try EventStreamClient(port: port).next().type == "snapshot")
+  }
+
   @Test("past the cap on streams, the next is refused with 503 and told when to retry")
   func streamCap() throws {
     let (server, port) = try boardServer()

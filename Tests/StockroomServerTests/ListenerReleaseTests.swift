@@ -35,7 +35,8 @@ struct ListenerReleaseTests {
     let listening = try #require(Self.listeningDescriptor(port: shop.port))
     // A child that keeps the socket past its exec stands for one caught between fork and exec.
     var ends: [Int32] = [-1, -1]
-    try #require(pipe(&ends) == 0)
+    // Close-on-exec: a program another test spawns meanwhile would keep the writer open for good.
+    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -46,7 +47,9 @@ struct ListenerReleaseTests {
     let child = try Spawn.start("/bin/cat", arguments: ["cat"], actions: &actions)
     close(ends[0])
     defer {
-      close(ends[1])  // cat reads end of file and exits
+      // The end of its input stops cat if this process dies first; here it is stopped at once.
+      close(ends[1])
+      kill(child, SIGKILL)
       _ = try? Spawn.wait(for: child)
     }
     shop.server.stop()

@@ -20,7 +20,8 @@ struct FileLockReleaseTests {
     #expect(held?.tryLock() == true)
     // A child that keeps the descriptor past its exec stands for one caught between fork and exec.
     var ends: [Int32] = [-1, -1]
-    try #require(pipe(&ends) == 0)
+    // Close-on-exec: a program another test spawns meanwhile would keep the writer open for good.
+    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -34,7 +35,9 @@ struct FileLockReleaseTests {
     try #require(posix_spawn(&child, "/bin/cat", &actions, nil, argv, environ) == 0)
     close(ends[0])
     defer {
-      close(ends[1])  // cat reads end of file and exits
+      // The end of its input stops cat if this process dies first; here it is stopped at once.
+      close(ends[1])
+      kill(child, SIGKILL)
       var status: Int32 = 0
       _ = waitpid(child, &status, 0)
     }

@@ -5,21 +5,25 @@ import Testing
   import Glibc
 #endif
 
-/// Checked through a pipe, whose reader sees the end only once every writer is closed: other
+/// Checked through a socket pair used as a pipe (close-on-exec from the start, which `pipe` cannot
+/// be without `pipe2`), whose reader sees the end only once every writer is closed: other
 /// tests in this process open and close descriptors meanwhile, so a number alone proves nothing.
 @Suite("A file descriptor closes exactly once")
 struct FileDescriptorTests {
-  /// A pipe: its read end, and its write end owned by a `FileDescriptor`.
+  /// The pair: its read end, and its write end owned by a `FileDescriptor`.
   private static func pipeEnds() throws -> (reader: Int32, writer: FileDescriptor) {
     var ends: [Int32] = [-1, -1]
-    try #require(pipe(&ends) == 0)
+    // A program another test spawns meanwhile would otherwise keep the writer open for good.
+    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
     return (ends[0], FileDescriptor(ends[1]))
   }
 
-  /// Whether the pipe's writer is closed: a read sees the end rather than waiting.
-  private static func writerClosed(_ reader: Int32) -> Bool {
+  /// Whether the writer is closed: a read sees the end rather than waiting. A child
+  /// spawned by another test holds a copy until its exec, so a closed writer is waited for (at
+  /// most 30 s); an open one is looked at once.
+  private static func writerClosed(_ reader: Int32, waiting: Bool = true) -> Bool {
     var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-    guard poll(&entry, 1, 0) == 1 else { return false }
+    guard poll(&entry, 1, waiting ? 30_000 : 0) == 1 else { return false }
     var byte: UInt8 = 0
     return read(reader, &byte, 1) == 0
   }
@@ -30,7 +34,7 @@ struct FileDescriptorTests {
     let reader: Int32
     (reader, writer) = try Self.pipeEnds()
     defer { close(reader) }
-    #expect(!Self.writerClosed(reader))
+    #expect(!Self.writerClosed(reader, waiting: false))
     writer = nil
     #expect(Self.writerClosed(reader))
   }

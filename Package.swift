@@ -54,7 +54,7 @@ let package = Package(
     .target(name: "StockroomLogging", dependencies: ["StockroomSystem", "StockroomText"]),
     // What the bench and the tests set up around a server and nothing ships: programs started
     // with a clean signal mask, a throw-away PostgreSQL cluster, loopback certificates.
-    .target(name: "StockroomFixtures", dependencies: ["StockroomSystem"]),
+    .target(name: "StockroomFixtures", dependencies: ["StockroomSystem", "CStockroomSystem"]),
     // The shop's engine, without sockets, event loops or Dispatch: connection cores and sessions,
     // the command handlers and their replies, the store and its change paths, watching, counters.
     .target(

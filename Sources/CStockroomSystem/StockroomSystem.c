@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <sys/socket.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -21,6 +22,10 @@ int sr_pipe_cloexec(int fds[2]) {
 
 int sr_accept4(int fd, void *address, unsigned int *length, int flags) {
   return accept4(fd, (struct sockaddr *)address, (socklen_t *)length, flags);
+}
+
+int sr_spawn_close_from(void *actions, int from) {
+  return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
 }
 
 int sr_malloc_trim(void) {

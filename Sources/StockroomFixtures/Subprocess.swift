@@ -1,3 +1,4 @@
+import CStockroomSystem
 import StockroomSystem
 
 #if canImport(Glibc)
@@ -41,6 +42,10 @@ public enum Subprocess {
     posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // Nothing else of the test process's: a descriptor some library opened without close-on-exec
+    // would otherwise live on in a long-running tool (a cluster's watchdog lives as long as the
+    // tests), and a socket or pipe the tests close would never reach its end.
+    _ = sr_spawn_close_from(&actions, 3)
     do {
       return try Spawn.start(path, arguments: [path] + arguments, environment: environment, actions: &actions)
     } catch {

@@ -29,6 +29,12 @@ int sr_pipe_cloexec(int fds[2]);
 // in the same call, so no child started meanwhile inherits it, and no fcntl calls follow.
 int sr_accept4(int fd, void *address, unsigned int *length, int flags);
 
+// posix_spawn_file_actions_addclosefrom_np(actions, from), hidden the same way: the child
+// closes every descriptor from `from` up, whatever this process opened without close-on-exec.
+// `actions` is a posix_spawn_file_actions_t *, passed untyped so this header need not include
+// <spawn.h> (see above).
+int sr_spawn_close_from(void *actions, int from);
+
 // malloc_trim(0), from <malloc.h>, which Glibc's module leaves out: gives the allocator's free
 // pages back to the kernel. Returns 1 when it gave any back.
 int sr_malloc_trim(void);

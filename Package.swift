@@ -138,10 +138,11 @@ let package = Package(
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),
     .testTarget(name: "StockroomTextTests", dependencies: ["StockroomText"]),
     // The system layer's own: spawning with clean signals, exit statuses.
-    .testTarget(name: "StockroomSystemTests", dependencies: ["StockroomSystem"]),
+    .testTarget(name: "StockroomSystemTests", dependencies: ["StockroomSystem", "CStockroomSystem"]),
     // The SQLite and PostgreSQL layers on their own, on real files and a real cluster.
     .testTarget(
-      name: "StockroomStorageTests", dependencies: ["StockroomStorage", "StockroomDomain", "StockroomTestSupport"]),
+      name: "StockroomStorageTests",
+      dependencies: ["StockroomStorage", "StockroomDomain", "StockroomTestSupport", "StockroomFixtures"]),
     // TLSChannel over a socket pair, without a server.
     .testTarget(name: "StockroomTLSTests", dependencies: ["StockroomTLS", "StockroomTestSupport", "TLSExitProbe"]),
     // A program that starts TLS and exits, for StockroomTLSTests to see what OpenSSL does at exit.

@@ -18,6 +18,20 @@ struct BoardEventsTests {
     return (server, try server.server.startHTTP())
   }
 
+  /// A stream that has read the snapshot and then reads nothing: its small receive buffer fills
+  /// after some 1,000 events.
+  private func stalledStream(_ port: UInt16) throws -> EventStreamClient {
+    let stalled = try EventStreamClient(port: port, receiveBuffer: 4096)
+    _ = try stalled.next()
+    return stalled
+  }
+
+  /// `count` orders of a banana, pipelined in one write, each answered OK.
+  private func orderBananas(_ count: Int, on orders: LineClient) throws {
+    try orders.send(String(repeating: "ORDER banana\n", count: count))
+    for _ in 0..<count { #expect(try orders.readReply().isOK) }
+  }
+
   private func level(_ board: EventStreamClient.Event, _ item: String) -> Int? {
     let items = board["items"] as? [[String: Any]] ?? []
     return items.first { $0["id"] as? String == item }?["level"] as? Int
@@ -113,16 +127,14 @@ struct BoardEventsTests {
   @Test("a stream that stops reading is closed as a slow watcher is, and counted; the board goes on")
   func slowStreamDropped() throws {
     let (server, port) = try boardServer(initialStock: 100_000) { $0.watchTimeout = 1 }
-    let stalled = try EventStreamClient(port: port, receiveBuffer: 4096)
-    _ = try stalled.next()
+    let stalled = try stalledStream(port)
     let orders = try LineClient.greeted(server.port)
     let stats = server.server.stats
     // Orders until the stream's socket is full and it has taken nothing for its watch timeout;
     // bounded at 20,000 orders, far more than fills it.
     var sent = 0
     while stats.slowConsumerDisconnects.load(ordering: .relaxed) == 0 && sent < 20_000 {
-      try orders.send(String(repeating: "ORDER banana\n", count: 200))
-      for _ in 0..<200 { #expect(try orders.readReply().isOK) }
+      try orderBananas(200, on: orders)
       sent += 200
     }
     // Once full, the stream is closed when its second without progress is up.
@@ -139,15 +151,13 @@ struct BoardEventsTests {
   func overflowedStreamDropped() throws {
     // A watch timeout that never comes: only the mailbox's bound can end this stream.
     let (server, port) = try boardServer(initialStock: 1_000_000) { $0.watchTimeout = 3600 }
-    let stalled = try EventStreamClient(port: port, receiveBuffer: 4096)
-    _ = try stalled.next()
+    let stalled = try stalledStream(port)
     let orders = try LineClient.greeted(server.port)
     let stats = server.server.stats
-    // More changes than the mailbox holds beyond what the sockets take first (some 1,000 events
-    // with the small receive buffer): the stream is asked for nothing while its socket is full.
+    // More changes than the mailbox holds beyond what the sockets take first: the stream is
+    // asked for nothing while its socket is full.
     for _ in 0..<(EventMailbox.capacity / 1000 + 10) {
-      try orders.send(String(repeating: "ORDER banana\n", count: 1000))
-      for _ in 0..<1000 { #expect(try orders.readReply().isOK) }
+      try orderBananas(1000, on: orders)
     }
     #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 0)
     // Reading again makes room; asked for more, the stream finds its mailbox overflowed and ends.

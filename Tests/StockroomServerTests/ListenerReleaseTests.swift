@@ -1,4 +1,5 @@
 import Foundation
+import StockroomFixtures
 import StockroomSystem
 import StockroomTransport
 import Testing
@@ -33,25 +34,8 @@ struct ListenerReleaseTests {
   func portIsFreeWhileChildSharesSocket() throws {
     let shop = try TestServer()
     let listening = try #require(Self.listeningDescriptor(port: shop.port))
-    // A child that keeps the socket past its exec stands for one caught between fork and exec.
-    var ends: [Int32] = [-1, -1]
-    // Close-on-exec: a program another test spawns meanwhile would keep the writer open for good.
-    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let kept: Int32 = listening == 200 ? 201 : 200
-    posix_spawn_file_actions_adddup2(&actions, listening, kept)
-    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-    posix_spawn_file_actions_addclose(&actions, ends[1])
-    let child = try Spawn.start("/bin/cat", arguments: ["cat"], actions: &actions)
-    close(ends[0])
-    defer {
-      // The end of its input stops cat if this process dies first; here it is stopped at once.
-      close(ends[1])
-      kill(child, SIGKILL)
-      _ = try? Spawn.wait(for: child)
-    }
+    let child = try DescriptorSharingChild(sharing: listening)
+    defer { child.stop() }
     shop.server.stop()
     let again = try ListeningSocket.open(try #require(SocketAddress(host: "127.0.0.1", port: shop.port)), backlog: 8)
     close(again.fd)

@@ -1,3 +1,4 @@
+import CStockroomSystem
 import StockroomSystem
 import Testing
 
@@ -5,20 +6,19 @@ import Testing
   import Glibc
 #endif
 
-/// Checked through a socket pair used as a pipe (close-on-exec from the start, which `pipe` cannot
-/// be without `pipe2`), whose reader sees the end only once every writer is closed: other
+/// Checked through a pipe, whose reader sees the end only once every writer is closed: other
 /// tests in this process open and close descriptors meanwhile, so a number alone proves nothing.
 @Suite("A file descriptor closes exactly once")
 struct FileDescriptorTests {
-  /// The pair: its read end, and its write end owned by a `FileDescriptor`.
+  /// A pipe: its read end, and its write end owned by a `FileDescriptor`.
   private static func pipeEnds() throws -> (reader: Int32, writer: FileDescriptor) {
     var ends: [Int32] = [-1, -1]
-    // A program another test spawns meanwhile would otherwise keep the writer open for good.
-    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+    // Close-on-exec: a program another test spawns meanwhile would keep the writer open for good.
+    try #require(sr_pipe_cloexec(&ends) == 0)
     return (ends[0], FileDescriptor(ends[1]))
   }
 
-  /// Whether the writer is closed: a read sees the end rather than waiting. A child
+  /// Whether the pipe's writer is closed: a read sees the end rather than waiting. A child
   /// spawned by another test holds a copy until its exec, so a closed writer is waited for (at
   /// most 30 s); an open one is looked at once.
   private static func writerClosed(_ reader: Int32, waiting: Bool = true) -> Bool {

@@ -47,6 +47,8 @@ public final class Server: Sendable {
   /// What every connection shares, made once: the handler and the limits the configuration sets.
   private let handler: CommandHandler
   private let limits: ConnectionLimits
+  /// What watchers may leave unsent, all together (`UnsentOutputBudget`).
+  package let unsentBudget: UnsentOutputBudget
   /// Taken by the first `stop()`; later calls wait for `stopFinished` instead of stopping again.
   private let stopClaimed = Atomic<Bool>(false)
   /// Signalled when the first `stop()` is done, and passed on by every call that waited for it.
@@ -99,6 +101,7 @@ public final class Server: Sendable {
       clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
       credentials: credentials, history: history, throttle: throttle, presence: presence)
     self.limits = ConnectionLimits(configuration)
+    self.unsentBudget = UnsentOutputBudget(total: configuration.watcherOutputBudget)
   }
 
   /// Starts listening and returns the plaintext port, which is the kernel's choice when
@@ -244,7 +247,7 @@ public final class Server: Sendable {
   private var context: ConnectionContext {
     ConnectionContext(
       limits: limits, handshakeTimeout: configuration.tls?.handshakeTimeout ?? .seconds(10),
-      store: store, handler: handler, logger: logger,
+      store: store, handler: handler, logger: logger, unsentBudget: unsentBudget,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })
   }
 
@@ -264,6 +267,7 @@ public final class Server: Sendable {
       return
     }
     let connection = makeConnection(fd, id: id, peer: peer, admission: .client, tls: channel)
+    sources.withLock { $0.attach(connection) }
     stats.totalConnections.add(1, ordering: .relaxed)
     let over = channel == nil ? "" : " transport=tls"
     logger.info("connect id=\(id) peer=\(peer)\(over) clients=\(stats.connectedClients.load(ordering: .relaxed))")
@@ -271,16 +275,33 @@ public final class Server: Sendable {
   }
 
   /// Takes a place for a connection from `source`, or says why there is none: its address holds
-  /// `--max-clients-per-address` already, or the server `maxClients`.
+  /// `--max-clients-per-address` already, or the server `maxClients` and no address holds two
+  /// more than `source` does. When one does, its newest connection yields its place
+  /// (`SourceCounts.heaviest`): the source using most is cut, never the newcomer.
   private func admit(_ source: PeerSource) -> AdmissionRefusal? {
     let perAddress = configuration.maxClientsPerAddress
     guard sources.withLock({ $0.take(source, limit: perAddress) }) else { return .addressFull(perAddress: perAddress) }
-    guard takePlace() else {
+    if takePlace() { return nil }
+    // The place is the yielding connection's until it has closed, so the count may pass
+    // `maxClients` by the places still being given up: at most `maxYielding`.
+    let yielding = sources.withLock { sources -> (connection: Connection, held: Int)? in
+      guard sources.yieldingCount < Self.maxYielding, let heaviest = sources.heaviest(against: source) else {
+        return nil
+      }
+      sources.yield(heaviest.connection)
+      return heaviest
+    }
+    guard let yielding else {
       sources.withLock { $0.release(source) }
       return .serverFull(maxClients: maxClients)
     }
+    stats.connectedClients.add(1, ordering: .relaxed)
+    yielding.connection.yieldPlace(held: yielding.held)
     return nil
   }
+
+  /// How many connections may be giving up their places at once (see `admit`).
+  static let maxYielding = 64
 
   /// Takes a place among `maxClients`, or says there is none. Checking the count and taking a
   /// place are one step, so connections accepted at once can never overshoot it.
@@ -342,9 +363,9 @@ public final class Server: Sendable {
   private func closed(_ connection: Connection, reason: CloseReason) {
     switch connection.admission {
     case .client:
-      sources.withLock { $0.release(connection.source) }
+      sources.withLock { $0.closed(connection) }
       switch reason {
-      case .outputOverflow(_, let events), .watcherNotReading(_, let events):
+      case .outputOverflow(_, let events), .watcherNotReading(_, let events), .outputBudget(_, let events):
         stats.slowConsumerDisconnects.add(1, ordering: .relaxed)
         stats.eventsDropped.add(events, ordering: .relaxed)
       case .watcherBehind: stats.slowConsumerDisconnects.add(1, ordering: .relaxed)

@@ -20,8 +20,13 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var rejectionLogInterval: Duration = .seconds(10)
   /// Unsent output past which a connection stops reading requests until its client catches up.
   public var outputHighWater = 256 * 1024
-  /// Unsent output past which a connection that does not read (a silent watcher) is closed.
-  public var outputHardLimit = 8 * 1024 * 1024
+  /// Unsent output past which a connection that does not read (a silent watcher) is closed:
+  /// about 30,000 events, a busy shop's minutes, and more than a watcher that reads ever holds.
+  public var outputHardLimit = 2 * 1024 * 1024
+  /// Unsent output of every watcher together; past it the one furthest behind, of the source
+  /// whose watchers hold the most, is cut (`UnsentOutputBudget`). With everything else a
+  /// server holds, it keeps one under 512 MB however many stalled watchers there are.
+  public var watcherOutputBudget = 128 * 1024 * 1024
   public var logging = true
   /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
   public var dataDirectory: String? = "data"

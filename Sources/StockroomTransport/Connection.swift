@@ -55,6 +55,8 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// What the loop's epoll set holds for `fd` now, so unchanged interest costs no system call.
   private var interest: EventLoop.Interest = []
   private var mailbox: EventMailbox?
+  /// Whether the server's unsent-output budget counts this connection now.
+  private var inBudget = false
   /// The mailbox's events are taken into this buffer and it is emptied after, so the two
   /// buffers trade places and a watcher allocates nothing per change.
   private var eventBatch: [EncodedEvent] = []
@@ -267,6 +269,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   }
 
   private func settle() {
+    if mailbox != nil || inBudget { reportUnsent() }
     if core.finishedWriting && !outputShut {
       outputShut = true
       stream.shutdownOutput()
@@ -298,6 +301,17 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     }
   }
 
+  /// Tells the server's budget how far behind this watcher is (`UnsentOutputBudget`), which may
+  /// choose it to be cut.
+  private func reportUnsent() {
+    inBudget = server.unsentBudget.report(id, source: source, bytes: core.unsentByteCount()) { [self, loop] in
+      loop.execute { [self] in
+        core.cutForBudget(total: server.unsentBudget.total, host: self)
+        tearDown()
+      }
+    }
+  }
+
   // MARK: Deadlines
 
   /// Sets the deadline timer for the core's next deadline, unless it already fires by then.
@@ -323,6 +337,24 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
 
   // MARK: Closing
 
+  /// Gives this connection's place to a newcomer from a source holding fewer (the server was
+  /// full and this one's source held `held`, the most): closed on its loop, told why first when
+  /// its socket takes it.
+  package func yieldPlace(held: Int) {
+    loop.execute { [self] in
+      guard !tornDown else { return }
+      // Said only between lines: a reply half sent would be cut by it.
+      guard !handshaking, core.unsentByteCount() == 0 else { return closeNow(.placeTaken(held: held)) }
+      var line = ReplyEncoder(capacity: 160)
+      line.beginEvent("closing")
+      line.field("reason", "server_full")
+      line.field("address_places", held)
+      line.endLine()
+      _ = line.bytes.withUnsafeBytes { stream.write($0) }
+      closeNow(.placeTaken(held: held))
+    }
+  }
+
   private func closeNow(_ reason: CloseReason) {
     core.close(reason, host: self)
     tearDown()
@@ -333,6 +365,8 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     tornDown = true
     server.store.hub.unsubscribe(id)
     mailbox = nil
+    if inBudget { server.unsentBudget.forget(id) }
+    inBudget = false
     if let lingerTimer { loop.cancel(lingerTimer) }
     lingerTimer = nil
     if let deadlineTimer { loop.cancel(deadlineTimer) }

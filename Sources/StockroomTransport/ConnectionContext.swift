@@ -10,18 +10,21 @@ package struct ConnectionContext: Sendable {
   package let store: Store
   package let handler: CommandHandler
   package let logger: Logger
+  /// What watchers may leave unsent, all of them together.
+  package let unsentBudget: UnsentOutputBudget
   /// Told once a connection's descriptor is closed, with the reason.
   package let connectionClosed: @Sendable (Connection, CloseReason) -> Void
 
   package init(
     limits: ConnectionLimits, handshakeTimeout: Duration, store: Store, handler: CommandHandler, logger: Logger,
-    connectionClosed: @escaping @Sendable (Connection, CloseReason) -> Void
+    unsentBudget: UnsentOutputBudget, connectionClosed: @escaping @Sendable (Connection, CloseReason) -> Void
   ) {
     self.limits = limits
     self.handshakeTimeout = handshakeTimeout
     self.store = store
     self.handler = handler
     self.logger = logger
+    self.unsentBudget = unsentBudget
     self.connectionClosed = connectionClosed
   }
 }

@@ -10,10 +10,10 @@ import Testing
 /// The credential pool's fairness by address on its own (`JobPool`, issue 20, item 1).
 @Suite("The job pool shared fairly by address")
 struct JobPoolFairnessTests {
-  static func source(_ host: String) -> PeerSource { PeerSource(SocketAddress(host: host, port: 1)!) }
+  static func source(_ host: String) -> ShareKey { .address(PeerSource(SocketAddress(host: host, port: 1)!)) }
 
   /// The penalties the pools below see, as `LoginThrottle.penalty` would give them.
-  static let penalties: [PeerSource: Int] = [
+  static let penalties: [ShareKey: Int] = [
     source("127.0.0.1"): 9, source("127.0.0.3"): 2, source("127.0.0.4"): 9, source("127.0.0.5"): 5,
   ]
 
@@ -48,6 +48,7 @@ struct JobPoolFairnessTests {
         {
           ran.withLock { $0.append(name) }
           done.leave()
+          return .done
         }, displaced: nil)
       #expect(accepted)
     }
@@ -60,32 +61,114 @@ struct JobPoolFairnessTests {
   func displacement() {
     let (pool, release) = heldPool(capacity: 2)
     defer { pool.shutdown() }
-    let told = Mutex<[String]>([])
-    let ran = Mutex<[String]>([])
-    let settled = DispatchGroup()
-    func submit(_ name: String, _ host: String) -> Bool {
-      settled.enter()
-      let accepted = pool.submit(
-        from: Self.source(host),
-        {
-          ran.withLock { $0.append(name) }
-          settled.leave()
-        },
-        displaced: {
-          told.withLock { $0.append(name) }
-          settled.leave()
-        })
-      if !accepted { settled.leave() }
-      return accepted
-    }
+    let fates = Fates()
+    func submit(_ name: String, _ host: String) -> Bool { offer(name, host, to: pool, fates) }
     #expect(submit("flood-1", "127.0.0.5"))
     #expect(submit("flood-2", "127.0.0.5"))
     #expect(!submit("flood-3", "127.0.0.5"), "the same host displaces none of its own")
     #expect(submit("clean", "127.0.0.2"))
-    #expect(told.withLock { $0 } == ["flood-2"])
+    #expect(fates.told.withLock { $0 } == ["flood-2"])
     #expect(!submit("worse", "127.0.0.4"), "a host failing more displaces no one")
     release.signal()
-    settled.wait()
-    #expect(ran.withLock { $0 } == ["clean", "flood-1"])
+    fates.settled.wait()
+    #expect(fates.ran.withLock { $0 } == ["clean", "flood-1"])
+  }
+
+  /// Runs `count` jobs of `host` to the end, each saying `outcome`: work done lately (and a
+  /// vouch, for `.vouched`) in the pool's ledger.
+  private func ran(_ count: Int, of host: String, saying outcome: JobPool.Outcome = .done, on pool: JobPool) throws {
+    for _ in 0..<count {
+      let before = pool.counters.completed
+      let accepted = pool.submit(from: Self.source(host), { outcome }, displaced: nil)
+      #expect(accepted)
+      // Counted once the pool has the job back, after the job itself returned.
+      try waitUntil(timeout: 60) { pool.counters.completed == before + 1 }
+    }
+  }
+
+  /// A pool of one thread, fresh: `hold` blocks the thread in a job of no one until the
+  /// returned semaphore is signalled.
+  private func hold(_ pool: JobPool) -> DispatchSemaphore {
+    let release = DispatchSemaphore(value: 0)
+    let started = DispatchSemaphore(value: 0)
+    _ = pool.submit {
+      started.signal()
+      release.wait()
+    }
+    started.wait()
+    return release
+  }
+
+  /// What became of the jobs `offer` submitted.
+  private final class Fates: Sendable {
+    let ran = Mutex<[String]>([])
+    let told = Mutex<[String]>([])
+    let settled = DispatchGroup()
+  }
+
+  /// Submits a job of `host` named `name`, recording in `fates` whether it ran or was displaced.
+  private func offer(_ name: String, _ host: String, to pool: JobPool, _ fates: Fates) -> Bool {
+    fates.settled.enter()
+    let accepted = pool.submit(
+      from: Self.source(host),
+      {
+        fates.ran.withLock { $0.append(name) }
+        fates.settled.leave()
+        return .done
+      },
+      displaced: {
+        fates.told.withLock { $0.append(name) }
+        fates.settled.leave()
+      })
+    if !accepted { fates.settled.leave() }
+    return accepted
+  }
+
+  @Test("work done lately counts, successes too: a host that ran many checks yields its place to one that ran none")
+  func workDoneCounts() throws {
+    let pool = JobPool(name: "test.work", threads: 1, capacity: 2, starter: NamedThreadStarter())
+    defer { pool.shutdown() }
+    try ran(10, of: "127.0.0.7", on: pool)
+    let release = hold(pool)
+    let fates = Fates()
+    #expect(offer("busy", "127.0.0.7", to: pool, fates))
+    #expect(offer("other", "127.0.0.8", to: pool, fates))
+    #expect(offer("newcomer", "127.0.0.9", to: pool, fates), "the newcomer was refused")
+    #expect(fates.told.withLock { $0 } == ["busy"], "not the host that did most")
+    release.signal()
+    fates.settled.wait()
+    #expect(fates.ran.withLock { $0 } == ["other", "newcomer"])
+  }
+
+  @Test("a host vouched for by a passed check goes ahead of fresh hosts that fill the queue")
+  func vouchedGoesAhead() throws {
+    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: NamedThreadStarter())
+    defer { pool.shutdown() }
+    try ran(1, of: "127.0.0.7", saying: .vouched, on: pool)
+    let release = hold(pool)
+    let fates = Fates()
+    #expect(offer("fresh-1", "127.1.0.1", to: pool, fates))
+    #expect(offer("fresh-2", "127.1.0.2", to: pool, fates))
+    #expect(!offer("fresh-3", "127.1.0.3", to: pool, fates), "fresh hosts are alike")
+    #expect(offer("known", "127.0.0.7", to: pool, fates), "the known host was refused")
+    #expect(fates.told.withLock { $0 } == ["fresh-2"])
+    release.signal()
+    fates.settled.wait()
+    #expect(fates.ran.withLock { $0 } == ["known", "fresh-1"])
+  }
+
+  @Test("a vouched host that checks over and over ranks by its work: a fresh host takes its place")
+  func vouchedButBusyYields() throws {
+    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: NamedThreadStarter())
+    defer { pool.shutdown() }
+    try ran(20, of: "127.0.0.7", saying: .vouched, on: pool)
+    let release = hold(pool)
+    let fates = Fates()
+    #expect(offer("busy", "127.0.0.7", to: pool, fates))
+    #expect(offer("other", "127.0.0.8", to: pool, fates))
+    #expect(offer("newcomer", "127.0.0.9", to: pool, fates), "the newcomer was refused")
+    #expect(fates.told.withLock { $0 } == ["busy"])
+    release.signal()
+    fates.settled.wait()
   }
 }

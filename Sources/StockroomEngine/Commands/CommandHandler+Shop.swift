@@ -42,7 +42,7 @@ extension CommandHandler {
         return nil
       }
       // A customer's own orders are counted in the database.
-      return try reading(out: &out) { out in try listCategories(account: account, role: role, out: &out) }
+      return try reading(for: session, out: &out) { out in try listCategories(account: account, role: role, out: &out) }
     }
     return try list(word, request, session: session, role: role, out: &out)
   }
@@ -131,7 +131,7 @@ extension CommandHandler {
       try Self.pageFooter(page, out: &out)
     case .orders:
       let user = session.user
-      return try reading(out: &out) { out in
+      return try reading(for: session, out: &out) { out in
         // Staff see every order; anyone else their own.
         let page = role >= .staff ? try store.orders(paging) : try store.orders(of: user, paging)
         for order in page.items {
@@ -321,13 +321,13 @@ extension CommandHandler {
     out.endLine()
   }
 
-  package func stocktake(_ request: Request, out: inout ReplyEncoder) throws -> ReplyWait? {
+  package func stocktake(_ request: Request, session: Session, out: inout ReplyEncoder) throws -> ReplyWait? {
     let paging = try Paging(page: request.options[.page], size: request.options[.size])
     let (id, kind, level) = try store.read { state throws(ShopError) in
       let ref = try state.resolveStocked(request.arguments[0].text, allowJuice: false)
       return (ref.id, RowKind(ref.kind), state.level(of: ref.id)!)
     }
-    return try reading(out: &out) { out in
+    return try reading(for: session, out: &out) { out in
       let (entries, total) = try store.ledger(of: id, paging: paging)
       out.beginRow(id)
       out.kind(kind)

@@ -166,7 +166,7 @@ package struct CommandHandler: Sendable {
       let session = session
       return .work(
         .read(
-          ReadTicket { out in
+          ReadTicket(for: .of(account: session.account, source: session.source)) { out in
             var unchanged = session
             try request.answer(applied, &unchanged, &out)
           }))
@@ -183,14 +183,14 @@ package struct CommandHandler: Sendable {
 
   /// Writes a reply that reads history from the database on the history pool, off the event
   /// loop; in memory, where the history is too, at once.
-  package func reading(out: inout ReplyEncoder, _ body: @escaping @Sendable (inout ReplyEncoder) throws -> Void) throws
-    -> ReplyWait?
-  {
+  package func reading(
+    for session: Session, out: inout ReplyEncoder, _ body: @escaping @Sendable (inout ReplyEncoder) throws -> Void
+  ) throws -> ReplyWait? {
     guard store.journal != nil else {
       try body(&out)
       return nil
     }
-    return .work(.read(ReadTicket(body)))
+    return .work(.read(ReadTicket(for: .of(account: session.account, source: session.source), body)))
   }
 
   /// The table's checks, with a "did you mean" for a mistyped command word.

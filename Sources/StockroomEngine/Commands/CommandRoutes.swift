@@ -42,7 +42,9 @@ package enum CommandRoutes {
     .names: .view { handler, _, _, _, out in handler.names(out: &out) },
     .expo: .answer { handler, _, _, _, out in handler.expo(out: &out) },
     .stock: .view { handler, request, _, _, out in try handler.stock(request, out: &out) },
-    .stocktake: .read { handler, request, _, _, out in try handler.stocktake(request, out: &out) },
+    .stocktake: .read { handler, request, _, session, out in
+      try handler.stocktake(request, session: session, out: &out)
+    },
     .add: .change { handler, request, _, session in try handler.add(request, session: session) },
     .order: .change { handler, request, _, session in try handler.order(request, session: session) },
     .diaryNew: .change { handler, request, _, session in handler.diaryNew(request, session: session) },

@@ -21,6 +21,9 @@ package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   /// Unsent output passed the hard limit: the client is not reading. `events` of it were events
   /// the client never began to receive, which count as dropped.
   case outputOverflow(bytes: Int, events: Int)
+  /// Cut to keep the server's unsent watcher output within `total` bytes
+  /// (`UnsentOutputBudget`): this watcher was the furthest behind of the source holding most.
+  case outputBudget(total: Int, events: Int)
   case idle(seconds: Int)
   /// A watcher left output waiting for `seconds` without taking a byte of it; `events` of it were
   /// events the client never began to receive, which count as dropped.
@@ -29,6 +32,9 @@ package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   /// The closing connection's owed output was not taken in time.
   case closingTimedOut(seconds: Int)
   case foreignProtocol(ForeignProtocol)
+  /// The server was full and a connection came from a source holding fewer places than this
+  /// one's, which held the most: its newest place went to the newcomer.
+  case placeTaken(held: Int)
   /// Turned away at connect with `ERR LIMIT`; it never counted as a client.
   case rejected
   case serverStopping
@@ -52,12 +58,16 @@ package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case .watcherBehind(let events): "watcher fell \(events) events behind"
     case .outputOverflow(let bytes, let events):
       "unsent output passed \(bytes) bytes; client is not reading; \(events) events never sent"
+    case .outputBudget(let total, let events):
+      "cut: watchers' unsent output passed the server's \(total) bytes and this one was furthest behind; \(events) events never sent"
     case .idle(let seconds): "idle for \(seconds) s"
     case .watcherNotReading(let seconds, let events):
       "watcher took none of its output for \(seconds) s; \(events) events never sent"
     case .lineTimeout(let seconds): "request line not finished within \(seconds) s"
     case .closingTimedOut(let seconds): "owed output not taken within \(seconds) s of closing"
     case .foreignProtocol(let kind): "cross-protocol attempt (\(kind.rawValue))"
+    case .placeTaken(let held):
+      "cut: the server was full and this address held the most places (\(held)); its newest went to another address"
     case .rejected: "rejected: server full"
     case .serverStopping: "server stopping"
     case .tlsFailed(let reason): "TLS failed: \(reason)"

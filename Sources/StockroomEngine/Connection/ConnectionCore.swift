@@ -332,6 +332,12 @@ package struct ConnectionCore {
     }
   }
 
+  /// Closes a watcher that `UnsentOutputBudget` chose to cut, counting what it loses.
+  package mutating func cutForBudget(total: Int, host: some ConnectionHost) {
+    guard phase != .closed else { return }
+    close(.outputBudget(total: total, events: unsentEventCount), host: host)
+  }
+
   /// Events written for the client whose line it has not begun to receive: what closing now
   /// loses. A line sent in part is not counted (its start may be gone from the buffer).
   private var unsentEventCount: Int {

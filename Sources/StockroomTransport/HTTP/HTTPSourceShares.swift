@@ -5,33 +5,33 @@ import StockroomEngine
 /// fewer than the source holding the most takes one of that source's places: the biggest is cut,
 /// never the newcomer, so a few hosts cannot keep everyone else out by holding every place. A
 /// newcomer is refused only when its own source is among the biggest (or at its share).
-struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
-  enum Admission: Equatable, Sendable {
+package struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
+  package enum Admission: Equatable, Sendable {
     case admitted
     /// Admitted in the place of `Key`, which the caller must now close.
     case admittedCutting(Key)
     case refused
   }
 
-  let total: Int
-  let perSource: Int
+  package let total: Int
+  package let perSource: Int
   /// Each holder's source, and when it was admitted (a count: older is smaller).
   private var holders: [Key: (source: PeerSource, order: Int)] = [:]
   private var counts: [PeerSource: Int] = [:]
   private var admissions = 0
 
-  init(total: Int, perSource: Int) {
+  package init(total: Int, perSource: Int) {
     self.total = total
     self.perSource = perSource
   }
 
-  var count: Int { holders.count }
+  package var count: Int { holders.count }
 
-  func held(by source: PeerSource) -> Int { counts[source] ?? 0 }
+  package func held(by source: PeerSource) -> Int { counts[source] ?? 0 }
 
   /// Admits `key` from `source`, or says which holder it displaces or that it is refused.
   /// `rank` orders the biggest source's holders for cutting: the lowest first, then the oldest.
-  mutating func admit(_ key: Key, from source: PeerSource, rank: (Key) -> Int = { _ in 0 }) -> Admission {
+  package mutating func admit(_ key: Key, from source: PeerSource, rank: (Key) -> Int = { _ in 0 }) -> Admission {
     let mine = held(by: source)
     guard mine < perSource else { return .refused }
     guard holders.count >= total else {
@@ -51,7 +51,7 @@ struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
   }
 
   /// Gives back `key`'s place; nothing if it holds none (it was cut, or never admitted).
-  mutating func release(_ key: Key) {
+  package mutating func release(_ key: Key) {
     guard let holder = holders.removeValue(forKey: key) else { return }
     let left = (counts[holder.source] ?? 1) - 1
     counts[holder.source] = left > 0 ? left : nil

@@ -35,7 +35,12 @@ package struct ConfigCheck {
     checkStore()
     checkLogFile()
     checkFileLimit()
-    if let http = configuration.http { found.append("board http://\(http)/ metrics http://\(http)/metrics") }
+    if let http = configuration.http {
+      found.append("board http://\(http)/ metrics http://\(http)/metrics")
+      if let address = http.socketAddress, let warning = HTTPServer.exposureWarning(address) {
+        warnings.append(warning)
+      }
+    }
   }
 
   /// One line: what the server would run with.

@@ -8,10 +8,9 @@ extension Server {
     return BoardSite(
       metrics: { [self] in metricsText() },
       board: { [self] resync in
-        let down =
-          store.changes.sharedFigures.map { $0.connected ? nil : "the shared store cannot be reached" } ?? nil
+        let state = boardStoreState
         let stats = boardStats(encoder)
-        return store.read { encoder.board($0, resync: resync, storeDown: down, stats: stats) }
+        return store.read { encoder.board($0, resync: resync, store: state, stats: stats) }
       },
       stats: { [self] in boardStats(encoder) }, hub: store.hub, counters: stats,
       nextID: { [self] in nextConnectionID.add(1, ordering: .relaxed).oldValue },
@@ -21,6 +20,16 @@ extension Server {
   private func boardStats(_ encoder: BoardEventEncoder) -> String {
     let (orders, newest) = store.read { ($0.ordersMade, $0.counters.nextOrderID - 1) }
     return encoder.stats(
-      connections: connectedClients, orders: orders, newestOrder: newest, watchers: store.hub.watcherCount)
+      connections: connectedClients, orders: orders, newestOrder: newest, watchers: store.hub.watcherCount,
+      store: boardStoreState)
+  }
+
+  /// The store as the board shows it: a lost shared store first (its levels may be stale), then
+  /// a store refusing writes (INFO's `read_only`, the metrics' `stockroom_read_only`).
+  private var boardStoreState: BoardStoreState {
+    if let shared = store.changes.sharedFigures, !shared.connected {
+      return .down(reason: "the shared store cannot be reached")
+    }
+    return store.readOnlyReason.map { .readOnly(reason: $0) } ?? .up
   }
 }

@@ -43,11 +43,14 @@ struct HTTPExchange {
 
   static func connected(port: UInt16, timeout: Int, from source: String = "127.0.0.1") throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    // The send timeout bounds the connect too (Linux): a server that stopped accepting leaves a
+    // connect waiting in its full backlog for the kernel's two minutes of SYN retries.
+    var limit = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     guard Loopback.bind(fd, to: source) == 0, Loopback.connect(fd, port: port) == 0 else {
       close(fd)
       throw LineClient.Failure(description: "connect to \(port): \(errno)")
     }
-    var limit = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     return fd
   }

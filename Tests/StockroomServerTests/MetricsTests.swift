@@ -186,15 +186,18 @@ struct MetricsTests {
       let text = String(decoding: raw, as: UTF8.self)
       #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(request.prefix(80).debugDescription)")
       #expect(!text.contains("metrics/") && !text.contains("aaaa"), "the answer echoes the request")
-      // The answers the board's code makes are read strictly. The 400s libmicrohttpd makes
-      // itself (0.9.75) come with their head written twice, so only their first line is read.
-      guard [200, 404, 405, 413].contains(status) else { continue }
+      // Every answer is read strictly, libmicrohttpd's own among them, but one: 0.9.75 writes
+      // the head of its 400 for a Content-Length that is not a number twice, and nothing of the
+      // board's runs before it. (It did the same for a missing Host; HTTPHeaderCheck makes
+      // that one now.)
+      guard !request.contains("Content-Length: -1") else { continue }
       let answer = try HTTPExchange.parse(raw)
       if status == 405 { #expect(answer.header("Allow") == "GET, HEAD") }
     }
     for request in ["GET /metrics HTTP/1.1\r\n\r\n", "GET /metrics HTTP/1.1\r\nHost : 127.0.0.1\r\n\r\n"] {
       let hostless = try HTTPExchange.rawAnswer(Array(request.utf8), port: port, timeout: 10)
       #expect(String(decoding: hostless, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+      #expect(try HTTPExchange.parse(hostless).status == 400)
     }
     // HEAD: the head a GET gets, Content-Length included, and no body.
     let head = try HTTPExchange.rawAnswer(
@@ -224,9 +227,11 @@ struct MetricsTests {
     #expect(try server.client().request("PING").message == "PONG")
     var entry = pollfd(fd: stalled, events: Int16(POLLIN), revents: 0)
     #expect(poll(&entry, 1, 0) == 0, "the stalled client was answered before the others were served")
-    // Then it is closed, once its HTTPLimits.idleSeconds are up; the socket's 30 s timeout only
-    // bounds a server that never closes it.
-    #expect(try HTTPExchange.readToEnd(stalled).isEmpty)
+    // Then it is closed, once its HTTPLimits.idleSeconds are up (silently), or its head's
+    // HTTPLimits.headSeconds (with a 408), whichever comes first; the socket's 30 s timeout
+    // only bounds a server that never closes it.
+    let last = String(decoding: try HTTPExchange.readToEnd(stalled), as: UTF8.self)
+    #expect(last.isEmpty || last.hasPrefix("HTTP/1.1 408 "), "\(last)")
     // More connections from one address than one address may hold: those past it are turned
     // away, and a scrape from elsewhere (127.0.0.2) is still served.
     let idle = try (0..<(Int(HTTPLimits.connectionsPerAddress) + 4)).map { _ in

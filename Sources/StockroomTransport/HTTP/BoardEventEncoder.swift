@@ -31,7 +31,7 @@ package struct BoardEventEncoder: Sendable {
   /// Every stocked item with its level and starting level, the sections, and the store's
   /// state: what a stream starts with (`snapshot`), or starts again with after a reconnect
   /// (`resync`, in place of the events it missed).
-  package func board(_ shop: ShopState, resync: Bool, storeDown: String?, stats: String) -> String {
+  package func board(_ shop: ShopState, resync: Bool, store: BoardStoreState, stats: String) -> String {
     var items: [String] = []
     func add(_ id: String, _ name: String, _ kind: String, _ section: String?) {
       guard let level = shop.level(of: id) else { return }
@@ -48,22 +48,26 @@ package struct BoardEventEncoder: Sendable {
     let sections = shop.catalog.sections.map { object([("id", q($0.id)), ("name", q($0.name))]) }
     var fields = [
       ("type", q(resync ? "resync" : "snapshot")), ("items", "[" + items.joined(separator: ",") + "]"),
-      ("sections", "[" + sections.joined(separator: ",") + "]"), ("store", q(storeDown == nil ? "up" : "down")),
-      ("stats", stats),
+      ("sections", "[" + sections.joined(separator: ",") + "]"), ("store", q(store.word)), ("stats", stats),
     ]
-    if let storeDown { fields.append(("reason", q(storeDown))) }
+    if let reason = store.reason { fields.append(("reason", q(reason))) }
     return object(fields)
   }
 
   /// The figures a `stats` event carries: clients on the shop's port, orders taken so far (the
-  /// page turns two of these into orders per second) and the newest of them, watchers. The page
-  /// counts the orders it sees after `order`: one whose events come after the event that
-  /// counted it is not counted twice.
-  package func stats(connections: Int, orders: Int, newestOrder: Int, watchers: Int) -> String {
-    object([
+  /// page turns two of these into orders per second) and the newest of them, watchers, and the
+  /// store's state (a store turned read-only sends no event of its own, so the page learns it
+  /// here). The page counts the orders it sees after `order`: one whose events come after the
+  /// event that counted it is not counted twice.
+  package func stats(connections: Int, orders: Int, newestOrder: Int, watchers: Int, store: BoardStoreState)
+    -> String
+  {
+    var fields = [
       ("type", q("stats")), ("connections", String(connections)), ("orders", String(orders)),
-      ("order", String(newestOrder)), ("watchers", String(watchers)),
-    ])
+      ("order", String(newestOrder)), ("watchers", String(watchers)), ("store", q(store.word)),
+    ]
+    if let reason = store.reason { fields.append(("reason", q(reason))) }
+    return object(fields)
   }
 
   private func q(_ text: String) -> String { JSONString.quoted(text) }

@@ -73,7 +73,7 @@ enum BoardScript {
     function drawStore(state, reason) {
       board.store = state;
       const node = byId("store");
-      node.textContent = state === "down" ? "store=down" : "up";
+      node.textContent = state === "down" ? "store=down" : state === "read-only" ? "read-only" : "up";
       node.dataset.state = state;
       node.title = reason || "";
     }
@@ -121,6 +121,7 @@ enum BoardScript {
       board.counted = Math.max(board.counted, stats.order);
       byId("orders").textContent = String(board.orders);
       byId("connections").textContent = String(stats.connections);
+      if (stats.store) drawStore(stats.store, stats.reason);
     }
 
     function whole(event) {

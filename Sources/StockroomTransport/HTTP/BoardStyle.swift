@@ -28,7 +28,7 @@ enum BoardStyle {
     .figures div { background: var(--card); border: 1px solid var(--line); border-radius: 0.6rem; padding: 0.6rem 0.9rem; }
     .label { display: block; color: var(--muted); font-size: 0.95rem; }
     .value { display: block; font-size: 2.1rem; font-weight: 700; font-variant-numeric: tabular-nums; }
-    #store[data-state="down"] { color: var(--out); }
+    #store[data-state="down"], #store[data-state="read-only"] { color: var(--out); }
     main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 1fr); gap: 1.6rem; }
     .group h2 { border-bottom: 2px solid var(--line); padding-bottom: 0.2rem; }
     .items { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.5rem 1.2rem; }

@@ -42,6 +42,9 @@ package final class EventStream: Sendable {
     state.withLock { $0.pending = Array("retry: 2000\n\n".utf8) + Self.frame(first, id: 0) + $0.pending }
   }
 
+  /// The connection's key in the server's `HTTPConnectionTable`.
+  var connectionKey: Int { connection }
+
   private var mhdConnection: OpaquePointer { OpaquePointer(bitPattern: connection)! }
 
   /// The mailbox the hub fills; set once, right after the stream is made.

@@ -16,9 +16,16 @@ enum HTTPRequestRouter {
     "/board.css": (BoardStyle.css, "text/css; charset=utf-8"),
   ]
 
-  static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, requestContext in
-    guard let context, let connection, let url, let method else { return .NO }
+  static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, version, _, _, requestContext in
+    guard let context, let connection, let url, let method, let version else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    // A connection cut while its head arrived (its deadline passed, or its place went to
+    // another address) has had its answer.
+    let key = Int(bitPattern: UnsafeRawPointer(connection))
+    guard server.connections.withLock({ $0.answering(key) }) else { return .NO }
+    if let problem = HTTPHeaderCheck.problem(in: connection, version: String(cString: version)) {
+      return respond(connection, .badRequest, problem)
+    }
     let verb = String(cString: method)
     guard verb == "GET" || verb == "HEAD" else {
       return respond(connection, .methodNotAllowed, "GET and HEAD only\n", headers: [("Allow", "GET, HEAD")])
@@ -73,6 +80,19 @@ enum HTTPRequestRouter {
     let fd = sr_mhd_connection_fd(connection)
     if fd >= 0 { _ = try? Syscall.setOption(fd, SOL_SOCKET, SO_SNDBUF, HTTPLimits.streamSendBuffer) }
     return MHD_queue_response(connection, HTTPStatusCode.ok.rawValue, response)
+  }
+
+  /// MHD's notices of a connection's start and close (on its thread; the close before MHD
+  /// closes the socket).
+  static let notified: MHD_NotifyConnectionCallback = { context, connection, _, code in
+    guard let context, let connection else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    if sr_mhd_notify_started(code) != 0 {
+      server.connectionOpened(connection)
+    } else {
+      let key = Int(bitPattern: UnsafeRawPointer(connection))
+      server.connections.withLock { $0.closed(key) }
+    }
   }
 
   private static let read: MHD_ContentReaderCallback = { context, _, buffer, max in

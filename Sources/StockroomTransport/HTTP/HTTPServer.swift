@@ -12,7 +12,10 @@ package final class HTTPServer: @unchecked Sendable {
   package private(set) var address: SocketAddress
   let site: BoardSite
   private var daemon: OpaquePointer?
-  private let streams = Mutex<(open: [Int: EventStream], stopping: Bool)>(([:], false))
+  private let streams = Mutex<(open: [Int: EventStream], shares: HTTPSourceShares<Int>, stopping: Bool)>(
+    ([:], HTTPSourceShares(total: HTTPLimits.streams, perSource: HTTPLimits.streamsPerAddress), false))
+  /// Every connection MHD holds: the head's deadline and the places' shares.
+  let connections = Mutex(HTTPConnectionTable())
   private let ticker = DispatchSemaphore(value: 0)
   private let tickerDone = DispatchSemaphore(value: 0)
   private let logger: Logger
@@ -26,12 +29,14 @@ package final class HTTPServer: @unchecked Sendable {
     let context = Unmanaged.passUnretained(self).toOpaque()
     let started = try address.withSockaddr { pointer, _ in
       sr_mhd_start(
-        pointer, HTTPLimits.connections, HTTPLimits.connectionsPerAddress, HTTPLimits.memoryPerConnection,
-        HTTPLimits.idleSeconds, HTTPRequestRouter.handle, context, HTTPRequestRouter.completed, context)
+        pointer, HTTPLimits.connections + HTTPLimits.spareConnections, HTTPLimits.connectionsPerAddress,
+        HTTPLimits.memoryPerConnection, HTTPLimits.idleSeconds, HTTPRequestRouter.handle, context,
+        HTTPRequestRouter.completed, context, HTTPRequestRouter.notified, context)
     }
     guard let started else { throw Errno(errno == 0 ? EADDRINUSE : errno) }
     daemon = started
     self.address = SocketAddress(host: address.host, port: sr_mhd_port(started)) ?? address
+    if let warning = Self.exposureWarning(self.address) { logger.warning(warning) }
     let thread = Thread { [self] in
       CurrentThread.setName("sr-http-tick")
       tickLoop()
@@ -40,9 +45,24 @@ package final class HTTPServer: @unchecked Sendable {
     thread.start()
   }
 
-  /// Sends every stream its `stats` event each `HTTPLimits.tickSeconds`, until `stop`.
+  /// What a start on `address` warns of: the board has no login, so an address other machines
+  /// reach shows them the live stock and the server's figures.
+  package static func exposureWarning(_ address: SocketAddress) -> String? {
+    guard !address.isLoopback else { return nil }
+    return "the board and /metrics on http://\(address)/ can be reached from other machines, and show anyone "
+      + "there the live stock and the server's figures (read-only, no login); give --http 127.0.0.1:PORT "
+      + "unless that is meant"
+  }
+
+  /// Each second, until `stop`: closes the connections whose request head is past its deadline,
+  /// and each `HTTPLimits.tickSeconds` sends every stream its `stats` event.
   private func tickLoop() {
-    while ticker.wait(timeout: .now() + .seconds(HTTPLimits.tickSeconds)) == .timedOut {
+    var second = 0
+    while ticker.wait(timeout: .now() + .seconds(1)) == .timedOut {
+      let now = ContinuousClock.now
+      _ = connections.withLock { $0.expireHeads(olderThan: .seconds(HTTPLimits.headSeconds), at: now) }
+      second += 1
+      guard second % HTTPLimits.tickSeconds == 0 else { continue }
       let open = streams.withLock { Array($0.open.values) }
       guard !open.isEmpty else { continue }
       let json = site.stats()
@@ -50,16 +70,57 @@ package final class HTTPServer: @unchecked Sendable {
     }
   }
 
+  /// MHD accepted `connection`: it is given a place, or another source's, or refused.
+  func connectionOpened(_ connection: OpaquePointer) {
+    let key = Int(bitPattern: UnsafeRawPointer(connection))
+    let fd = sr_mhd_connection_fd(connection)
+    let source = sr_mhd_connection_address(connection).map { PeerSource(Self.address($0)) }
+    let cutStream = connections.withLock {
+      $0.opened(key, fd: fd, source: source ?? PeerSource(bytes: []), at: .now)
+    }
+    if let cutStream { endStream(cutStream) }
+  }
+
+  /// A copy of the peer address MHD holds.
+  private static func address(_ pointer: UnsafePointer<sockaddr>) -> SocketAddress {
+    var storage = sockaddr_storage()
+    let length =
+      Int32(pointer.pointee.sa_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+    withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: length)) }
+    return SocketAddress(storage: storage)
+  }
+
+  /// Ends stream `id` (its connection has been cut), so that MHD, which does not look at a
+  /// suspended connection, looks at it and finds it closed.
+  private func endStream(_ id: Int) {
+    streams.withLock { $0.open[id] }?.end()
+  }
+
   /// A new stream for `connection`, subscribed to the hub and holding its first event (the
-  /// board, or a resync of it); nil past `HTTPLimits.streams` or while stopping.
+  /// board, or a resync of it); nil while stopping, or when its address may not have another
+  /// (see `HTTPLimits.streams`).
   func openStream(_ connection: OpaquePointer, resync: Bool) -> EventStream? {
     let stream = EventStream(id: site.nextID(), connection: connection, encoder: site.encoder)
-    let admitted = streams.withLock { streams in
-      guard !streams.stopping, streams.open.count < HTTPLimits.streams else { return false }
-      streams.open[stream.id] = stream
-      return true
+    guard let source = connections.withLock({ $0.source(of: stream.connectionKey) }) else { return nil }
+    let admission = streams.withLock { streams -> HTTPSourceShares<Int>.Admission? in
+      guard !streams.stopping else { return nil }
+      let admission = streams.shares.admit(stream.id, from: source)
+      if admission != .refused { streams.open[stream.id] = stream }
+      return admission
     }
-    guard admitted else { return nil }
+    switch admission {
+    case nil, .refused?: return nil
+    case .admitted?: break
+    case .admittedCutting(let victim)?:
+      // Its place is this stream's now; its browser reconnects, and is refused while its
+      // address still holds the most. It stays among the open until MHD lets it go, as `stop`
+      // must not stop MHD while a connection is suspended.
+      if let cut = streams.withLock({ $0.open[victim] }) {
+        _ = connections.withLock { $0.cut(cut.connectionKey, .busy) }
+        cut.end()
+      }
+    }
+    connections.withLock { $0.streaming(stream.connectionKey, id: stream.id) }
     // Subscribed before the board is read, so no change falls between the two; a change in
     // both repeats, in its event, a level the page already shows.
     let mailbox = EventMailbox(filter: nil) { [weak stream] in stream?.wake() }
@@ -71,7 +132,10 @@ package final class HTTPServer: @unchecked Sendable {
 
   func streamClosed(_ stream: EventStream, timedOut: Bool) {
     site.hub.unsubscribe(stream.id)
-    streams.withLock { _ = $0.open.removeValue(forKey: stream.id) }
+    streams.withLock {
+      _ = $0.open.removeValue(forKey: stream.id)
+      $0.shares.release(stream.id)
+    }
     let (lagged, undelivered) = stream.finished()
     if lagged || timedOut {
       site.counters.slowConsumerDisconnects.add(1, ordering: .relaxed)

@@ -1,0 +1,36 @@
+import StockroomEngine
+import StockroomTransport
+import Testing
+
+/// The rule the HTTP server's connections and board streams are shared by (issue 41): when
+/// every place is held, the source holding the most gives one up, never the newcomer.
+@Suite("HTTPSourceShares: the biggest source gives way")
+struct HTTPSourceSharesTests {
+  private func source(_ last: UInt8) -> PeerSource { PeerSource(bytes: [127, 0, 0, last]) }
+
+  @Test("past a source's share it is refused; with every place held, a smaller source takes the biggest's oldest")
+  func biggestGivesWay() {
+    var shares = HTTPSourceShares<Int>(total: 6, perSource: 4)
+    for key in 0..<4 { #expect(shares.admit(key, from: source(2)) == .admitted) }
+    #expect(shares.admit(4, from: source(2)) == .refused, "past its share")
+    #expect(shares.admit(5, from: source(3)) == .admitted)
+    #expect(shares.admit(6, from: source(3)) == .admitted)
+    // Full: 4 from .2, 2 from .3. A newcomer from .4 takes .2's oldest place.
+    #expect(shares.admit(7, from: source(4)) == .admittedCutting(0))
+    #expect(shares.held(by: source(2)) == 3)
+    // .3 holds 2 and .2 holds 3: a third for .3 would make it as big, so it is refused, and
+    // the two never take places from each other in turn.
+    #expect(shares.admit(8, from: source(3)) == .refused)
+    #expect(shares.admit(9, from: source(2)) == .refused, "the biggest is refused its own newcomer")
+    shares.release(5)
+    #expect(shares.admit(10, from: source(2)) == .admitted, "a free place is anyone's within its share")
+    #expect(shares.count == 6)
+  }
+
+  @Test("the rank chooses which of the biggest source's holders is cut first, then the oldest")
+  func rankFirst() {
+    var shares = HTTPSourceShares<Int>(total: 3, perSource: 3)
+    for key in 0..<3 { #expect(shares.admit(key, from: source(2)) == .admitted) }
+    #expect(shares.admit(3, from: source(3), rank: { $0 == 2 ? 0 : 1 }) == .admittedCutting(2))
+  }
+}

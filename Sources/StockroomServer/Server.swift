@@ -41,7 +41,7 @@ public final class Server: Sendable {
   /// Where passwords are hashed and checked (`JobPool.credentials`).
   package let credentials: JobPool
   /// Where history is read from the database (`JobPool.history`).
-  private let history: JobPool
+  package let history: JobPool
   package let throttle: LoginThrottle
   private let presence: Presence
   /// What every connection shares, made once: the handler and the limits the configuration sets.

@@ -158,9 +158,8 @@ public struct AccountCommand: Sendable, Equatable {
             "an account named \(Echo.quoted(name)) already exists; change its password with "
               + "`stockroomd user passwd \(name)`")
         }
-        if let key = LookalikeKey(name),
-          let existing = try ShopDatabase.accounts(in: database).first(where: { LookalikeKey($0.name) == key })
-        {
+        if let existing = try ShopDatabase.accounts(in: database).first(where: { LookalikeKey.looksLike(name, $0.name) }
+        ) {
           throw AccountCommandError(AccountBook.looksTaken(name, like: existing.name).message)
         }
         let hash = try Self.newHash(for: name)

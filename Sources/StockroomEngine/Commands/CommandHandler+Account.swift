@@ -66,15 +66,19 @@ extension CommandHandler {
     }
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
-    // A person choosing a name must hear that it is taken; to hear it costs a password check
-    // on the fair pool, as a LOGIN guess does, and a wrong one counts against the address
-    // (docs/security.md, on this trade-off).
-    if let hash = store.read({ $0.accounts[name]?.passwordHash }) {
+    // A person choosing a name must hear that it is taken, or looks like one that is; to hear
+    // it costs a password check on the fair pool, as a LOGIN guess does, against the account it
+    // is or looks like, and a wrong one counts against the address (docs/security.md, on this
+    // trade-off). Answered at once, a look-alike would confirm a name for free: `Bob` for `bob`.
+    let taken = store.read { state in
+      state.accounts[name]?.passwordHash
+        ?? state.accountBook.lookalike(of: name).flatMap { state.accounts[$0]?.passwordHash }
+    }
+    if let hash = taken {
       return CredentialTicket(
         .registerTaken(name: name), .verify(hash: hash, password: password), source: session.source,
         wrong: wrong(session))
     }
-    try refuseTaken(name)
     return CredentialTicket(.register(name: name), .hash(password), source: session.source)
   }
 
@@ -184,7 +188,8 @@ extension CommandHandler {
         out.ok("password changed")
       }
     case .registerTaken(let name):
-      throw ShopError.nameTaken(name)
+      // A look-alike is not named: that would tell the prober which account exists.
+      throw store.read { $0.accounts[name] != nil } ? ShopError.nameTaken(name) : AccountBook.looksTaken(name)
     case .register(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)

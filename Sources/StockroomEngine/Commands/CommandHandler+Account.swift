@@ -17,6 +17,8 @@ extension CommandHandler {
     case .refuse(let seconds):
       throw ProtocolError(
         .auth, "too many failed logins for this name from your address; try again in \(seconds) s")
+    case .braked(let seconds):
+      throw ProtocolError(.auth, "too many failed logins for this name; try again in \(seconds) s")
     case .go(let wait):
       return max(wait, LoginThrottle.gap(afterFailures: session.failedLogins))
     }
@@ -171,7 +173,7 @@ extension CommandHandler {
       guard result == .verified, let account = store.read({ $0.accounts[name] }) else {
         try failedAttempt(name, session: &session)
       }
-      throttle.succeeded(name, from: session.source)
+      throttle.succeeded(name, from: session.source, now: clock.now())
       session.failedLogins = 0
       logIn(account, session: &session)
       logger.info("login user=\(name) role=\(account.role.rawValue)")
@@ -179,7 +181,7 @@ extension CommandHandler {
       return nil
     case .passwd(let name):
       guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
-      throttle.succeeded(name, from: session.source)
+      throttle.succeeded(name, from: session.source, now: clock.now())
       session.failedLogins = 0
       return ChangeRequest(.setPassword(name: name, hash: hash, at: now)) { applied, session, out in
         // Other connections logged in with the old password are guests from their next request.

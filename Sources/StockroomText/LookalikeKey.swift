@@ -33,7 +33,9 @@ public struct LookalikeKey: Hashable, Sendable {
     return String(decoding: out[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// The looks of `name`, each once, in a fixed order; nil when ICU cannot make them.
+  /// The looks of `name`, each once, in a fixed order; nil when ICU cannot make them. A name that
+  /// looks Latin but for one letter (`nearlyLatin`) has one more: that look with a mark in place
+  /// of the letter, which a later Latin name's probes find.
   public static func looks(of name: String) -> [LookalikeKey]? {
     var looks: [LookalikeKey] = []
     for form in forms {
@@ -41,31 +43,53 @@ public struct LookalikeKey: Hashable, Sendable {
       let look = LookalikeKey(skeleton: skeleton)
       if !looks.contains(look) { looks.append(look) }
     }
+    if let (scalars, at) = nearlyLatin(name) { looks.append(LookalikeKey(scalars, replacing: at..<at + 1, with: mark)) }
     return looks
   }
 
-  /// What a new name is checked with against the looks of the names there are: its own looks,
-  /// and, for a name written with no Latin letter that looks Latin but for one letter the
-  /// confusables data does not know (Cherokee `ᎪᎠᎷᎥᏁ` looks like `ADMi` and Cherokee NE), that
-  /// look with each Latin letter and digit in place of the unknown one: it passes for `admin`.
-  /// Nil when ICU cannot make them.
+  /// What a new name is checked with against the looks of the names there are: its own looks;
+  /// its case-folded look with a mark in place of each letter, which finds a name that looks
+  /// Latin but for that letter (`admin`, made after Cherokee `ᎪᎠᎷᎥᏁ`); and for a name that is such
+  /// a name itself, its look with each Latin letter and digit in place of the unknown one, which
+  /// finds the Latin names it passes for. Nil when ICU cannot make them.
   public static func probes(of name: String) -> [LookalikeKey]? {
-    guard var probes = looks(of: name) else { return nil }
-    guard !name.unicodeScalars.contains(where: { Self.script($0) == SR_ICU_LATIN }),
+    guard var probes = looks(of: name), let look = skeleton(name, form: Int32(SR_ICU_LOOK_FOLDED)) else { return nil }
+    func add(_ probe: LookalikeKey) { if !probes.contains(probe) { probes.append(probe) } }
+    let scalars = Array(look.unicodeScalars)
+    for at in scalars.indices {
+      add(LookalikeKey(scalars, replacing: at..<at + 1, with: mark))
+      // `m` looks like `rn`: two scalars for one letter.
+      if at + 1 < scalars.count && scalars[at] == "r" && scalars[at + 1] == "n" {
+        add(LookalikeKey(scalars, replacing: at..<at + 2, with: mark))
+      }
+    }
+    guard let (foreign, at) = nearlyLatin(name) else { return probes }
+    for letter in latinLooks { add(LookalikeKey(foreign, replacing: at..<at + 1, with: letter)) }
+    return probes
+  }
+
+  /// Stands for one unknown letter in a look; never in a skeleton (a noncharacter).
+  private static let mark = "\u{FFFF}"
+
+  private init(_ scalars: [Unicode.Scalar], replacing range: Range<Int>, with text: String) {
+    var view = String.UnicodeScalarView(scalars[..<range.lowerBound])
+    view.append(contentsOf: text.unicodeScalars)
+    view.append(contentsOf: scalars[range.upperBound...])
+    skeleton = String(view)
+  }
+
+  /// For a name with no Latin letter whose case-folded look is Latin but for one letter the
+  /// confusables data does not know (Cherokee `ᎪᎠᎷᎥᏁ` looks like `ADMi` and Cherokee NE), and
+  /// has four letters at least (so that the others make it read as a Latin name): that look, and
+  /// where the letter is.
+  private static func nearlyLatin(_ name: String) -> ([Unicode.Scalar], Int)? {
+    guard !name.unicodeScalars.contains(where: { script($0) == SR_ICU_LATIN }),
       let look = skeleton(name, form: Int32(SR_ICU_LOOK_FOLDED))
-    else { return probes }
+    else { return nil }
     let scalars = Array(look.unicodeScalars)
     let foreign = scalars.indices.filter { script(scalars[$0]) == SR_ICU_OTHER_SCRIPT }
-    // Four letters at least, so that the three others make it read as a Latin name.
-    guard foreign.count == 1, scalars.count >= 4, let at = foreign.first else { return probes }
-    for letter in latinLooks {
-      var text = String.UnicodeScalarView(scalars[..<at])
-      text.append(contentsOf: letter.unicodeScalars)
-      text.append(contentsOf: scalars[(at + 1)...])
-      let probe = LookalikeKey(skeleton: String(text))
-      if !probes.contains(probe) { probes.append(probe) }
-    }
-    return probes
+    guard foreign.count == 1, scalars.count >= 4, let at = foreign.first else { return nil }
+    return (scalars, at)
   }
 
   private static func script(_ scalar: Unicode.Scalar) -> Int { Int(sr_icu_script_kind(scalar.value)) }

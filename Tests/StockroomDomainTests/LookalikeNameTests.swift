@@ -26,6 +26,8 @@ struct LookalikeNameTests {
     arguments: issue41Pairs)
   func issue41(name: String, existing: String) {
     #expect(LookalikeKey.looksLike(name, existing))
+    // Whichever was made first.
+    #expect(LookalikeKey.looksLike(existing, name))
   }
 
   @Test("names that differ to a reader do not look alike")

@@ -60,6 +60,9 @@ struct LookalikeAccountTests {
       #expect(added.message.contains("looks like the existing account '\(existing)'"), "\(name): \(added.message)")
     }
     #expect(try server.client().request("REGISTER tomas \"other-password\"").isOK)
+    // The other way round: Cherokee `ᎠᎪᎷᏁ` (D, A, M and NE) first, then the Latin name it passes for.
+    #expect(try admin.request("USER ADD ᎠᎪᎷᏁ \"other-password\"").isOK)
+    #expect(try server.client().request("REGISTER damn \"other-password\"").errorCode == .exists)
   }
 
   @Test("a look-alike REGISTER costs a password check and, with a wrong password, a failure for the address")

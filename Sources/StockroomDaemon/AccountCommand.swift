@@ -158,9 +158,12 @@ public struct AccountCommand: Sendable, Equatable {
             "an account named \(Echo.quoted(name)) already exists; change its password with "
               + "`stockroomd user passwd \(name)`")
         }
-        if let key = LookalikeKey(name),
-          let existing = try ShopDatabase.accounts(in: database).first(where: { LookalikeKey($0.name) == key })
-        {
+        // The new name's probes once, against each account's looks.
+        let probes = LookalikeKey.probes(of: name) ?? []
+        let alike = { (other: Account) in
+          other.name != name && LookalikeKey.looks(of: other.name)?.contains(where: probes.contains) == true
+        }
+        if let existing = try ShopDatabase.accounts(in: database).first(where: alike) {
           throw AccountCommandError(AccountBook.looksTaken(name, like: existing.name).message)
         }
         let hash = try Self.newHash(for: name)

@@ -10,8 +10,8 @@ public struct AccountBook: Sendable {
   private let limits: ShopLimits
   public private(set) var accounts: [String: Account] = [:]
   /// Which account each look (`LookalikeKey`) belongs to, so that a new name that looks like one
-  /// is refused.
-  private var lookalikes: [LookalikeKey: String] = [:]
+  /// is refused, and how many accounts share it (those made before the rule may).
+  private var lookalikes: [LookalikeKey: (name: String, count: Int)] = [:]
 
   init(limits: ShopLimits) {
     self.limits = limits
@@ -20,22 +20,40 @@ public struct AccountBook: Sendable {
   mutating func restore(_ saved: [Account]) {
     for account in saved {
       accounts[account.name] = account
-      if let key = LookalikeKey(account.name), lookalikes[key] == nil { lookalikes[key] = account.name }
+      addLooks(of: account.name)
+    }
+  }
+
+  private mutating func addLooks(of name: String) {
+    for look in LookalikeKey.looks(of: name) ?? [] {
+      let holder = lookalikes[look]
+      lookalikes[look] = (holder?.name ?? name, (holder?.count ?? 0) + 1)
     }
   }
 
   /// The existing account whose name looks like `name` (another name: the same one is taken,
   /// not alike), if any.
   public func lookalike(of name: String) -> String? {
-    guard let key = LookalikeKey(name), let other = lookalikes[key], other != name else { return nil }
-    return other
+    for probe in LookalikeKey.probes(of: name) ?? [] {
+      if let other = lookalikes[probe]?.name, other != name { return other }
+    }
+    return nil
   }
 
   /// REGISTER or USER ADD of a name that looks like `existing`'s.
   public static func looksTaken(_ name: String, like existing: String) -> ShopError {
     ShopError(
       .exists,
-      "the name \(Echo.quoted(name)) looks like the existing account \(Echo.quoted(existing)) (Unicode UTS #39 confusables, case folded); choose another"
+      "the name \(Echo.quoted(name)) looks like the existing account \(Echo.quoted(existing)) (Unicode UTS #39 confusables, in any case); choose another"
+    )
+  }
+
+  /// REGISTER of a name that looks like an existing account's, which is not named: anyone may
+  /// register, and naming it would tell them which accounts exist (docs/security.md).
+  public static func looksTaken(_ name: String) -> ShopError {
+    ShopError(
+      .exists,
+      "the name \(Echo.quoted(name)) looks like an existing account's (Unicode UTS #39 confusables, in any case); choose another"
     )
   }
 
@@ -45,7 +63,9 @@ public struct AccountBook: Sendable {
   /// earlier owner, which a self-registration may not take over.
   mutating func create(_ account: Account, selfRegistered: Bool, unclaimedData: Bool) throws(ShopError) {
     guard accounts[account.name] == nil else { throw ShopError.nameTaken(account.name) }
-    if let existing = lookalike(of: account.name) { throw Self.looksTaken(account.name, like: existing) }
+    if let existing = lookalike(of: account.name) {
+      throw selfRegistered ? Self.looksTaken(account.name) : Self.looksTaken(account.name, like: existing)
+    }
     guard account.role != .guest else { throw ShopError(.invalid, "an account's role is customer, staff or admin") }
     if selfRegistered && unclaimedData {
       throw ShopError(
@@ -57,7 +77,7 @@ public struct AccountBook: Sendable {
       throw ShopError(.limit, "the shop holds at most \(limits.maximumAccounts) accounts")
     }
     accounts[account.name] = account
-    if let key = LookalikeKey(account.name) { lookalikes[key] = account.name }
+    addLooks(of: account.name)
   }
 
   private func account(_ name: String) throws(ShopError) -> Account {
@@ -75,9 +95,18 @@ public struct AccountBook: Sendable {
     _ = try account(name)
     try keepsAnAdmin(without: name)
     accounts[name] = nil
-    if let key = LookalikeKey(name), lookalikes[key] == name {
-      // Another account may share the look (made before the rule): it takes the key over.
-      lookalikes[key] = accounts.keys.sorted().first { LookalikeKey($0) == key }
+    for look in LookalikeKey.looks(of: name) ?? [] {
+      guard let holder = lookalikes[look] else { continue }
+      guard holder.count > 1 else {
+        lookalikes[look] = nil
+        continue
+      }
+      // Another account shares the look (made before the rule): it takes the look over.
+      let heir =
+        holder.name == name
+        ? accounts.keys.sorted().first { LookalikeKey.looks(of: $0)?.contains(look) == true } ?? holder.name
+        : holder.name
+      lookalikes[look] = (heir, holder.count - 1)
     }
   }
 

@@ -32,6 +32,10 @@ public final class Server: Sendable {
   let nextConnectionID = Atomic<Int>(1)
   private let lingeringRejections = Atomic<Int>(0)
   private let rejections: Mutex<RejectionLog>
+  /// Connects logged one by one per address and interval, and the connections that were not,
+  /// whose disconnects are not logged either: see `logConnect`.
+  private let connects: Mutex<SourceLogRate<PeerSource>>
+  private let quietConnections = Mutex(Set<Int>())
   /// The places each source address holds: see `admit`.
   private let sources = Mutex(SourceCounts())
   /// One event loop per core, each a thread of its own that serves its share of the connections.
@@ -90,6 +94,8 @@ public final class Server: Sendable {
     if let warning = files.warning { logger.warning(warning) }
     self.maxClients = files.maxClients
     self.rejections = Mutex(RejectionLog(interval: configuration.rejectionLogInterval))
+    self.connects = Mutex(
+      SourceLogRate(interval: configuration.connectLogInterval, inFull: configuration.connectsLoggedInFull))
     let stats = ServerStats()
     let history = JobPool.history(starter: starter)
     let presence = Presence()
@@ -270,8 +276,29 @@ public final class Server: Sendable {
     sources.withLock { $0.attach(connection) }
     stats.totalConnections.add(1, ordering: .relaxed)
     let over = channel == nil ? "" : " transport=tls"
-    logger.info("connect id=\(id) peer=\(peer)\(over) clients=\(stats.connectedClients.load(ordering: .relaxed))")
+    if logConnect(id: id, peer: peer) {
+      logger.info("connect id=\(id) peer=\(peer)\(over) clients=\(stats.connectedClients.load(ordering: .relaxed))")
+    }
     connection.start()
+  }
+
+  /// Whether connection `id`'s connect (and later its disconnect) is logged one by one: the
+  /// first `connectsLoggedInFull` of an address in an interval are; the others are counted
+  /// and said in one line per address when it ends, so a connect-and-close loop cannot fill the
+  /// disk with log lines (issue 41).
+  private func logConnect(id: Int, peer: SocketAddress) -> Bool {
+    let note = connects.withLock { $0.note(PeerSource(peer), label: peer.host) }
+    if !note.inFull { quietConnections.withLock { _ = $0.insert(id) } }
+    guard note.beganInterval else { return note.inFull }
+    let interval = connects.withLock { $0.interval }
+    _ = loops[0].schedule(after: interval) { [self] in
+      for unsaid in connects.withLock({ $0.intervalEnded() }) {
+        logger.info(
+          "connect count=\(unsaid.count) source=\(unsaid.label ?? "other-addresses"): connections in the last \(interval.components.seconds) s not logged one by one, nor their disconnects"
+        )
+      }
+    }
+    return note.inFull
   }
 
   /// Takes a place for a connection from `source`, or says why there is none: its address holds
@@ -372,6 +399,7 @@ public final class Server: Sendable {
       default: break
       }
       let remaining = stats.connectedClients.subtract(1, ordering: .relaxed).newValue
+      guard quietConnections.withLock({ $0.remove(connection.id) }) == nil else { return }
       logger.info("disconnect id=\(connection.id) peer=\(connection.peer) reason=\"\(reason)\" clients=\(remaining)")
     case .rejected:
       lingeringRejections.subtract(1, ordering: .relaxed)

@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var maxClientsPerAddress = 256
   /// How long after a rejection is logged the next ones are only counted (see `RejectionLog`).
   public var rejectionLogInterval: Duration = .seconds(10)
+  /// Connects from one address logged one by one per interval; the rest are counted, and said
+  /// in one line per address when the interval ends (see `SourceLogRate`).
+  public var connectsLoggedInFull = 10
+  public var connectLogInterval: Duration = .seconds(10)
   /// Unsent output past which a connection stops reading requests until its client catches up.
   public var outputHighWater = 256 * 1024
   /// Unsent output past which a connection that does not read (a silent watcher) is closed:

@@ -17,6 +17,8 @@ extension CommandHandler {
     case .refuse(let seconds):
       throw ProtocolError(
         .auth, "too many failed logins for this name from your address; try again in \(seconds) s")
+    case .braked(let seconds):
+      throw ProtocolError(.auth, "too many failed logins for this name; try again in \(seconds) s")
     case .go(let wait):
       return max(wait, LoginThrottle.gap(afterFailures: session.failedLogins))
     }
@@ -66,15 +68,19 @@ extension CommandHandler {
     }
     let name = try Account.newName(request.arguments[0].text)
     let password = try Self.password(request.arguments[1], checked: true)
-    // A person choosing a name must hear that it is taken; to hear it costs a password check
-    // on the fair pool, as a LOGIN guess does, and a wrong one counts against the address
-    // (docs/security.md, on this trade-off).
-    if let hash = store.read({ $0.accounts[name]?.passwordHash }) {
+    // A person choosing a name must hear that it is taken, or looks like one that is; to hear
+    // it costs a password check on the fair pool, as a LOGIN guess does, against the account it
+    // is or looks like, and a wrong one counts against the address (docs/security.md, on this
+    // trade-off). Answered at once, a look-alike would confirm a name for free: `Bob` for `bob`.
+    let taken = store.read { state in
+      state.accounts[name]?.passwordHash
+        ?? state.accountBook.lookalike(of: name).flatMap { state.accounts[$0]?.passwordHash }
+    }
+    if let hash = taken {
       return CredentialTicket(
         .registerTaken(name: name), .verify(hash: hash, password: password), source: session.source,
         wrong: wrong(session))
     }
-    try refuseTaken(name)
     return CredentialTicket(.register(name: name), .hash(password), source: session.source)
   }
 
@@ -167,7 +173,7 @@ extension CommandHandler {
       guard result == .verified, let account = store.read({ $0.accounts[name] }) else {
         try failedAttempt(name, session: &session)
       }
-      throttle.succeeded(name, from: session.source)
+      throttle.succeeded(name, from: session.source, now: clock.now())
       session.failedLogins = 0
       logIn(account, session: &session)
       logger.info("login user=\(name) role=\(account.role.rawValue)")
@@ -175,7 +181,7 @@ extension CommandHandler {
       return nil
     case .passwd(let name):
       guard case .hashed(let hash) = result else { try failedAttempt(name, session: &session) }
-      throttle.succeeded(name, from: session.source)
+      throttle.succeeded(name, from: session.source, now: clock.now())
       session.failedLogins = 0
       return ChangeRequest(.setPassword(name: name, hash: hash, at: now)) { applied, session, out in
         // Other connections logged in with the old password are guests from their next request.
@@ -184,7 +190,8 @@ extension CommandHandler {
         out.ok("password changed")
       }
     case .registerTaken(let name):
-      throw ShopError.nameTaken(name)
+      // A look-alike is not named: that would tell the prober which account exists.
+      throw store.read { $0.accounts[name] != nil } ? ShopError.nameTaken(name) : AccountBook.looksTaken(name)
     case .register(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)

@@ -8,20 +8,30 @@ import Synchronization
 ///   parallel are spaced as much as guesses in a row; an attempt that would wait longer than
 ///   `maximumWait` is refused at once. Failures from one address never slow another address.
 /// - per name, from every address: a brake well above what a person types. Past
-///   `brakeFailures` failures each attempt on the name waits `brakeDelay` first, the right
-///   password too; a flat wait, not a reservation, so however many attempts an attacker makes
-///   the owner's wait stays that.
+///   `brakeFailures` failures the name's attempts take turns, one start every `brakeDelay`: each
+///   reserves the name's next free second, so however many addresses guess at once, at most one
+///   guess a second is checked (issue 41: a flat wait in parallel let 200 hosts check 660 in
+///   40 s). An attempt whose turn is further off than `maximumWait` is refused at once
+///   (`.braked`); an address that has failed on the name may book only `maximumWait / 2` ahead,
+///   so turns in the other half are left for addresses that have not, the owner's new device
+///   among them. The owner's logins do not release the brake (an attacker who knows the owner
+///   logs in would wait for it); an address that logged in to the name since it last failed there
+///   skips the turns, so the owner's usual devices get in at once during an attack.
 /// - per address: its wrong passwords on any name, counted as each check ends (`checkFailed`),
 ///   the penalty by which its password work yields to other addresses' on the credential pool
 ///   (`JobPool`).
 /// Names without an account are treated exactly like names with one, so the throttle tells
-/// nothing. A success clears the name's records for that address and the brake.
+/// nothing. A success clears the name's record for that address, and marks the address as one that
+/// logged in to the name, until it fails there again or `memory` passes without an attempt.
 package final class LoginThrottle: Sendable {
   package enum Decision: Sendable, Equatable {
     /// Start the attempt after this many nanoseconds (0: now).
     case go(afterNanoseconds: UInt64)
     /// Refuse without trying; the name may be tried again from this address in this many seconds.
     case refuse(retryInSeconds: Int)
+    /// Refuse without trying: the name's turns (the brake) are taken for longer than anyone
+    /// should wait; one may be had in this many seconds.
+    case braked(retryInSeconds: Int)
   }
 
   private struct Key: Hashable {
@@ -34,6 +44,12 @@ package final class LoginThrottle: Sendable {
     /// The earliest the next attempt may start (the loop clock).
     var nextStart: UInt64 = 0
     var lastFailure: UInt64 = 0
+    /// The address logged in to the name since it last failed there (attempt records only).
+    var loggedIn = false
+    /// The last attempt, for how long `loggedIn` is kept.
+    var lastAttempt: UInt64 = 0
+
+    var lastUsed: UInt64 { max(lastFailure, lastAttempt) }
   }
 
   private struct State {
@@ -64,28 +80,40 @@ package final class LoginThrottle: Sendable {
     return min(milliseconds, maximumGap)
   }
 
-  /// Reserves the next start for an attempt on `name` from `source`.
+  /// Reserves the next start for an attempt on `name` from `source`: its address's turn, and
+  /// past the brake the name's.
   package func reserve(_ name: String, from source: PeerSource?, now: UInt64) -> Decision {
     state.withLock { state in
       let key = Key(name: name, source: source)
-      let braked = Self.current(state.names[name], now: now).failures >= Self.brakeFailures
-      let brake = braked ? Self.brakeDelay : 0
-      guard var record = state.attempts[key], now &- record.lastFailure < Self.memory else {
-        state.attempts[key] = nil
-        return .go(afterNanoseconds: brake)
+      var record = Self.current(state.attempts[key], now: now)
+      var start = max(now, record.nextStart)
+      guard start - now <= Self.maximumWait else {
+        return .refuse(retryInSeconds: Self.retry(start - now, limit: Self.maximumWait))
       }
-      let start = max(now, record.nextStart)
-      let wait = start - now
-      guard wait <= Self.maximumWait else {
-        // Once the wait is back within the limit an attempt is taken: that is the retry time,
-        // and it is never more than one gap.
-        let retry = (wait - Self.maximumWait + 999_999_999) / 1_000_000_000
-        return .refuse(retryInSeconds: Int(max(retry, 1)))
+      var brake = Self.current(state.names[name], now: now)
+      let braked = brake.failures >= Self.brakeFailures && !record.loggedIn
+      if braked {
+        let limit = record.failures > 0 ? Self.maximumWait / 2 : Self.maximumWait
+        start = max(start, brake.nextStart)
+        guard start - now <= limit else { return .braked(retryInSeconds: Self.retry(start - now, limit: limit)) }
+        brake.nextStart = start + Self.brakeDelay
+        state.names[name] = brake
       }
       record.nextStart = start + Self.gap(afterFailures: record.failures)
-      state.attempts[key] = record
-      return .go(afterNanoseconds: max(wait, brake))
+      record.lastAttempt = now
+      if record.failures > 0 || record.loggedIn || braked {
+        Self.store(record, at: key, in: &state.attempts)
+      } else {
+        state.attempts[key] = nil
+      }
+      return .go(afterNanoseconds: start - now)
     }
+  }
+
+  /// Once the wait is back within the limit an attempt is taken: that is the retry time, and it
+  /// is never more than one gap.
+  private static func retry(_ wait: UInt64, limit: UInt64) -> Int {
+    Int(max((wait - limit + 999_999_999) / 1_000_000_000, 1))
   }
 
   package func failed(_ name: String, from source: PeerSource?, now: UInt64) {
@@ -94,6 +122,7 @@ package final class LoginThrottle: Sendable {
       var record = Self.current(state.attempts[key], now: now)
       record.failures += 1
       record.lastFailure = now
+      record.loggedIn = false
       record.nextStart = max(record.nextStart, now + Self.gap(afterFailures: record.failures))
       Self.store(record, at: key, in: &state.attempts)
       var brake = Self.current(state.names[name], now: now)
@@ -116,10 +145,10 @@ package final class LoginThrottle: Sendable {
     }
   }
 
-  package func succeeded(_ name: String, from source: PeerSource?) {
+  /// The name's brake stays: see above.
+  package func succeeded(_ name: String, from source: PeerSource?, now: UInt64) {
     state.withLock { state in
-      state.attempts[Key(name: name, source: source)] = nil
-      state.names[name] = nil
+      Self.store(Record(loggedIn: true, lastAttempt: now), at: Key(name: name, source: source), in: &state.attempts)
     }
   }
 
@@ -131,17 +160,19 @@ package final class LoginThrottle: Sendable {
   }
 
   /// Names slowed down for some address now, for INFO.
-  package var trackedNames: Int { state.withLock { Set($0.attempts.keys.map(\.name)).count } }
+  package var trackedNames: Int {
+    state.withLock { Set($0.attempts.filter { $0.value.failures > 0 }.keys.map(\.name)).count }
+  }
 
   /// A record as it stands at `now`: a new one once the old is past `memory`.
   private static func current(_ record: Record?, now: UInt64) -> Record {
-    guard let record, now &- record.lastFailure < memory else { return Record() }
+    guard let record, now &- record.lastUsed < memory else { return Record() }
     return record
   }
 
   private static func store<K: Hashable>(_ record: Record, at key: K, in records: inout [K: Record]) {
     if records[key] == nil && records.count >= capacity,
-      let stalest = records.min(by: { $0.value.lastFailure < $1.value.lastFailure })?.key
+      let stalest = records.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
     {
       records[stalest] = nil
     }

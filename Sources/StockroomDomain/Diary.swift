@@ -57,11 +57,16 @@ public struct Diary: Sendable {
   /// A new entry with store id `id`, the owner's next number.
   mutating func create(id: Int, owner: String, title: String, body: String, at: Date) throws(ShopError) -> DiaryEntry {
     try validate(title: title, body: body)
-    guard entries.count < limits.maximumDiaryEntries else {
-      throw ShopError(.limit, "the diary store is full (\(limits.maximumDiaryEntries) entries)")
-    }
-    guard count(of: owner) < limits.maximumDiaryEntriesPerUser else {
-      throw ShopError(.limit, "a diary holds at most \(limits.maximumDiaryEntriesPerUser) entries; delete some first")
+    let cap = limits.diaryEntries
+    switch cap.refusal(held: count(of: owner), used: entries.count) {
+    case .full: throw ShopError(.limit, "the diary store is full (\(cap.total) entries)")
+    case .ownerFull: throw ShopError(.limit, "a diary holds at most \(cap.perOwner) entries; delete some first")
+    case .reserved:
+      throw ShopError(
+        .limit,
+        "the diary store is nearly full; its last \(cap.reserve) entries are kept for diaries of fewer than \(cap.small)"
+      )
+    case nil: break
     }
     let number = nextNumbers[owner] ?? 1
     let entry = DiaryEntry(id: id, number: number, owner: owner, title: title, body: body, created: at, updated: at)

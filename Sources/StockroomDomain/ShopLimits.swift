@@ -1,8 +1,14 @@
 /// Bounds on what clients can make the shop hold.
 public struct ShopLimits: Sendable, Equatable {
-  public var maximumProducts = 10_000
-  public var maximumDiaryEntries = 100_000
-  public var maximumDiaryEntriesPerUser = 1_000
+  /// The market: 10,000 products, 100 a seller (a stall, not a warehouse), the last 1,000 kept
+  /// for sellers with fewer than 10, so a few accounts cannot fill it against everyone else.
+  public var products = ShareCap(total: 10_000, perOwner: 100, reserve: 1_000, small: 10)
+  /// The diary store: 100,000 entries, 1,000 a user, the last 10,000 kept for users with fewer
+  /// than 100.
+  public var diaryEntries = ShareCap(total: 100_000, perOwner: 1_000, reserve: 10_000, small: 100)
+  public var maximumProducts: Int { products.total }
+  public var maximumDiaryEntries: Int { diaryEntries.total }
+  public var maximumDiaryEntriesPerUser: Int { diaryEntries.perOwner }
   /// About 250 bytes each in memory (name, role, a 97-byte hash), so 25 MB at most.
   public var maximumAccounts = 100_000
   /// Orders kept for `LIST orders`; older ones are dropped from the list, not from the counts.

@@ -398,8 +398,15 @@ public struct ShopState: Sendable {
   }
 
   private mutating func createProduct(seller: String, draft: ProductDraft, at: Date) throws(ShopError) -> Applied {
-    guard products.count < limits.maximumProducts else {
-      throw ShopError(.limit, "the market holds at most \(limits.maximumProducts) products")
+    let cap = limits.products
+    switch cap.refusal(held: products.values.count(where: { $0.seller == seller }), used: products.count) {
+    case .full: throw ShopError(.limit, "the market holds at most \(cap.total) products")
+    case .ownerFull: throw ShopError(.limit, "a seller lists at most \(cap.perOwner) products; delist some first")
+    case .reserved:
+      throw ShopError(
+        .limit,
+        "the market is nearly full; its last \(cap.reserve) places are kept for sellers with fewer than \(cap.small)")
+    case nil: break
     }
     try validateProductText(name: draft.name, description: draft.description)
     try draft.discount?.validate(against: draft.price)

@@ -113,15 +113,18 @@ struct LoginTests {
 
   @Test("a flood of logins waits on the password pool while orders on other connections are answered")
   func loginFloodDoesNotStallOrders() throws {
-    let server = try EngineHarness(initialStock: 1_000)
-    let flood = try (0..<40).map { _ in try server.client() }
+    // A real server: harness connections have no socket (fd -1), and poll() on one reports
+    // nothing readable, so a harness would count every login as waiting.
+    let server = try TestServer(initialStock: 1_000)
+    let flood = try (0..<40).map { _ in try LineClient.greeted(server.port) }
     for (index, client) in flood.enumerated() { try client.send("LOGIN flood\(index) some-password\n") }
-    let buyer = try server.client()
+    let buyer = try LineClient.greeted(server.port)
     for _ in 0..<20 { #expect(try buyer.request("ORDER kiwi").isOK) }
     // Forty Argon2id checks take seconds on two threads; twenty orders took far less, so some
     // logins must still be waiting when the last order was answered.
     var waiting = 0
     for client in flood {
+      #expect(client.fd >= 0)
       var readable = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
       if poll(&readable, 1, 0) == 0 { waiting += 1 }
     }

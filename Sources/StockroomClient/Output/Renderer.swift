@@ -15,6 +15,10 @@ public struct Renderer: Sendable {
   /// JSON laid out over lines for a person (stdout a terminal); one line per reply otherwise,
   /// so a pipe into `jq` or a JSON Lines reader gets one object a line.
   public var prettyJSON = false
+  /// Raw and CSV output goes to a terminal, where the server's words must not reach the
+  /// terminal as controls (`VisibleControls`); a program reading a pipe gets them exact.
+  /// Human output is always for a person and always escaped; JSON escapes them itself.
+  public var escapesControls = false
 
   public init(mode: OutputMode, palette: Palette, dates: DateStyle = .english) {
     self.mode = mode
@@ -24,6 +28,7 @@ public struct Renderer: Sendable {
 
   /// The reply as lines ending in LF.
   public func render(_ reply: Reply) -> String {
+    let reply = shown(reply)
     switch mode {
     case .raw: return reply.lines.map { $0 + "\n" }.joined()
     case .json: return JSONReply.encode(reply, pretty: prettyJSON) + "\n"
@@ -33,8 +38,10 @@ public struct Renderer: Sendable {
   }
 
   public func render(event row: Row, line: String) -> String {
+    let escaping = escapes
+    let row = escaping ? VisibleControls.row(row) : row
     switch mode {
-    case .raw: return line + "\n"
+    case .raw: return (escaping ? VisibleControls.escaped(line, lineBreaks: false) : line) + "\n"
     case .json: return JSONReply.encode(event: row) + "\n"
     case .csv: return CSVWriter.render(event: row)
     case .human: return humanEvent(row) + "\n"
@@ -43,7 +50,20 @@ public struct Renderer: Sendable {
 
   /// The status line alone, as a person reads it.
   public func status(_ reply: Reply) -> String {
-    HumanReply(reply: reply, palette: palette, dates: dates, limit: nil, names: names).status()
+    HumanReply(reply: VisibleControls.reply(reply), palette: palette, dates: dates, limit: nil, names: names).status()
+  }
+
+  private var escapes: Bool {
+    switch mode {
+    case .human: true
+    case .json: false
+    case .raw, .csv: escapesControls
+    }
+  }
+
+  /// The reply as this output shows it: escaped where a terminal or a person reads it.
+  private func shown(_ reply: Reply) -> Reply {
+    escapes ? VisibleControls.reply(reply) : reply
   }
 
   private func human(_ reply: Reply) -> String {

@@ -157,7 +157,10 @@ public struct BatchSession {
         if case .reply(let reply) = try connection.nextItem() {
           // On stderr: stdout holds one reply per command the script sent, and it sent no LOGIN.
           guard reply.isOK else {
-            throw ClientError(.loginFailed, "login as \(credentials.name) failed: \(reply.lines.last ?? "")")
+            throw ClientError(
+              .loginFailed,
+              "login as \(credentials.name) failed: \(VisibleControls.escaped(reply.lines.last ?? "", lineBreaks: false))"
+            )
           }
           break
         }

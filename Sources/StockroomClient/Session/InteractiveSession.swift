@@ -412,6 +412,9 @@ public final class InteractiveSession {
       if let target {
         var plain = renderer
         plain.palette = Palette(isEnabled: false)
+        // A file keeps the server's words exact; a pipe's output most often ends on this
+        // terminal, so it gets them as the screen would.
+        if case .file = target { plain.escapesControls = false }
         if let problem = handOff.deliver(plain.render(reply), to: target) {
           say(renderer.palette.error(problem) + "\n")
         }
@@ -571,7 +574,8 @@ public final class InteractiveSession {
       if !reply.isOK {
         // A password that failed once fails again: forget it rather than retry on every reconnect.
         self.credentials = nil
-        let text = "login as \(credentials.name) failed: \(reply.lines.last ?? ""); continuing as a guest"
+        let text =
+          "login as \(credentials.name) failed: \(VisibleControls.escaped(reply.lines.last ?? "", lineBreaks: false)); continuing as a guest"
         say(renderer.palette.error(text) + "\n")
       }
     }

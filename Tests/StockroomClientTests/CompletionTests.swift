@@ -260,8 +260,8 @@ struct CompletionTests {
   @Test("local commands are recognised without a round trip")
   func localCommands() {
     #expect(LocalCommand.parse("HELP ORDER") == .help(["ORDER"]))
-    #expect(LocalCommand.parse(":json on") == .json(true))
-    #expect(LocalCommand.parse(":json off") == .json(false))
+    #expect(LocalCommand.parse(":json on") == .json(.set(true)))
+    #expect(LocalCommand.parse(":json off") == .json(.set(false)))
     #expect(LocalCommand.parse(":clear") == .clear)
     #expect(LocalCommand.parse("quit") == .quit)
     #expect(LocalCommand.parse("STOCK") == nil)

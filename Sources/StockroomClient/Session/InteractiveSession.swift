@@ -248,8 +248,8 @@ public final class InteractiveSession {
     case .help(let words):
       let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
       show(HelpText.render(words, palette: renderer.palette, width: width))
-    case .wide(let on):
-      setWide(on ?? !wide)
+    case .wide(let argument):
+      flip(":wide", argument, state: wide, label: "wide tables") { setWide($0) }
     case .page(let step):
       turnPage(step)
     case .connect(let url):
@@ -273,18 +273,15 @@ public final class InteractiveSession {
         entries.enumerated().map { index, entry in
           DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
         }.joined())
-    case .json(let on):
-      let wanted = on ?? (renderer.mode != .json)
-      renderer.mode = wanted ? .json : (defaultMode == .json ? .human : defaultMode)
-      say("json output \(wanted ? "on" : "off")\n")
-    case .timing(let on):
-      timing = on ?? !timing
-      say("timing \(timing ? "on" : "off")\n")
-    case .pager(let on):
-      // Alone it says how things stand, as :pager on|off would leave them; it changes nothing.
-      if let on { paging = on }
-      let which = paging ? pagerCommand.map { " (\($0))" } ?? "" : ""
-      say("pager \(paging ? "on" : "off")\(which)" + (on == nil ? "; :pager on|off changes it" : "") + "\n")
+    case .json(let argument):
+      flip(":json", argument, state: renderer.mode == .json, label: "json output") { on in
+        renderer.mode = on ? .json : (defaultMode == .json ? .human : defaultMode)
+      }
+    case .timing(let argument):
+      flip(":timing", argument, state: timing, label: "timing") { timing = $0 }
+    case .pager(let argument):
+      let command = pagerCommand.map { " (\($0))" } ?? ""
+      flip(":pager", argument, state: paging, label: "pager", detail: { $0 ? command : "" }, set: { paging = $0 })
     case .top:
       if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
         say(renderer.palette.error(refusal) + "\n")
@@ -310,6 +307,23 @@ public final class InteractiveSession {
 
   // MARK: - Client commands that change the session
 
+  /// One switch: set and said, said alone (`; :json on|off changes it`), or a word that is no
+  /// setting refused with those that are.
+  private func flip(
+    _ command: String, _ argument: SwitchArgument, state: Bool, label: String,
+    detail: (Bool) -> String = { _ in "" }, set: (Bool) -> Void
+  ) {
+    switch argument {
+    case .invalid(let word):
+      say(renderer.palette.error(SwitchArgument.refusal(command, word)) + "\n")
+    case .report:
+      say("\(label) \(state ? "on" : "off")\(detail(state)); \(command) on|off changes it\n")
+    case .set(let on):
+      set(on)
+      say("\(label) \(on ? "on" : "off")\(detail(on))\n")
+    }
+  }
+
   private func setWide(_ on: Bool) {
     wide = on
     if on {
@@ -319,7 +333,6 @@ public final class InteractiveSession {
     } else {
       renderer.terminalWidth = { Renderer.defaultWidth }
     }
-    say("wide tables \(on ? "on" : "off")\n")
   }
 
   /// `:next` and `:prev`: the last paged list's request again, with the page beside.

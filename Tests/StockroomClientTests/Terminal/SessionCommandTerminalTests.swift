@@ -43,7 +43,7 @@ struct SessionCommandTerminalTests {
       #expect(!wideRows.isEmpty, "no row wider than the window with :wide on")
       try terminal.type(":clear")
       try terminal.send("Enter")
-      try terminal.type(":wide")
+      try terminal.type(":wide off")
       try terminal.send("Enter")
       let off = try terminal.waitForPrompt(after: "wide tables off")
       #expect(off.contains("wide tables off"))
@@ -53,6 +53,33 @@ struct SessionCommandTerminalTests {
       try terminal.waitForPrompt(after: "OK")
       let rows = TerminalSession.lines(try terminal.joinedScreen())
       #expect(rows.allSatisfy { $0.count <= 60 }, "\(rows.filter { $0.count > 60 })")
+    }
+  }
+
+  @Test(":timing true keeps timing on, :json yes twice stays on, alone a switch reports, a stray word is refused")
+  func switchesMeanWhatTheySay() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      func run(_ line: String, expecting text: String) throws {
+        try terminal.type(line)
+        try terminal.send("Enter")
+        let screen = try terminal.waitForPrompt(after: text, from: line)
+        #expect(screen.contains(text), "\(screen)")
+      }
+      try run(":timing on", expecting: "timing on")
+      try run(":timing true", expecting: "timing on")
+      try run(":json yes", expecting: "json output on")
+      try run(":json YES", expecting: "json output on")
+      try run(":json 0", expecting: "json output off")
+      // Alone, each of the four says how it stands and changes nothing.
+      try run(":wide", expecting: "wide tables off; :wide on|off changes it")
+      try run(":wide", expecting: "wide tables off; :wide on|off changes it")
+      try run(":timing", expecting: "timing on; :timing on|off changes it")
+      try run(":json", expecting: "json output off; :json on|off changes it")
+      try run(":pager", expecting: "; :pager on|off changes it")
+      try run(":timing maybe", expecting: ":timing takes on or off (or true/false, yes/no, 1/0), not 'maybe'")
+      try run(":timing", expecting: "timing on; :timing on|off changes it")
     }
   }
 

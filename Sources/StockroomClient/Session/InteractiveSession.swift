@@ -142,11 +142,16 @@ public final class InteractiveSession {
     if let local = LocalCommand.parse(line), case .shell = local { return perform(local) }
     guard let redirected = redirect(line) else { return false }
     if let local = LocalCommand.parse(redirected.command) {
-      guard redirected.target == nil else {
-        say(renderer.palette.error("| and > take a server command's reply; HELP and : commands print here") + "\n")
+      guard let target = redirected.target else { return perform(local) }
+      // What HELP, :help and :history print can go on as a reply does; the others print here.
+      guard let text = listing(local, palette: Palette(isEnabled: false)) else {
+        say(
+          renderer.palette.error(
+            "| and > take a server command's reply, HELP, :help or :history; other : commands print here") + "\n")
         return false
       }
-      return perform(local)
+      handedOff(handOff.deliver(text, to: target), to: target, reply: nil)
+      return false
     }
     guard let edited = withTextEdited(redirected.command), let complete = withPasswordsAsked(edited) else {
       return false
@@ -244,10 +249,11 @@ public final class InteractiveSession {
 
   /// True when the session should end.
   private func perform(_ command: LocalCommand) -> Bool {
+    if let text = listing(command, palette: renderer.palette) {
+      show(text)
+      return false
+    }
     switch command {
-    case .help(let words):
-      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
-      show(HelpText.render(words, palette: renderer.palette, width: width))
     case .wide(let argument):
       flip(":wide", argument, state: wide, label: "wide tables") { setWide($0) }
     case .page(let step):
@@ -258,21 +264,8 @@ public final class InteractiveSession {
       repeatEvery(seconds, command)
     case .shell(let command):
       if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
-    case .clientHelp:
-      let width = LocalCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
-      show(
-        LocalCommand.summaries.map { usage, summary in
-          renderer.palette.header(DisplayWidth.padRight(usage, to: width)) + "  " + summary + "\n"
-        }.joined())
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
-    case .history:
-      let entries = editor.entries
-      let width = String(entries.count).count
-      show(
-        entries.enumerated().map { index, entry in
-          DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
-        }.joined())
     case .json(let argument):
       flip(":json", argument, state: renderer.mode == .json, label: "json output") { on in
         renderer.mode = on ? .json : (defaultMode == .json ? .human : defaultMode)
@@ -293,6 +286,8 @@ public final class InteractiveSession {
       say(
         TextWrap.lines(LocalCommand.unknownMessage(word), width: width).map { renderer.palette.error($0) + "\n" }
           .joined())
+    case .help, .clientHelp, .history:
+      break
     case .quit:
       if let connection {
         try? connection.send("QUIT")
@@ -303,6 +298,51 @@ public final class InteractiveSession {
       return true
     }
     return false
+  }
+
+  /// The text of a local command that prints a listing (HELP, `:help`, `:history`), which the
+  /// pager or `| COMMAND` and `> FILE` take as they take a reply; nil for the others.
+  private func listing(_ command: LocalCommand, palette: Palette) -> String? {
+    switch command {
+    case .help(let words):
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
+      return HelpText.render(words, palette: palette, width: width)
+    case .clientHelp:
+      let width = LocalCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+      return LocalCommand.summaries.map { usage, summary in
+        palette.header(DisplayWidth.padRight(usage, to: width)) + "  " + summary + "\n"
+      }.joined()
+    case .history:
+      let entries = editor.entries
+      let width = String(entries.count).count
+      return entries.enumerated().map { index, entry in
+        DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
+      }.joined()
+    default:
+      return nil
+    }
+  }
+
+  /// What the screen says after a reply went to `| COMMAND` or `> FILE`: a failed hand-off, a
+  /// pipe's command that failed, and the reply's status line, so an ERR is never seen only in
+  /// a file. A pipe shows its ERR too (its command may have filtered the line away), and an OK
+  /// only as the command printed it.
+  private func handedOff(_ delivery: ShellHandOff.Delivery, to target: OutputRedirect.Target, reply: Reply?) {
+    if case .failed(let problem) = delivery {
+      say(renderer.palette.error(problem) + "\n")
+      return
+    }
+    if let reply {
+      switch target {
+      case .file(let name, let append):
+        say(renderer.status(reply) + renderer.palette.dim(" (\(append ? "added to" : "written to") \(name))") + "\n")
+      case .pipe:
+        if !reply.isOK { say(renderer.status(reply) + "\n") }
+      }
+    }
+    if case .exited(let status) = delivery {
+      say(renderer.palette.dim("exit status \(status)") + "\n")
+    }
   }
 
   // MARK: - Client commands that change the session
@@ -428,9 +468,7 @@ public final class InteractiveSession {
         // A file keeps the server's words exact; a pipe's output most often ends on this
         // terminal, so it gets them as the screen would.
         if case .file = target { plain.escapesControls = false }
-        if let problem = handOff.deliver(plain.render(reply), to: target) {
-          say(renderer.palette.error(problem) + "\n")
-        }
+        handedOff(handOff.deliver(plain.render(reply), to: target), to: target, reply: reply)
       } else {
         show(renderer.render(reply))
       }

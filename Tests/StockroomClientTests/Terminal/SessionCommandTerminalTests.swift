@@ -101,4 +101,35 @@ struct SessionCommandTerminalTests {
       #expect(try terminal.waitForPrompt(after: "OK here").contains("OK here"))
     }
   }
+
+  @Test("a :connect that cannot connect, or whose login fails, keeps the session: same server, same user")
+  func failedConnectKeepsTheSession() throws {
+    let server = try ShopServer(accounts: ["alice": .customer, "bob": .customer])
+    try withTerminal(server) { server, terminal in
+      try terminal.start(
+        ["-p", "\(server.port)", "-u", "alice"], environment: ["STOCKROOM_PASSWORD": ShopServer.password])
+      let prompt = "alice@127.0.0.1:\(server.port)>"
+      try terminal.waitFor(text: prompt)
+      // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+      try terminal.type(":connect stockroom://127.0.0.1:1")
+      try terminal.send("Enter")
+      let refused = try terminal.waitForPrompt(after: "still connected to 127.0.0.1:\(server.port) as alice")
+      #expect(TerminalSession.lines(refused).last?.hasSuffix(prompt) == true, "\(refused)")
+      try terminal.type("WHOAMI")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "OK alice", from: "WHOAMI").contains("OK alice"))
+
+      try terminal.type(":connect stockroom://bob@127.0.0.1:\(server.port)")
+      try terminal.send("Enter")
+      try terminal.waitFor(text: "Password for bob:")
+      try terminal.type("not bob's password")
+      try terminal.send("Enter")
+      let wrong = try terminal.waitForPrompt(after: "still connected to 127.0.0.1:\(server.port) as alice")
+      #expect(wrong.contains("login as bob at 127.0.0.1:\(server.port) failed"), "\(wrong)")
+      #expect(TerminalSession.lines(wrong).last?.hasSuffix(prompt) == true, "\(wrong)")
+      try terminal.type("whoami")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "OK alice", from: "whoami").contains("OK alice"))
+    }
+  }
 }

@@ -260,8 +260,8 @@ public final class InteractiveSession {
       turnPage(step)
     case .connect(let url):
       connect(to: url)
-    case .watch(let seconds, let command):
-      repeatEvery(seconds, command)
+    case .watch(let words):
+      repeatEvery(words)
     case .shell(let command):
       if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
     case .clear:
@@ -391,18 +391,37 @@ public final class InteractiveSession {
     }
   }
 
-  /// `:watch SECONDS COMMAND`: the reply redrawn in place every SECONDS until Ctrl-C or `q`.
-  private func repeatEvery(_ seconds: Double?, _ command: String) {
-    guard let seconds, !command.isEmpty, LocalCommand.parse(command) == nil else {
-      say(renderer.palette.error("usage: :watch SECONDS COMMAND, a server command, as in :watch 2 STOCK banana") + "\n")
+  /// `:watch SECONDS COMMAND`: the reply redrawn in place every SECONDS until Ctrl-C or `q`,
+  /// or until the command fails; a command that writes runs only after a yes.
+  private func repeatEvery(_ words: [String]) {
+    let request: WatchRequest
+    switch WatchRequest.parse(words) {
+    case .failure(let refusal):
+      say(renderer.palette.error(refusal.description) + "\n")
       return
+    case .success(let parsed): request = parsed
     }
-    let repeater = CommandRepeater(seconds: max(seconds, CommandRepeater.minimumSeconds), command: command)
-    repeater.run { [unowned self] () -> String? in
+    let seconds = max(request.seconds, CommandRepeater.minimumSeconds)
+    let command = request.command
+    if request.writes {
+      let name = command.split(separator: " ").prefix(2).joined(separator: " ")
+      say(
+        renderer.palette.error("\(name) changes the shop, and would again every \(CommandRepeater.format(seconds)) s.")
+          + "\n")
+      editor.printAbove("Repeat it until Ctrl-C, q or an error? [y/N] ")
+      guard CommandRepeater.confirmed() else {
+        say("no\n" + renderer.palette.dim("not repeated; nothing sent") + "\n")
+        return
+      }
+      say("yes\n")
+    }
+    let repeater = CommandRepeater(seconds: seconds, command: command)
+    repeater.run { [unowned self] () -> CommandRepeater.Round? in
       guard let connection = connected() else { return nil }
       do throws(ClientError) {
         try connection.send(command)
-        return renderer.render(try waitForReply(on: connection))
+        let reply = try waitForReply(on: connection)
+        return CommandRepeater.Round(text: renderer.render(reply), failed: !reply.isOK)
       } catch {
         lost(error)
         return nil

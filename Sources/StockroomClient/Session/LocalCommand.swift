@@ -19,9 +19,9 @@ public enum LocalCommand: Sendable, Equatable {
   case wide(SwitchArgument)
   /// `:next` (+1) and `:prev` (-1): the page beside the last paged list shown.
   case page(Int)
-  /// `:watch SECONDS COMMAND`: the command every SECONDS in place until Ctrl-C; nil seconds
-  /// when the interval is missing or no number.
-  case watch(Double?, String)
+  /// `:watch SECONDS COMMAND`: the command every SECONDS in place until Ctrl-C; the words
+  /// after `:watch`, which `WatchRequest` reads.
+  case watch([String])
   /// `:connect URL`: another server, or the same one afresh.
   case connect(String?)
   /// `:help`: the client's own commands, one line each.
@@ -76,9 +76,7 @@ public enum LocalCommand: Sendable, Equatable {
     case ":next": return .page(1)
     case ":prev": return .page(-1)
     case ":connect": return .connect(words.dropFirst().first)
-    case ":watch":
-      let seconds = words.dropFirst().first.flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-      return .watch(seconds, words.dropFirst(2).joined(separator: " "))
+    case ":watch": return .watch(Array(words.dropFirst()))
     case "quit", "exit", ":quit", ":q": return .quit
     default: return first.hasPrefix(":") ? .unknown(first) : nil
     }

@@ -117,6 +117,9 @@ public final class LineEditor {
     _ = sr_el_add_function(editLine, "stockroom-forward", "Take the suggestion, or move right") { el, _ in
       LineEditor.from(el)?.forward() ?? UInt8(CC_ERROR)
     }
+    _ = sr_el_add_function(editLine, "stockroom-end", "Take the suggestion, or go to the end") { el, _ in
+      LineEditor.from(el)?.toEnd() ?? UInt8(CC_ERROR)
+    }
     _ = sr_el_add_function(editLine, "stockroom-older", "An older line starting with the typed text") { el, _ in
       LineEditor.from(el)?.historyStep(older: true) ?? UInt8(CC_ERROR)
     }
@@ -136,6 +139,9 @@ public final class LineEditor {
     _ = sr_el_bind(editLine, "^R", "em-inc-search-prev")
     // Right and Up arrive as Ctrl-F and Ctrl-P (see `CursorKey`), so these take the arrows too.
     _ = sr_el_bind(editLine, "^F", "stockroom-forward")
+    // End arrives as Ctrl-E; both take the whole suggestion, as in fish and
+    // zsh-autosuggestions. Alt-F and Ctrl-Right take its next word (`runPrivateKey`).
+    _ = sr_el_bind(editLine, "^E", "stockroom-end")
     _ = sr_el_bind(editLine, "^P", "stockroom-older")
     _ = sr_el_bind(editLine, "^N", "stockroom-newer")
   }
@@ -358,6 +364,13 @@ public final class LineEditor {
     let line = Array(text(from: buffer, count: last - buffer).unicodeScalars)
     let at = text(from: buffer, count: cursor - buffer).unicodeScalars.count
     switch key {
+    case .wordRight where suggestion() != nil:
+      // At the end of the line, with a suggestion shown: its next word, as fish's Alt-F.
+      let rest = Array((suggestion() ?? "").unicodeScalars)
+      var word = ""
+      word.unicodeScalars.append(contentsOf: rest[..<CursorKey.target(of: .wordRight, in: rest, from: 0)])
+      _ = el_insertstr(editLine, word)
+      return UInt8(CC_REFRESH)
     case .wordLeft, .wordRight:
       _ = el_cursor(editLine, Int32(CursorKey.target(of: key, in: line, from: at) - at))
       return UInt8(CC_CURSOR)
@@ -485,6 +498,20 @@ public final class LineEditor {
       cursor < last
     else { return UInt8(CC_NORM) }
     _ = el_cursor(editLine, 1)
+    return UInt8(CC_CURSOR)
+  }
+
+  /// End and Ctrl-E: the whole suggestion, else the end of the line.
+  private func toEnd() -> UInt8 {
+    if let rest = suggestion() {
+      _ = el_insertstr(editLine, rest)
+      return UInt8(CC_REFRESH)
+    }
+    guard let info = el_line(editLine)?.pointee, let cursor = info.cursor, let last = info.lastchar else {
+      return UInt8(CC_ERROR)
+    }
+    let left = text(from: cursor, count: last - cursor).unicodeScalars.count
+    _ = el_cursor(editLine, Int32(left))
     return UInt8(CC_CURSOR)
   }
 

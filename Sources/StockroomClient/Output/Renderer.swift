@@ -78,19 +78,24 @@ public struct Renderer: Sendable {
     dates.short(iso: value) ?? value
   }
 
+  /// A notice of the client's own words, broken at spaces to the width as the status line is.
+  private func notice(_ text: String) -> String {
+    let width = terminalWidth().map { $0 > 0 ? $0 : Self.defaultWidth } ?? 0
+    return TextWrap.lines(text, width: width, hanging: 2).map(palette.event).joined(separator: "\n")
+  }
+
   private func humanEvent(_ row: Row) -> String {
     let kind = row.id ?? "event"
     if kind == "closing", row["reason"] == "idle" {
       let after = row["idle_seconds"].map { " after \($0) s" } ?? ""
-      return palette.event("! the server closed this idle connection\(after); will reconnect on the next command")
+      return notice("! the server closed this idle connection\(after); will reconnect on the next command")
     }
     if kind == "store", let state = row["state"] {
       switch state {
       case "down":
         let reason = row["reason"].map { " (\($0))" } ?? ""
-        return palette.event(
-          "! the server lost the shop's database\(reason); stock shown may be stale until it is back")
-      case "up": return palette.event("! the shop's database is back; the stock above is up to date again")
+        return notice("! the server lost the shop's database\(reason); stock shown may be stale until it is back")
+      case "up": return notice("! the shop's database is back; the stock above is up to date again")
       default: break
       }
     }

@@ -102,10 +102,9 @@ public final class InteractiveSession {
   public func run() -> Int32 {
     do {
       try connect()
-      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
-      say(TextWrap.lines(banner(), width: width).map { renderer.palette.dim($0) + "\n" }.joined())
+      tell(banner(), renderer.palette.dim)
     } catch {
-      say(renderer.palette.error("could not connect: \(error.message)") + "\n")
+      tell("could not connect: \(error.message)", renderer.palette.error)
     }
     if runStartup() { return 0 }
     while true {
@@ -168,7 +167,7 @@ public final class InteractiveSession {
     do {
       return try OutputRedirect.split(line)
     } catch {
-      say(renderer.palette.error(error.description) + "\n")
+      tell(error.description, renderer.palette.error)
       return nil
     }
   }
@@ -215,16 +214,16 @@ public final class InteractiveSession {
         // The server's rule, checked before asking again: typing a refused password twice
         // only to be told it is too short wastes the second go.
         if setsPassword, let problem = Self.passwordProblem(password.reveal) {
-          say(renderer.palette.error("\(problem); nothing sent") + "\n")
+          tell("\(problem); nothing sent", renderer.palette.error)
           return nil
         }
         if setsPassword, try PasswordPrompt.read(prompt: "Again: ") != password {
-          say(renderer.palette.error("the two passwords differ; nothing sent") + "\n")
+          tell("the two passwords differ; nothing sent", renderer.palette.error)
           return nil
         }
         asked.append(Quoting.quote(password.reveal))
       } catch {
-        say(renderer.palette.error("\(error); nothing sent") + "\n")
+        tell("\(error); nothing sent", renderer.palette.error)
         return nil
       }
     }
@@ -263,7 +262,7 @@ public final class InteractiveSession {
     case .watch(let words):
       repeatEvery(words)
     case .shell(let command):
-      if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
+      if let note = handOff.run(command) { tell(note, renderer.palette.dim) }
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
     case .json(let argument):
@@ -277,15 +276,12 @@ public final class InteractiveSession {
       flip(":pager", argument, state: paging, label: "pager", detail: { $0 ? command : "" }, set: { paging = $0 })
     case .top:
       if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
-        say(renderer.palette.error(refusal) + "\n")
+        tell(refusal, renderer.palette.error)
       } else {
         _ = BoardSession(options: options, credentials: credentials, palette: renderer.palette).run()
       }
     case .unknown(let word):
-      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
-      say(
-        TextWrap.lines(LocalCommand.unknownMessage(word), width: width).map { renderer.palette.error($0) + "\n" }
-          .joined())
+      tell(LocalCommand.unknownMessage(word), renderer.palette.error)
     case .help, .clientHelp, .history:
       break
     case .quit:
@@ -329,7 +325,7 @@ public final class InteractiveSession {
   /// only as the command printed it.
   private func handedOff(_ delivery: ShellHandOff.Delivery, to target: OutputRedirect.Target, reply: Reply?) {
     if case .failed(let problem) = delivery {
-      say(renderer.palette.error(problem) + "\n")
+      tell(problem, renderer.palette.error)
       return
     }
     if let reply {
@@ -341,7 +337,7 @@ public final class InteractiveSession {
       }
     }
     if case .exited(let status) = delivery {
-      say(renderer.palette.dim("exit status \(status)") + "\n")
+      tell("exit status \(status)", renderer.palette.dim)
     }
   }
 
@@ -355,7 +351,7 @@ public final class InteractiveSession {
   ) {
     switch argument {
     case .invalid(let word):
-      say(renderer.palette.error(SwitchArgument.refusal(command, word)) + "\n")
+      tell(SwitchArgument.refusal(command, word), renderer.palette.error)
     case .report:
       say("\(label) \(state ? "on" : "off")\(detail(state)); \(command) on|off changes it\n")
     case .set(let on):
@@ -384,10 +380,10 @@ public final class InteractiveSession {
     }
     switch pageCursor.line(moving: step) {
     case .success(let line):
-      say(renderer.palette.dim(line) + "\n")
+      tell(line, renderer.palette.dim)
       execute(line)
     case .failure(let refusal):
-      say(renderer.palette.dim(refusal.description) + "\n")
+      tell(refusal.description, renderer.palette.dim)
     }
   }
 
@@ -397,7 +393,7 @@ public final class InteractiveSession {
     let request: WatchRequest
     switch WatchRequest.parse(words) {
     case .failure(let refusal):
-      say(renderer.palette.error(refusal.description) + "\n")
+      tell(refusal.description, renderer.palette.error)
       return
     case .success(let parsed): request = parsed
     }
@@ -437,14 +433,14 @@ public final class InteractiveSession {
   /// session as it was: same server, same user.
   private func connect(to text: String?) {
     guard let text else {
-      say(renderer.palette.error("usage: :connect stockroom://[USER@]HOST[:PORT] (stockrooms:// for TLS)") + "\n")
+      tell("usage: :connect stockroom://[USER@]HOST[:PORT] (stockrooms:// for TLS)", renderer.palette.error)
       return
     }
     let url: ConnectionURL
     do {
       url = try ConnectionURL.parse(text)
     } catch {
-      say(renderer.palette.error("\(error)") + "\n")
+      tell("\(error)", renderer.palette.error)
       return
     }
     var target = options
@@ -456,7 +452,7 @@ public final class InteractiveSession {
       do {
         login = Credentials(name: user, password: try PasswordPrompt.read(prompt: "Password for \(user): "))
       } catch {
-        say(renderer.palette.error("\(error); \(staying())") + "\n")
+        tell("\(error); \(staying())", renderer.palette.error)
         return
       }
     } else if target.host != options.host || target.port != options.port {
@@ -466,7 +462,7 @@ public final class InteractiveSession {
     do {
       opened = try open(target, login: login)
     } catch {
-      say(renderer.palette.error("\(error.message); \(staying())") + "\n")
+      tell("\(error.message); \(staying())", renderer.palette.error)
       return
     }
     connection?.close()
@@ -487,7 +483,7 @@ public final class InteractiveSession {
       }
       namesStale = true
       refreshNamesIfNeeded()
-      say(renderer.palette.dim(banner()) + "\n")
+      tell(banner(), renderer.palette.dim)
     } catch {
       lost(error)
     }
@@ -542,7 +538,7 @@ public final class InteractiveSession {
       } else {
         show(renderer.render(reply))
       }
-      if timing { say(renderer.palette.dim("Time: \(Self.milliseconds(elapsed)) ms") + "\n") }
+      if timing { tell("Time: \(Self.milliseconds(elapsed)) ms", renderer.palette.dim) }
       if reply.isOK { remember(after: line, reply: reply) }
       showQueuedEvents(of: connection)
     } catch {
@@ -571,7 +567,7 @@ public final class InteractiveSession {
     {
       // The pager could not be started: said once, so a broken $PAGER is not a silent mystery.
       pagerWarned = true
-      say(renderer.palette.dim("the pager '\(pagerCommand)' could not be started; :pager off stops trying") + "\n")
+      tell("the pager '\(pagerCommand)' could not be started; :pager off stops trying", renderer.palette.dim)
     }
   }
 
@@ -602,11 +598,11 @@ public final class InteractiveSession {
     }
     switch textEditor.edit(current) {
     case .cancelled(let reason):
-      say(renderer.palette.error("\(reason); nothing sent") + "\n")
+      tell("\(reason); nothing sent", renderer.palette.error)
       return nil
     case .saved(let body):
       if subcommand == "EDIT" && body == current {
-        say(renderer.palette.error("the body is unchanged; nothing sent") + "\n")
+        tell("the body is unchanged; nothing sent", renderer.palette.error)
         return nil
       }
       let head = words[0].text + " " + words[1].text + " " + Quoting.quote(words[2].value)
@@ -626,14 +622,14 @@ public final class InteractiveSession {
         try connect()
         // Lost again while fetching names: lost() has not spoken twice for one outage.
         guard connection != nil else {
-          say(renderer.palette.error("ERR not connected: the connection closed again at once") + "\n")
+          tell("ERR not connected: the connection closed again at once", renderer.palette.error)
           return nil
         }
         announceBack()
       } catch {
         connection?.close()
         connection = nil
-        say(renderer.palette.error("ERR not connected: \(error.message)") + "\n")
+        tell("ERR not connected: \(error.message)", renderer.palette.error)
         return nil
       }
     }
@@ -697,7 +693,7 @@ public final class InteractiveSession {
         self.credentials = nil
         let text =
           "login as \(credentials.name) failed: \(VisibleControls.escaped(reply.lines.last ?? "", lineBreaks: false)); continuing as a guest"
-        say(renderer.palette.error(text) + "\n")
+        tell(text, renderer.palette.error)
       }
     }
     if let watching {
@@ -729,7 +725,7 @@ public final class InteractiveSession {
       editor.printAbove("", prompt: prompt)
       return
     }
-    editor.printAbove(renderer.palette.error("\(error.message); reconnecting") + "\n", prompt: prompt)
+    editor.printAbove(wrapped("\(error.message); reconnecting", renderer.palette.error), prompt: prompt)
   }
 
   /// The end of an outage: said once, and the editor watches the new socket.
@@ -739,8 +735,7 @@ public final class InteractiveSession {
     nextRetry = nil
     backoff.reset()
     editor.watched = connection?.fd
-    let text = renderer.palette.dim("reconnected to \(options.host):\(options.port)") + "\n"
-    editor.printAbove(text, prompt: prompt)
+    editor.printAbove(wrapped("reconnected to \(options.host):\(options.port)", renderer.palette.dim), prompt: prompt)
   }
 
   private func millisecondsToRetry() -> Int32 {
@@ -805,6 +800,18 @@ public final class InteractiveSession {
   }
 
   private func say(_ text: String) { editor.printAbove(text) }
+
+  /// A message of the client's own, broken at spaces to the terminal's width (the width of the
+  /// window even with `:wide on`, which is for tables) and each line styled: the terminal
+  /// would otherwise cut it in the middle of a word, as server ERR lines no longer are.
+  private func tell(_ text: String, _ style: (String) -> String) {
+    say(wrapped(text, style))
+  }
+
+  private func wrapped(_ text: String, _ style: (String) -> String) -> String {
+    let width = outputIsTerminal ? Int(sr_terminal_columns(1)) : 0
+    return TextWrap.lines(text, width: width, hanging: 2).map { style($0) + "\n" }.joined()
+  }
 
   // MARK: - Completion
 

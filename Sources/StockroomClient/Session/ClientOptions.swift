@@ -268,8 +268,11 @@ public struct ClientOptions: Sendable, Equatable {
   /// one the Tokenizer refuses (a newline, an open quote) is quoted as before, so an argument
   /// can never smuggle a second request onto the connection.
   public static func requestLine(_ words: [String]) -> String {
+    // One word holding spaces is a whole line, as typed at the prompt; one the protocol cannot
+    // split (an unbalanced quote) goes as it is too, for the server to say what is wrong with
+    // it rather than take it for one long command name.
     if words.count == 1, let line = words.first, line.contains(where: { $0 == " " || $0 == "\t" }),
-      let split = try? Tokenizer.words(in: line), !split.isEmpty
+      (try? Tokenizer.words(in: line)).map({ !$0.isEmpty }) ?? true
     {
       return line.trimmingSpaces()
     }

@@ -63,6 +63,9 @@ public enum LocalCommand: Sendable, Equatable {
     let words = line.split(separator: " ").map(String.init)
     guard let first = words.first else { return nil }
     if first.hasPrefix(":!") { return .shell(String(line.trimmingSpaces().dropFirst(2)).trimmingSpaces()) }
+    // psql's `\timing` and a shell's `!ls`: no server command starts so, and the client has
+    // them as `:timing` and `:!ls`.
+    if first.hasPrefix("\\") || first.hasPrefix("!") { return .unknown(line.trimmingSpaces()) }
     switch first.lowercased() {
     case "help": return .help(Array(words.dropFirst()))
     case ":clear": return .clear
@@ -84,6 +87,13 @@ public enum LocalCommand: Sendable, Equatable {
 
   /// What the REPL says to an unknown `:` word: the nearest known one, and the whole list.
   public static func unknownMessage(_ word: String) -> String {
+    if word.hasPrefix("!") {
+      return "'\(word)' was not sent: a shell command is :\(word), as in :!ls"
+    }
+    if word.hasPrefix("\\") {
+      let meant = ":" + word.dropFirst()
+      return "'\(word)' was not sent: the client's commands start with ':', as \(meant)"
+    }
     let known = words + [":quit"]
     let list = known.joined(separator: " ")
     let message = "unknown client command '\(word)' (not sent)"

@@ -94,6 +94,18 @@ struct AutosuggestionTerminalTests {
     }
   }
 
+  @Test("Up's prefix search ignores case, as commands do: stock finds STOCK kiwi")
+  func upIgnoresCase() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try run(terminal, [("STOCK kiwi", "OK 1 item"), ("PING x", "OK x")])
+      try terminal.type("stock")
+      try terminal.send("Up")
+      try lineReads(terminal, "STOCK kiwi")
+    }
+  }
+
   @Test("Up with text on the line walks the lines that start with it, each once; Down comes back to the text")
   func upSearchesByPrefix() throws {
     try withTerminal { server, terminal in

@@ -91,7 +91,8 @@ struct HumanOutputTests {
       let price = lines[jinmichae] + " " + lines[jinmichae + 1]
       #expect(price.contains("₩5,000") && price.contains("₩6,000"), "\(screen)")
       #expect(lines[jinmichae].contains("14"), "\(screen)")
-      #expect(screen.contains("left out to fit 60 columns: stock bars; --wide shows it"), "\(screen)")
+      // The REPL's own way to every column, where a one-shot command is told --wide.
+      #expect(screen.contains("left out to fit 60 columns: stock bars; :wide on shows it"), "\(screen)")
       #expect(screen.contains("SHOW <id>"), "\(screen)")
     }
   }

@@ -19,6 +19,8 @@ public struct Renderer: Sendable {
   /// terminal as controls (`VisibleControls`); a program reading a pipe gets them exact.
   /// Human output is always for a person and always escaped; JSON escapes them itself.
   public var escapesControls = false
+  /// Whether the advice in replies names options or the REPL's commands.
+  public var advice = AdviceSpelling.commandLine
 
   public init(mode: OutputMode, palette: Palette, dates: DateStyle = .english) {
     self.mode = mode
@@ -50,7 +52,9 @@ public struct Renderer: Sendable {
 
   /// The status line alone, as a person reads it.
   public func status(_ reply: Reply) -> String {
-    HumanReply(reply: VisibleControls.reply(reply), palette: palette, dates: dates, limit: nil, names: names).status()
+    HumanReply(
+      reply: VisibleControls.reply(reply), palette: palette, dates: dates, limit: nil, names: names, advice: advice
+    ).status()
   }
 
   private var escapes: Bool {
@@ -69,7 +73,9 @@ public struct Renderer: Sendable {
   private func human(_ reply: Reply) -> String {
     // A terminal that cannot say how wide it is gets the width of a file; only --wide has none.
     let width = terminalWidth().map { $0 > 0 ? $0 : Self.defaultWidth }
-    let lines = HumanReply(reply: reply, palette: palette, dates: dates, limit: width, names: names).lines()
+    let lines = HumanReply(
+      reply: reply, palette: palette, dates: dates, limit: width, names: names, advice: advice
+    ).lines()
     return lines.map { $0 + "\n" }.joined()
   }
 

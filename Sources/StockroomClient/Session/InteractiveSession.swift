@@ -68,6 +68,7 @@ public final class InteractiveSession {
     self.options = options
     self.renderer = renderer
     self.defaultMode = renderer.mode
+    self.renderer.advice = .repl
     if options.replJSON { self.renderer.mode = .json }
     self.editor = editor
     self.credentials = credentials

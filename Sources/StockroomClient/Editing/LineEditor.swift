@@ -67,6 +67,8 @@ public final class LineEditor {
   private var overlayDrawn = false
   /// Set while a suggestion stands after the cursor: it must be erased before libedit, which
   /// believes those cells blank, draws again.
+  /// Set when Ctrl-C in vi command mode gave the line up: `readLine` answers an empty line.
+  private var interrupted = false
   private var suggestionDrawn = false
   /// Set while the line on the screen carries colours: cells libedit does not redraw keep
   /// them, so a line that needs none now (`ORD` after `ORDX`) is still drawn over, plain.
@@ -144,6 +146,34 @@ public final class LineEditor {
     _ = sr_el_bind(editLine, "^E", "stockroom-end")
     _ = sr_el_bind(editLine, "^P", "stockroom-older")
     _ = sr_el_bind(editLine, "^N", "stockroom-newer")
+    bindViCommandMode()
+  }
+
+  /// In vi mode Ctrl-C in command mode (`bind -a`: the map emacs mode never uses) gives up the
+  /// line and starts a new one, which libedit starts in insert mode: cleared in place, the
+  /// line went on in command mode, so `STOCK` typed next was vi's `S` and `TOCK`, and Ctrl-D
+  /// was no end of input.
+  private func bindViCommandMode() {
+    _ = sr_el_add_function(editLine, "stockroom-interrupt-vi", "Give up the line") { el, _ in
+      LineEditor.from(el)?.interruptInCommandMode() ?? UInt8(CC_ERROR)
+    }
+    parse(["bind", "-a", "^C", "stockroom-interrupt-vi"])
+  }
+
+  private func interruptInCommandMode() -> UInt8 {
+    hintHidden = true
+    printAbove("")
+    interrupted = true
+    TerminalOutput.write("^C\n")
+    return UInt8(CC_NEWLINE)
+  }
+
+  /// A libedit builtin command, as a line of editrc would give it.
+  private func parse(_ words: [String]) {
+    let copies = words.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    var argv = copies.map { UnsafePointer($0) }
+    _ = el_parse(editLine, Int32(argv.count), &argv)
   }
 
   deinit {
@@ -165,6 +195,7 @@ public final class LineEditor {
     hintText = " "
     hintDrawnWhole = " "
     accepted = false
+    interrupted = false
     search = nil
     overlayDrawn = false
     suggestionDrawn = false
@@ -172,6 +203,7 @@ public final class LineEditor {
     var count: Int32 = 0
     let text = el_gets(editLine, &count)
     isReading = false
+    if interrupted { return .line("") }
     if accepted { TerminalOutput.write("\n") }
     guard let text, count > 0 else { return accepted ? .line("") : .end }
     // libedit's own newline would have ended the buffer with NUL; ours did not, so what

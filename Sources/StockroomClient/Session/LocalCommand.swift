@@ -50,7 +50,7 @@ public enum LocalCommand: Sendable, Equatable {
     (":timing [on|off]", "how long each command took; alone, says how it stands"),
     (":pager [on|off]", "long replies through $PAGER; alone, says how it stands"),
     (":top", "the live board until q"),
-    (":watch SECONDS COMMAND", "COMMAND again every SECONDS, in place, until Ctrl-C or q"),
+    (":watch SECONDS COMMAND", "COMMAND again every SECONDS, in place, until Ctrl-C, q or an ERR"),
     (":wide [on|off]", "tables with every column, whatever the width; alone, says how it stands"),
     (":!COMMAND", "run COMMAND with $SHELL; :! alone starts a shell"),
     (":quit", "leave (also quit, exit, Ctrl-D)"),

@@ -269,10 +269,12 @@ public struct ClientOptions: Sendable, Equatable {
   /// can never smuggle a second request onto the connection.
   public static func requestLine(_ words: [String]) -> String {
     // One word holding spaces is a whole line, as typed at the prompt; one the protocol cannot
-    // split (an unbalanced quote) goes as it is too, for the server to say what is wrong with
-    // it rather than take it for one long command name.
+    // split for an unbalanced quote goes as it is too, for the server to say what is wrong
+    // with it rather than take it for one long command name. One holding a control character
+    // never does: a newline in it would send a second request.
     if words.count == 1, let line = words.first, line.contains(where: { $0 == " " || $0 == "\t" }),
-      (try? Tokenizer.words(in: line)).map({ !$0.isEmpty }) ?? true
+      (try? Tokenizer.words(in: line)).map({ !$0.isEmpty })
+        ?? !line.unicodeScalars.contains(where: Quoting.mustEscape)
     {
       return line.trimmingSpaces()
     }

@@ -136,7 +136,9 @@ struct CompletionTests {
     #expect(completer.hint("ORDER 김치찌개 k") == "[n] [<item> [n] ...] [key=<text>]")
     #expect(completer.hint("ORDER kiwi 2") == "<item> [n] [<item> [n] ...] [key=<text>]")
     #expect(completer.hint("DIARY SHOW 3") == nil)
-    #expect(completer.hint("DIARY NE") == nil)
+    // A half-typed subcommand: the one it can become with what it takes, or the names.
+    #expect(completer.hint("DIARY NE") == "NEW <title> <body>")
+    #expect(completer.hint("DIARY XY") == nil)
     #expect(completer.hint("LIST fruits pa") == "[page=<number>] [size=<number>]")
     #expect(completer.hint("PING hello ") == nil)
   }

@@ -34,13 +34,17 @@ struct ClientOptionsTests {
     #expect(PagerSetting.off.command(environment: ["PAGER": "more"]) == nil)
   }
 
-  @Test(":timing and :pager are local, on, off or a toggle")
+  @Test(":timing and :pager are local: on, off and their synonyms; alone, a report")
   func localCommands() {
-    #expect(LocalCommand.parse(":timing on") == .timing(true))
-    #expect(LocalCommand.parse(":timing OFF") == .timing(false))
-    #expect(LocalCommand.parse(":timing") == .timing(nil))
-    #expect(LocalCommand.parse(":pager off") == .pager(false))
-    #expect(LocalCommand.parse(":pager") == .pager(nil))
+    #expect(LocalCommand.parse(":timing on") == .timing(.set(true)))
+    #expect(LocalCommand.parse(":timing OFF") == .timing(.set(false)))
+    #expect(LocalCommand.parse(":timing") == .timing(.report))
+    #expect(LocalCommand.parse(":pager off") == .pager(.set(false)))
+    #expect(LocalCommand.parse(":pager") == .pager(.report))
+    for word in ["true", "YES", "1"] { #expect(LocalCommand.parse(":wide \(word)") == .wide(.set(true))) }
+    for word in ["false", "No", "0"] { #expect(LocalCommand.parse(":json \(word)") == .json(.set(false))) }
+    #expect(LocalCommand.parse(":json maybe") == .json(.invalid("maybe")))
+    #expect(LocalCommand.parse(":timing on off") == .timing(.invalid("on off")))
     #expect(LocalCommand.words.contains(":timing") && LocalCommand.words.contains(":pager"))
   }
 }

@@ -136,7 +136,9 @@ struct CompletionTests {
     #expect(completer.hint("ORDER 김치찌개 k") == "[n] [<item> [n] ...] [key=<text>]")
     #expect(completer.hint("ORDER kiwi 2") == "<item> [n] [<item> [n] ...] [key=<text>]")
     #expect(completer.hint("DIARY SHOW 3") == nil)
-    #expect(completer.hint("DIARY NE") == nil)
+    // A half-typed subcommand: the one it can become with what it takes, or the names.
+    #expect(completer.hint("DIARY NE") == "NEW <title> <body>")
+    #expect(completer.hint("DIARY XY") == nil)
     #expect(completer.hint("LIST fruits pa") == "[page=<number>] [size=<number>]")
     #expect(completer.hint("PING hello ") == nil)
   }
@@ -260,8 +262,8 @@ struct CompletionTests {
   @Test("local commands are recognised without a round trip")
   func localCommands() {
     #expect(LocalCommand.parse("HELP ORDER") == .help(["ORDER"]))
-    #expect(LocalCommand.parse(":json on") == .json(true))
-    #expect(LocalCommand.parse(":json off") == .json(false))
+    #expect(LocalCommand.parse(":json on") == .json(.set(true)))
+    #expect(LocalCommand.parse(":json off") == .json(.set(false)))
     #expect(LocalCommand.parse(":clear") == .clear)
     #expect(LocalCommand.parse("quit") == .quit)
     #expect(LocalCommand.parse("STOCK") == nil)

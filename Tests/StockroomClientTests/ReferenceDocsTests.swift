@@ -50,6 +50,21 @@ struct ReferenceDocsTests {
     "\(path) is not what the tables make; regenerate the references with: \(ManualPage.regenerateCommand)"
   }
 
+  @Test("man stockroom has a REPL section: every client command :help lists, and the keys")
+  func manPageCoversTheREPL() {
+    let page = ClientManual.manPage
+    #expect(page.contains(".SH REPL"))
+    for (usage, summary) in LocalCommand.summaries {
+      #expect(page.contains(ManualPage.escaped(usage)), "the man page lacks \(usage)")
+      // A table cell escapes its pipes.
+      let cell = summary.replacingOccurrences(of: "|", with: "\\|")
+      #expect(ClientManual.markdown.contains(cell), "the reference lacks \(usage)'s summary")
+    }
+    for (key, _) in EditingKeys.summaries {
+      #expect(page.contains(ManualPage.escaped(key)), "the man page lacks the key \(key)")
+    }
+  }
+
   @Test("docs/reference/*.md and contrib/man/*.1 are what the option and command tables make")
   func referencesAreGenerated() throws {
     for (path, text) in Self.files {

@@ -405,7 +405,9 @@ struct RenderingTests {
   func events() throws {
     let line = "! stock item=banana level=8 change=-2 cause=order order=12 user=alice"
     let row = try Row(parsing: String(line.dropFirst(2)))
-    let human = Renderer(mode: .human, palette: Palette(isEnabled: false))
+    var human = Renderer(mode: .human, palette: Palette(isEnabled: false))
+    // The notices wrap to the width (below); the wording is checked unwrapped.
+    human.terminalWidth = { nil }
     #expect(human.render(event: row, line: line) == "! stock banana → 8 (-2, order 12, by alice)\n")
     let raw = Renderer(mode: .raw, palette: Palette(isEnabled: false))
     #expect(raw.render(event: row, line: line) == line + "\n")
@@ -425,6 +427,11 @@ struct RenderingTests {
     #expect(
       human.render(event: try Row(parsing: String(down.dropFirst(2))), line: down)
         == "! the server lost the shop's database (connection refused); stock shown may be stale until it is back\n")
+    human.terminalWidth = { 80 }
+    #expect(
+      human.render(event: try Row(parsing: String(down.dropFirst(2))), line: down)
+        == "! the server lost the shop's database (connection refused); stock shown may be\n  stale until it is back\n")
+    human.terminalWidth = { nil }
     let up = "! store state=up"
     #expect(
       human.render(event: try Row(parsing: String(up.dropFirst(2))), line: up)

@@ -16,6 +16,16 @@ struct ScriptingHabitsTests {
     #expect(result.output.contains("alice"), "\(result.output)")
   }
 
+  @Test("a one-shot line with an unbalanced quote gets the server's word on it, not 'unknown command'")
+  func unbalancedQuote() throws {
+    let server = try ShopServer()
+    let result = try ClientProcess.run(["-p", "\(server.port)", #"DIARY NEW "my title"#])
+    #expect(result.status == 1)
+    let said = result.output + result.error
+    #expect(said.contains("unbalanced quote"), "\(said)")
+    #expect(!said.contains("unknown command"), "\(said)")
+  }
+
   @Test("-r 3 -i 0.3 runs the command three times on one connection, waiting between runs")
   func repeatWithInterval() throws {
     let server = try ShopServer()

@@ -202,13 +202,15 @@ public final class BoardSession {
       failure = error
     }
     let clock = Self.clock()
+    // Every entry on the board is one line of the server's words: no control in them reaches
+    // the terminal, line breaks included.
     for item in connection.takeQueued() {
       switch item {
       case .event(let row, _):
-        state.apply(event: row, now: now, clock: clock)
+        state.apply(event: VisibleControls.row(row, lineBreaks: false), now: now, clock: clock)
       case .reply(let reply):
         guard !awaiting.isEmpty else { continue }
-        answered(awaiting.removeFirst(), reply)
+        answered(awaiting.removeFirst(), VisibleControls.reply(reply, lineBreaks: false))
       }
       pacer.changed()
     }

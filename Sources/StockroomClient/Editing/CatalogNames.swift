@@ -50,9 +50,10 @@ public struct CatalogNames: Sendable, Equatable {
     diaryIDs = reply.rows.compactMap(\.id)
   }
 
-  /// The display name NAMES gave this id, if any.
+  /// The display name NAMES gave this id, if any, as a terminal may show it (a seller's name
+  /// is the seller's words; see `VisibleControls`).
   public func displayName(of id: String) -> String? {
-    entries.first { $0.id == id }?.name
+    entries.first { $0.id == id }?.name.map { VisibleControls.escaped($0, lineBreaks: false) }
   }
 
   /// Ids, aliases and display names of the entries whose kind passes `filter`. A display name

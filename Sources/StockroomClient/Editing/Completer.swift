@@ -158,8 +158,15 @@ public struct Completer: Sendable {
     guard var spec = CommandTable.command(named: words[0]) else { return nil }
     var rest = words.dropFirst()
     if !spec.subcommands.isEmpty {
-      // While the subcommand itself is being typed, which one it will be is not known yet.
-      guard let word = rest.first else { return typing.isEmpty ? spec.argumentSynopsis : nil }
+      // While the subcommand itself is being typed, the ones it can still become: one is
+      // hinted with what it takes (`DIARY E` hints `EDIT <id> ...`), several by name.
+      guard let word = rest.first else {
+        if typing.isEmpty { return spec.argumentSynopsis }
+        let matches = spec.subcommands.filter { $0.name.hasPrefix(typing.uppercased()) }
+        guard let only = matches.first else { return nil }
+        guard matches.count == 1 else { return matches.map(\.name).joined(separator: "|") }
+        return ([only.name] + [hint(words[0] + " " + only.name + " ")].compactMap { $0 }).joined(separator: " ")
+      }
       guard let sub = spec.subcommand(named: word) else { return nil }
       spec = sub
       rest = rest.dropFirst()

@@ -11,9 +11,10 @@
 enum CursorKey: Equatable {
   /// Run this control byte.
   case control(UInt8)
-  /// Ctrl- or Alt-Left: to the start of this word, or the one before.
+  /// Ctrl- or Alt-Left, or Alt-B: to the start of this word, or the one before.
   case wordLeft
-  /// Ctrl- or Alt-Right: to the end of this word, or the next.
+  /// Ctrl- or Alt-Right, or Alt-F: to the end of this word, or the next; at the end of the
+  /// line, the suggestion's next word.
   case wordRight
   /// Delete: the character under the cursor.
   case deleteForward
@@ -23,6 +24,9 @@ enum CursorKey: Equatable {
   /// What a whole sequence after ESC means (`[C`, `OC` in application mode, `[1;5C` with a
   /// modifier, `[3~`); nil when it is no sequence a key sends, which is passed on untouched.
   static func key(for sequence: [UInt8]) -> CursorKey? {
+    // Alt-F and Alt-B, ESC and the letter: a word right or left, as the arrows with Ctrl.
+    if sequence == [UInt8(ascii: "f")] { return .wordRight }
+    if sequence == [UInt8(ascii: "b")] { return .wordLeft }
     guard let introducer = sequence.first, let final = sequence.last, sequence.count >= 2 else { return nil }
     if introducer == UInt8(ascii: "O") {
       guard sequence.count == 2 else { return nil }

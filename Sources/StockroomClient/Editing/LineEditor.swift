@@ -67,6 +67,8 @@ public final class LineEditor {
   private var overlayDrawn = false
   /// Set while a suggestion stands after the cursor: it must be erased before libedit, which
   /// believes those cells blank, draws again.
+  /// Set when Ctrl-C in vi command mode gave the line up: `readLine` answers an empty line.
+  private var interrupted = false
   private var suggestionDrawn = false
   /// Set while the line on the screen carries colours: cells libedit does not redraw keep
   /// them, so a line that needs none now (`ORD` after `ORDX`) is still drawn over, plain.
@@ -117,6 +119,9 @@ public final class LineEditor {
     _ = sr_el_add_function(editLine, "stockroom-forward", "Take the suggestion, or move right") { el, _ in
       LineEditor.from(el)?.forward() ?? UInt8(CC_ERROR)
     }
+    _ = sr_el_add_function(editLine, "stockroom-end", "Take the suggestion, or go to the end") { el, _ in
+      LineEditor.from(el)?.toEnd() ?? UInt8(CC_ERROR)
+    }
     _ = sr_el_add_function(editLine, "stockroom-older", "An older line starting with the typed text") { el, _ in
       LineEditor.from(el)?.historyStep(older: true) ?? UInt8(CC_ERROR)
     }
@@ -136,8 +141,39 @@ public final class LineEditor {
     _ = sr_el_bind(editLine, "^R", "em-inc-search-prev")
     // Right and Up arrive as Ctrl-F and Ctrl-P (see `CursorKey`), so these take the arrows too.
     _ = sr_el_bind(editLine, "^F", "stockroom-forward")
+    // End arrives as Ctrl-E; both take the whole suggestion, as in fish and
+    // zsh-autosuggestions. Alt-F and Ctrl-Right take its next word (`runPrivateKey`).
+    _ = sr_el_bind(editLine, "^E", "stockroom-end")
     _ = sr_el_bind(editLine, "^P", "stockroom-older")
     _ = sr_el_bind(editLine, "^N", "stockroom-newer")
+    bindViCommandMode()
+  }
+
+  /// In vi mode Ctrl-C in command mode (`bind -a`: the map emacs mode never uses) gives up the
+  /// line and starts a new one, which libedit starts in insert mode: cleared in place, the
+  /// line went on in command mode, so `STOCK` typed next was vi's `S` and `TOCK`, and Ctrl-D
+  /// was no end of input.
+  private func bindViCommandMode() {
+    _ = sr_el_add_function(editLine, "stockroom-interrupt-vi", "Give up the line") { el, _ in
+      LineEditor.from(el)?.interruptInCommandMode() ?? UInt8(CC_ERROR)
+    }
+    parse(["bind", "-a", "^C", "stockroom-interrupt-vi"])
+  }
+
+  private func interruptInCommandMode() -> UInt8 {
+    hintHidden = true
+    printAbove("")
+    interrupted = true
+    TerminalOutput.write("^C\n")
+    return UInt8(CC_NEWLINE)
+  }
+
+  /// A libedit builtin command, as a line of editrc would give it.
+  private func parse(_ words: [String]) {
+    let copies = words.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    var argv = copies.map { UnsafePointer($0) }
+    _ = el_parse(editLine, Int32(argv.count), &argv)
   }
 
   deinit {
@@ -159,6 +195,7 @@ public final class LineEditor {
     hintText = " "
     hintDrawnWhole = " "
     accepted = false
+    interrupted = false
     search = nil
     overlayDrawn = false
     suggestionDrawn = false
@@ -166,6 +203,7 @@ public final class LineEditor {
     var count: Int32 = 0
     let text = el_gets(editLine, &count)
     isReading = false
+    if interrupted { return .line("") }
     if accepted { TerminalOutput.write("\n") }
     guard let text, count > 0 else { return accepted ? .line("") : .end }
     // libedit's own newline would have ended the buffer with NUL; ours did not, so what
@@ -358,6 +396,13 @@ public final class LineEditor {
     let line = Array(text(from: buffer, count: last - buffer).unicodeScalars)
     let at = text(from: buffer, count: cursor - buffer).unicodeScalars.count
     switch key {
+    case .wordRight where suggestion() != nil:
+      // At the end of the line, with a suggestion shown: its next word, as fish's Alt-F.
+      let rest = Array((suggestion() ?? "").unicodeScalars)
+      var word = ""
+      word.unicodeScalars.append(contentsOf: rest[..<CursorKey.target(of: .wordRight, in: rest, from: 0)])
+      _ = el_insertstr(editLine, word)
+      return UInt8(CC_REFRESH)
     case .wordLeft, .wordRight:
       _ = el_cursor(editLine, Int32(CursorKey.target(of: key, in: line, from: at) - at))
       return UInt8(CC_CURSOR)
@@ -485,6 +530,20 @@ public final class LineEditor {
       cursor < last
     else { return UInt8(CC_NORM) }
     _ = el_cursor(editLine, 1)
+    return UInt8(CC_CURSOR)
+  }
+
+  /// End and Ctrl-E: the whole suggestion, else the end of the line.
+  private func toEnd() -> UInt8 {
+    if let rest = suggestion() {
+      _ = el_insertstr(editLine, rest)
+      return UInt8(CC_REFRESH)
+    }
+    guard let info = el_line(editLine)?.pointee, let cursor = info.cursor, let last = info.lastchar else {
+      return UInt8(CC_ERROR)
+    }
+    let left = text(from: cursor, count: last - cursor).unicodeScalars.count
+    _ = el_cursor(editLine, Int32(left))
     return UInt8(CC_CURSOR)
   }
 

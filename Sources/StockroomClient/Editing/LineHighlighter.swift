@@ -14,6 +14,8 @@ struct LineHighlighter {
   private let allNames: Set<String>
   private let productIDs: Set<String>
   private let categories: Set<String>
+  private let sections: Set<String>
+  private let diaryIDs: Set<String>
   private let knowsNames: Bool
 
   /// One word of the line as typed; `typing` while the cursor may still be extending it.
@@ -29,7 +31,14 @@ struct LineHighlighter {
     itemNames = Set(names.entries.filter { CatalogNames.itemKinds.contains($0.kind) }.flatMap(words))
     allNames = Set(names.entries.flatMap(words))
     productIDs = Set(names.entries.filter { $0.kind == "product" }.map { $0.id.lowercased() })
-    categories = Set(names.categories.map { $0.lowercased() })
+    // LIST takes a category's singular too: dish, fruit, order.
+    categories = Set(
+      names.categories.map { $0.lowercased() }.flatMap { plural in
+        let singular = plural.hasSuffix("shes") ? plural.dropLast(2) : plural.hasSuffix("s") ? plural.dropLast() : ""
+        return singular.isEmpty ? [plural] : [plural, String(singular)]
+      })
+    sections = Set(names.entries.filter { $0.kind == "section" }.flatMap(words))
+    diaryIDs = Set(names.diaryIDs)
     knowsNames = !names.entries.isEmpty
   }
 
@@ -182,9 +191,16 @@ struct LineHighlighter {
       return word.typing && (text == "+" || text == "-") ? nil : .unknown
     case .item: return name(Self.unquoted(text), in: itemNames, typing: word.typing)
     case .productID: return name(text, in: productIDs, typing: word.typing)
-    // SHOW also takes exhibits and sections NAMES may not list: only a name it gave is marked.
-    case .anything, .section: return allNames.contains(Self.unquoted(text).lowercased()) ? .item : nil
-    case .category: return categories.contains(text.lowercased()) ? .item : nil
+    // NAMES lists everything SHOW takes (items, sections, exhibits, products) and every section.
+    case .anything: return name(Self.unquoted(text), in: allNames, typing: word.typing)
+    case .section: return name(Self.unquoted(text), in: sections, typing: word.typing)
+    case .category:
+      guard !categories.isEmpty else { return nil }
+      return name(text, in: categories, typing: word.typing)
+    // Diary ids are numbers; the newest hundred are known to the client, older ones may exist.
+    case .diaryID:
+      if diaryIDs.contains(text) { return .item }
+      return text.allSatisfy(\.isNumber) ? nil : .unknown
     case .command:
       let known = CommandTable.command(named: text) != nil || HelpText.groups.contains { "@" + $0 == text.lowercased() }
       return known ? .command : nil

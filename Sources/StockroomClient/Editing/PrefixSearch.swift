@@ -13,10 +13,12 @@ struct PrefixSearch {
   /// reason `Autosuggestion` leaves them out.
   init(typed: String, history: [String]) {
     self.typed = typed
-    let prefix = Array(typed.unicodeScalars)
+    // Without regard to case, as commands are: `stock` finds `STOCK kiwi`.
+    let prefix = Array(typed.lowercased().unicodeScalars)
     var seen: Set<String> = [typed]
     matches = history.reversed().filter { entry in
-      entry.unicodeScalars.starts(with: prefix) && HistoryPolicy.shouldRemember(entry) && seen.insert(entry).inserted
+      entry.lowercased().unicodeScalars.starts(with: prefix) && HistoryPolicy.shouldRemember(entry)
+        && seen.insert(entry).inserted
     }
   }
 

@@ -9,6 +9,7 @@ struct HumanReply {
   var dates: DateStyle
   var limit: Int?
   var names = CatalogNames()
+  var advice = AdviceSpelling.commandLine
 
   func lines() -> [String] {
     let rows = reply.rows
@@ -83,7 +84,7 @@ struct HumanReply {
       let columns = TableView.columns(
         for: group.key.kind, levelOnly: group.key.levelOnly, rows: group.rows, dates: dates, names: names)
       if !out.isEmpty { out.append("") }
-      out += HumanTable(columns: columns, rows: group.rows, headings: group.headings)
+      out += HumanTable(columns: columns, rows: group.rows, headings: group.headings, advice: advice)
         .lines(limit: limit, palette: palette)
       if let note = TableView.omitted(for: group.key.kind, rows: group.rows) { out.append(palette.dim(note)) }
     }
@@ -120,7 +121,7 @@ struct HumanReply {
       let counted = kind?.counted(total) ?? "\(total) in all"
       if pages <= 1 && page == 1 { return counted }
       if page >= pages { return "\(counted), page \(page) of \(pages)" }
-      return "\(counted), page \(page) of \(pages); page=\(page + 1) for the next"
+      return "\(counted), page \(page) of \(pages); \(advice.nextPage(after: page)) for the next"
     }
     if let match = text.wholeMatch(of: /(\d+) items/), let count = Int(match.output.1) {
       return RowKind.taken.counted(count)

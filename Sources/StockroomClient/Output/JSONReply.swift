@@ -81,6 +81,21 @@ public enum JSONReply {
     return isNumber ? text : string(text)
   }
 
-  /// A JSON string literal, as the log's JSON form writes one.
-  public static func string(_ text: String) -> String { JSONString.quoted(text) }
+  /// A JSON string literal, as the log's JSON form writes one, and with C1 controls, line
+  /// separators and bidi controls as `\u0085` too: JSON allows them raw, but pretty JSON is
+  /// read on terminals, which would obey them. The string's value is the same either way.
+  public static func string(_ text: String) -> String {
+    let quoted = JSONString.quoted(text)
+    guard quoted.unicodeScalars.contains(where: Quoting.mustEscape) else { return quoted }
+    var out = ""
+    for scalar in quoted.unicodeScalars {
+      if Quoting.mustEscape(scalar) {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
 }

@@ -29,7 +29,7 @@ struct Pager {
   }
 
   /// The text as the terminal shows it: colour sequences take no room.
-  private static func withoutEscapes(_ line: Substring) -> String {
+  static func withoutEscapes(_ line: Substring) -> String {
     var out = ""
     var inEscape = false
     for scalar in line.unicodeScalars {

@@ -15,6 +15,12 @@ public struct Renderer: Sendable {
   /// JSON laid out over lines for a person (stdout a terminal); one line per reply otherwise,
   /// so a pipe into `jq` or a JSON Lines reader gets one object a line.
   public var prettyJSON = false
+  /// Raw and CSV output goes to a terminal, where the server's words must not reach the
+  /// terminal as controls (`VisibleControls`); a program reading a pipe gets them exact.
+  /// Human output is always for a person and always escaped; JSON escapes them itself.
+  public var escapesControls = false
+  /// Whether the advice in replies names options or the REPL's commands.
+  public var advice = AdviceSpelling.commandLine
 
   public init(mode: OutputMode, palette: Palette, dates: DateStyle = .english) {
     self.mode = mode
@@ -24,6 +30,7 @@ public struct Renderer: Sendable {
 
   /// The reply as lines ending in LF.
   public func render(_ reply: Reply) -> String {
+    let reply = shown(reply)
     switch mode {
     case .raw: return reply.lines.map { $0 + "\n" }.joined()
     case .json: return JSONReply.encode(reply, pretty: prettyJSON) + "\n"
@@ -33,8 +40,10 @@ public struct Renderer: Sendable {
   }
 
   public func render(event row: Row, line: String) -> String {
+    let escaping = escapes
+    let row = escaping ? VisibleControls.row(row) : row
     switch mode {
-    case .raw: return line + "\n"
+    case .raw: return (escaping ? VisibleControls.escaped(line, lineBreaks: false) : line) + "\n"
     case .json: return JSONReply.encode(event: row) + "\n"
     case .csv: return CSVWriter.render(event: row)
     case .human: return humanEvent(row) + "\n"
@@ -43,13 +52,30 @@ public struct Renderer: Sendable {
 
   /// The status line alone, as a person reads it.
   public func status(_ reply: Reply) -> String {
-    HumanReply(reply: reply, palette: palette, dates: dates, limit: nil, names: names).status()
+    HumanReply(
+      reply: VisibleControls.reply(reply), palette: palette, dates: dates, limit: nil, names: names, advice: advice
+    ).status()
+  }
+
+  private var escapes: Bool {
+    switch mode {
+    case .human: true
+    case .json: false
+    case .raw, .csv: escapesControls
+    }
+  }
+
+  /// The reply as this output shows it: escaped where a terminal or a person reads it.
+  private func shown(_ reply: Reply) -> Reply {
+    escapes ? VisibleControls.reply(reply) : reply
   }
 
   private func human(_ reply: Reply) -> String {
     // A terminal that cannot say how wide it is gets the width of a file; only --wide has none.
     let width = terminalWidth().map { $0 > 0 ? $0 : Self.defaultWidth }
-    let lines = HumanReply(reply: reply, palette: palette, dates: dates, limit: width, names: names).lines()
+    let lines = HumanReply(
+      reply: reply, palette: palette, dates: dates, limit: width, names: names, advice: advice
+    ).lines()
     return lines.map { $0 + "\n" }.joined()
   }
 
@@ -58,19 +84,24 @@ public struct Renderer: Sendable {
     dates.short(iso: value) ?? value
   }
 
+  /// A notice of the client's own words, broken at spaces to the width as the status line is.
+  private func notice(_ text: String) -> String {
+    let width = terminalWidth().map { $0 > 0 ? $0 : Self.defaultWidth } ?? 0
+    return TextWrap.lines(text, width: width, hanging: 2).map(palette.event).joined(separator: "\n")
+  }
+
   private func humanEvent(_ row: Row) -> String {
     let kind = row.id ?? "event"
     if kind == "closing", row["reason"] == "idle" {
       let after = row["idle_seconds"].map { " after \($0) s" } ?? ""
-      return palette.event("! the server closed this idle connection\(after); will reconnect on the next command")
+      return notice("! the server closed this idle connection\(after); will reconnect on the next command")
     }
     if kind == "store", let state = row["state"] {
       switch state {
       case "down":
         let reason = row["reason"].map { " (\($0))" } ?? ""
-        return palette.event(
-          "! the server lost the shop's database\(reason); stock shown may be stale until it is back")
-      case "up": return palette.event("! the shop's database is back; the stock above is up to date again")
+        return notice("! the server lost the shop's database\(reason); stock shown may be stale until it is back")
+      case "up": return notice("! the shop's database is back; the stock above is up to date again")
       default: break
       }
     }

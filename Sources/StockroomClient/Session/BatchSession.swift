@@ -26,8 +26,12 @@ public struct BatchSession {
   public func runOnce(_ line: String) -> Int32 {
     var sawError = false
     var runs = 0
+    var renderer = renderer
     do {
       let connection = try open()
+      // For a person, receipts and STOCK name things as the REPL does; a script's output
+      // (raw, JSON, CSV) stays what the server said, without the extra round trip.
+      if renderer.mode == .human { renderer.names = try Self.names(on: connection) }
       while options.repeatCount < 0 || runs < options.repeatCount {
         if runs > 0 { Self.pause(seconds: options.interval) }
         runs += 1
@@ -37,7 +41,7 @@ public struct BatchSession {
           switch try connection.nextItem() {
           case .event(let row, let text): TerminalOutput.write(renderer.render(event: row, line: text))
           case .reply(let reply):
-            write(reply)
+            write(reply, renderer: renderer)
             if !reply.isOK { sawError = true }
             answered = true
           }
@@ -50,8 +54,20 @@ public struct BatchSession {
     return sawError ? 1 : 0
   }
 
+  /// What NAMES says, before the command; events meanwhile are not the command's.
+  private static func names(on connection: Connection) throws(ClientError) -> CatalogNames {
+    try connection.send("NAMES")
+    var names = CatalogNames()
+    while true {
+      if case .reply(let reply) = try connection.nextItem() {
+        names.update(names: reply)
+        return names
+      }
+    }
+  }
+
   /// CSV on stdout is for a program to parse, so an ERR line goes to stderr instead.
-  private func write(_ reply: Reply) {
+  private func write(_ reply: Reply, renderer: Renderer) {
     let text = renderer.render(reply)
     if renderer.mode == .csv && !reply.isOK {
       TerminalOutput.writeError(text)
@@ -133,7 +149,7 @@ public struct BatchSession {
             case .reply(let reply):
               answered += 1
               if !reply.isOK { sawError = true }
-              write(reply)
+              write(reply, renderer: renderer)
             }
           }
         } else if fds[0].revents & Int16(POLLOUT) == 0, fds[0].revents != 0 {
@@ -157,7 +173,10 @@ public struct BatchSession {
         if case .reply(let reply) = try connection.nextItem() {
           // On stderr: stdout holds one reply per command the script sent, and it sent no LOGIN.
           guard reply.isOK else {
-            throw ClientError(.loginFailed, "login as \(credentials.name) failed: \(reply.lines.last ?? "")")
+            throw ClientError(
+              .loginFailed,
+              "login as \(credentials.name) failed: \(VisibleControls.escaped(reply.lines.last ?? "", lineBreaks: false))"
+            )
           }
           break
         }

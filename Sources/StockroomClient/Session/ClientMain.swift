@@ -109,6 +109,7 @@ public enum ClientMain {
     var renderer = Renderer(
       mode: mode, palette: Palette(isEnabled: colour), dates: DateStyle.from(environment: environment))
     renderer.prettyJSON = outputIsTerminal
+    renderer.escapesControls = outputIsTerminal
     if options.wide {
       renderer.terminalWidth = { nil }
     } else if outputIsTerminal {

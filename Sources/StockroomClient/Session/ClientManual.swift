@@ -7,7 +7,9 @@ import StockroomText
 public enum ClientManual {
   public static var markdown: String {
     let options = ClientOptionTable.all.map { [MarkdownTable.code($0.synopsis), $0.help] }
-    let keys = ClientConfigKey.all.map { [MarkdownTable.code("\($0.name) = \($0.value)"), $0.help] }
+    let configKeys = ClientConfigKey.all.map { [MarkdownTable.code("\($0.name) = \($0.value)"), $0.help] }
+    let repl = LocalCommand.summaries.map { [MarkdownTable.code($0.usage), $0.summary] }
+    let keys = EditingKeys.summaries.map { [$0.key, $0.summary] }
     return """
       # `stockroom` options and config keys
 
@@ -28,6 +30,14 @@ public enum ClientManual {
       `~/.config/stockroom/config` (or `$XDG_CONFIG_HOME/stockroom/config`), one `key = value` a
       line, `#` comments. The environment overrides the file, and the command line overrides
       both; there is no password key.
+
+      \(MarkdownTable.text(header: ["Key", "What"], rows: configKeys))
+
+      ## The REPL
+
+      \(EditingKeys.overview.replacingOccurrences(of: "\n", with: " "))
+
+      \(MarkdownTable.text(header: ["Client command", "What"], rows: repl))
 
       \(MarkdownTable.text(header: ["Key", "What"], rows: keys))
 
@@ -64,6 +74,13 @@ public enum ClientManual {
         # comments. The environment overrides the file, and the command line overrides both.
         """),
       .entries(ClientConfigKey.all.map { ("\($0.name) = \($0.value)", $0.help) }))
+    page.add(
+      "REPL",
+      .paragraph(EditingKeys.overview),
+      .paragraph("The client's own commands, as :help lists them:"),
+      .entries(LocalCommand.summaries.map { ($0.usage, $0.summary) }),
+      .paragraph("Keys:"),
+      .entries(EditingKeys.summaries.map { ($0.key, $0.summary) }))
     page.add(
       "Commands",
       .paragraph("The server's commands, from its command table; HELP COMMAND in the REPL says more."),

@@ -268,8 +268,13 @@ public struct ClientOptions: Sendable, Equatable {
   /// one the Tokenizer refuses (a newline, an open quote) is quoted as before, so an argument
   /// can never smuggle a second request onto the connection.
   public static func requestLine(_ words: [String]) -> String {
+    // One word holding spaces is a whole line, as typed at the prompt; one the protocol cannot
+    // split for an unbalanced quote goes as it is too, for the server to say what is wrong
+    // with it rather than take it for one long command name. One holding a control character
+    // never does: a newline in it would send a second request.
     if words.count == 1, let line = words.first, line.contains(where: { $0 == " " || $0 == "\t" }),
-      let split = try? Tokenizer.words(in: line), !split.isEmpty
+      (try? Tokenizer.words(in: line)).map({ !$0.isEmpty })
+        ?? !line.unicodeScalars.contains(where: Quoting.mustEscape)
     {
       return line.trimmingSpaces()
     }

@@ -1,3 +1,4 @@
+import CStockroomShims
 import StockroomSystem
 
 #if canImport(Glibc)
@@ -8,19 +9,57 @@ import StockroomSystem
 
 /// `:watch SECONDS COMMAND`, as psql's `\watch`: the command again every SECONDS, its reply
 /// drawn in place from the top of the screen under a line saying what and when, until Ctrl-C
-/// or `q`. Keys are read one at a time, without echo and with Ctrl-C as a key, only while it
-/// runs; the terminal's settings are put back on every way out.
+/// or `q`, or until a reply is an error. Keys are read one at a time, without echo and with
+/// Ctrl-C as a key, only while it runs; the terminal's settings are put back on every way out.
 struct CommandRepeater {
+  /// One round's reply as shown, and whether it was an error, which ends the repeating.
+  struct Round {
+    var text: String
+    var failed: Bool
+  }
+
   /// Shortest interval taken: faster would only load the server.
   static let minimumSeconds = 0.1
 
   var seconds: Double
   var command: String
 
-  /// Runs until a key stops it or `reply` returns nil (the connection failed, said there).
-  /// `reply` sends the command and returns the text to show.
-  func run(reply: () -> String?) {
+  /// Runs until a key stops it, a round fails, or `reply` returns nil (the connection failed,
+  /// said there). `reply` sends the command and returns the round.
+  func run(reply: () -> Round?) {
     let input: Int32 = 0
+    Self.withKeys(on: input) {
+      while true {
+        let started = MonotonicClock.seconds()
+        guard let round = reply() else { return }
+        // The title stays on the top line: a reply taller than the window is cut to fit under
+        // it rather than scrolling it away.
+        let title = header()
+        let rows = Int(sr_terminal_rows(1))
+        let columns = Int(sr_terminal_columns(1))
+        let room = rows > 0 ? rows - Self.rowsTaken(by: title, columns: columns) - 2 : Int.max
+        TerminalOutput.write(
+          "\u{1B}[H\u{1B}[2J" + title + "\n\n" + Self.fitted(round.text, rows: room, columns: columns))
+        if round.failed {
+          TerminalOutput.write("stopped: the command failed\n")
+          return
+        }
+        if stopKeyArrives(before: started + seconds, on: input) { return }
+      }
+    }
+  }
+
+  /// One key, `y` or `Y` for yes; anything else, Ctrl-C or the end of input is no.
+  static func confirmed(input: Int32 = 0) -> Bool {
+    var byte: UInt8 = 0
+    withKeys(on: input) {
+      while read(input, &byte, 1) < 0 && errno == EINTR {}
+    }
+    return byte == UInt8(ascii: "y") || byte == UInt8(ascii: "Y")
+  }
+
+  /// Runs `body` with the terminal giving keys one at a time, unechoed, Ctrl-C among them.
+  private static func withKeys(on input: Int32, _ body: () -> Void) {
     var saved = termios()
     let isTerminal = tcgetattr(input, &saved) == 0
     if isTerminal {
@@ -33,12 +72,30 @@ struct CommandRepeater {
       _ = tcsetattr(input, TCSANOW, &raw)
     }
     defer { if isTerminal { _ = tcsetattr(input, TCSANOW, &saved) } }
-    while true {
-      let started = MonotonicClock.seconds()
-      guard let text = reply() else { return }
-      TerminalOutput.write("\u{1B}[H\u{1B}[2J" + header() + "\n\n" + text)
-      if stopKeyArrives(before: started + seconds, on: input) { return }
+    body()
+  }
+
+  /// `text` cut to `rows` terminal rows, its last one saying how many lines were left out.
+  static func fitted(_ text: String, rows: Int, columns: Int) -> String {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    var used = 0
+    var kept: [Substring] = []
+    for (index, line) in lines.enumerated() {
+      let taken = rowsTaken(by: String(line), columns: columns)
+      let left = lines.count - index
+      // The last row kept for the note, unless this is the last line and it fits.
+      if used + taken > rows - (left > 1 ? 1 : 0) {
+        return kept.map { $0 + "\n" }.joined() + "… \(left) more lines; a taller window shows them\n"
+      }
+      kept.append(line)
+      used += taken
     }
+    return text
+  }
+
+  private static func rowsTaken(by line: String, columns: Int) -> Int {
+    guard columns > 0 else { return 1 }
+    return max(1, (DisplayWidth.of(Pager.withoutEscapes(Substring(line))) + columns - 1) / columns)
   }
 
   private func header() -> String {

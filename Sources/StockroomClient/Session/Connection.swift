@@ -62,9 +62,11 @@ public final class Connection {
     }
     guard let greeting = first, greeting.isOK else {
       connection.close()
-      throw ClientError(.refused, "\(host):\(port) refused: \(first?.lines.last ?? "")")
+      throw ClientError(
+        .refused, "\(host):\(port) refused: \(VisibleControls.escaped(first?.lines.last ?? "", lineBreaks: false))")
     }
-    connection.greeting = greeting.lines.last ?? ""
+    // Shown in the banner: the server's words, so no controls reach the terminal.
+    connection.greeting = VisibleControls.escaped(greeting.lines.last ?? "", lineBreaks: false)
     if limitMilliseconds != nil { socket.setReceiveLimit(milliseconds: 0) }
     return connection
   }

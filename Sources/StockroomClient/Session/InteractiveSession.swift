@@ -68,6 +68,7 @@ public final class InteractiveSession {
     self.options = options
     self.renderer = renderer
     self.defaultMode = renderer.mode
+    self.renderer.advice = .repl
     if options.replJSON { self.renderer.mode = .json }
     self.editor = editor
     self.credentials = credentials
@@ -102,10 +103,9 @@ public final class InteractiveSession {
   public func run() -> Int32 {
     do {
       try connect()
-      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
-      say(TextWrap.lines(banner(), width: width).map { renderer.palette.dim($0) + "\n" }.joined())
+      tell(banner(), renderer.palette.dim)
     } catch {
-      say(renderer.palette.error("could not connect: \(error.message)") + "\n")
+      tell("could not connect: \(error.message)", renderer.palette.error)
     }
     if runStartup() { return 0 }
     while true {
@@ -142,11 +142,16 @@ public final class InteractiveSession {
     if let local = LocalCommand.parse(line), case .shell = local { return perform(local) }
     guard let redirected = redirect(line) else { return false }
     if let local = LocalCommand.parse(redirected.command) {
-      guard redirected.target == nil else {
-        say(renderer.palette.error("| and > take a server command's reply; HELP and : commands print here") + "\n")
+      guard let target = redirected.target else { return perform(local) }
+      // What HELP, :help and :history print can go on as a reply does; the others print here.
+      guard let text = listing(local, palette: Palette(isEnabled: false)) else {
+        say(
+          renderer.palette.error(
+            "| and > take a server command's reply, HELP, :help or :history; other : commands print here") + "\n")
         return false
       }
-      return perform(local)
+      handedOff(handOff.deliver(text, to: target), to: target, reply: nil)
+      return false
     }
     guard let edited = withTextEdited(redirected.command), let complete = withPasswordsAsked(edited) else {
       return false
@@ -163,7 +168,7 @@ public final class InteractiveSession {
     do {
       return try OutputRedirect.split(line)
     } catch {
-      say(renderer.palette.error(error.description) + "\n")
+      tell(error.description, renderer.palette.error)
       return nil
     }
   }
@@ -210,16 +215,16 @@ public final class InteractiveSession {
         // The server's rule, checked before asking again: typing a refused password twice
         // only to be told it is too short wastes the second go.
         if setsPassword, let problem = Self.passwordProblem(password.reveal) {
-          say(renderer.palette.error("\(problem); nothing sent") + "\n")
+          tell("\(problem); nothing sent", renderer.palette.error)
           return nil
         }
         if setsPassword, try PasswordPrompt.read(prompt: "Again: ") != password {
-          say(renderer.palette.error("the two passwords differ; nothing sent") + "\n")
+          tell("the two passwords differ; nothing sent", renderer.palette.error)
           return nil
         }
         asked.append(Quoting.quote(password.reveal))
       } catch {
-        say(renderer.palette.error("\(error); nothing sent") + "\n")
+        tell("\(error); nothing sent", renderer.palette.error)
         return nil
       }
     }
@@ -244,58 +249,42 @@ public final class InteractiveSession {
 
   /// True when the session should end.
   private func perform(_ command: LocalCommand) -> Bool {
+    if let text = listing(command, palette: renderer.palette) {
+      show(text)
+      return false
+    }
     switch command {
-    case .help(let words):
-      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
-      show(HelpText.render(words, palette: renderer.palette, width: width))
-    case .wide(let on):
-      setWide(on ?? !wide)
+    case .wide(let argument):
+      flip(":wide", argument, state: wide, label: "wide tables") { setWide($0) }
     case .page(let step):
       turnPage(step)
     case .connect(let url):
       connect(to: url)
-    case .watch(let seconds, let command):
-      repeatEvery(seconds, command)
+    case .watch(let words):
+      repeatEvery(words)
     case .shell(let command):
-      if let note = handOff.run(command) { say(renderer.palette.dim(note) + "\n") }
-    case .clientHelp:
-      let width = LocalCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
-      show(
-        LocalCommand.summaries.map { usage, summary in
-          renderer.palette.header(DisplayWidth.padRight(usage, to: width)) + "  " + summary + "\n"
-        }.joined())
+      if let note = handOff.run(command) { tell(note, renderer.palette.dim) }
     case .clear:
       say("\u{1B}[H\u{1B}[2J")
-    case .history:
-      let entries = editor.entries
-      let width = String(entries.count).count
-      show(
-        entries.enumerated().map { index, entry in
-          DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
-        }.joined())
-    case .json(let on):
-      let wanted = on ?? (renderer.mode != .json)
-      renderer.mode = wanted ? .json : (defaultMode == .json ? .human : defaultMode)
-      say("json output \(wanted ? "on" : "off")\n")
-    case .timing(let on):
-      timing = on ?? !timing
-      say("timing \(timing ? "on" : "off")\n")
-    case .pager(let on):
-      // Alone it says how things stand, as :pager on|off would leave them; it changes nothing.
-      if let on { paging = on }
-      let which = paging ? pagerCommand.map { " (\($0))" } ?? "" : ""
-      say("pager \(paging ? "on" : "off")\(which)" + (on == nil ? "; :pager on|off changes it" : "") + "\n")
+    case .json(let argument):
+      flip(":json", argument, state: renderer.mode == .json, label: "json output") { on in
+        renderer.mode = on ? .json : (defaultMode == .json ? .human : defaultMode)
+      }
+    case .timing(let argument):
+      flip(":timing", argument, state: timing, label: "timing") { timing = $0 }
+    case .pager(let argument):
+      let command = pagerCommand.map { " (\($0))" } ?? ""
+      flip(":pager", argument, state: paging, label: "pager", detail: { $0 ? command : "" }, set: { paging = $0 })
     case .top:
       if let refusal = BoardSession.refusal(outputIsTerminal: isatty(1) == 1) {
-        say(renderer.palette.error(refusal) + "\n")
+        tell(refusal, renderer.palette.error)
       } else {
         _ = BoardSession(options: options, credentials: credentials, palette: renderer.palette).run()
       }
     case .unknown(let word):
-      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth } ?? 0
-      say(
-        TextWrap.lines(LocalCommand.unknownMessage(word), width: width).map { renderer.palette.error($0) + "\n" }
-          .joined())
+      tell(LocalCommand.unknownMessage(word), renderer.palette.error)
+    case .help, .clientHelp, .history:
+      break
     case .quit:
       if let connection {
         try? connection.send("QUIT")
@@ -308,7 +297,69 @@ public final class InteractiveSession {
     return false
   }
 
+  /// The text of a local command that prints a listing (HELP, `:help`, `:history`), which the
+  /// pager or `| COMMAND` and `> FILE` take as they take a reply; nil for the others.
+  private func listing(_ command: LocalCommand, palette: Palette) -> String? {
+    switch command {
+    case .help(let words):
+      let width = renderer.terminalWidth().map { $0 > 0 ? $0 : Renderer.defaultWidth }
+      return HelpText.render(words, palette: palette, width: width)
+    case .clientHelp:
+      let width = LocalCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+      return LocalCommand.summaries.map { usage, summary in
+        palette.header(DisplayWidth.padRight(usage, to: width)) + "  " + summary + "\n"
+      }.joined()
+    case .history:
+      let entries = editor.entries
+      let width = String(entries.count).count
+      return entries.enumerated().map { index, entry in
+        DisplayWidth.padLeft(String(index + 1), to: width) + "  " + entry + "\n"
+      }.joined()
+    default:
+      return nil
+    }
+  }
+
+  /// What the screen says after a reply went to `| COMMAND` or `> FILE`: a failed hand-off, a
+  /// pipe's command that failed, and the reply's status line, so an ERR is never seen only in
+  /// a file. A pipe shows its ERR too (its command may have filtered the line away), and an OK
+  /// only as the command printed it.
+  private func handedOff(_ delivery: ShellHandOff.Delivery, to target: OutputRedirect.Target, reply: Reply?) {
+    if case .failed(let problem) = delivery {
+      tell(problem, renderer.palette.error)
+      return
+    }
+    if let reply {
+      switch target {
+      case .file(let name, let append):
+        say(renderer.status(reply) + renderer.palette.dim(" (\(append ? "added to" : "written to") \(name))") + "\n")
+      case .pipe:
+        if !reply.isOK { say(renderer.status(reply) + "\n") }
+      }
+    }
+    if case .exited(let status) = delivery {
+      tell("exit status \(status)", renderer.palette.dim)
+    }
+  }
+
   // MARK: - Client commands that change the session
+
+  /// One switch: set and said, said alone (`; :json on|off changes it`), or a word that is no
+  /// setting refused with those that are.
+  private func flip(
+    _ command: String, _ argument: SwitchArgument, state: Bool, label: String,
+    detail: (Bool) -> String = { _ in "" }, set: (Bool) -> Void
+  ) {
+    switch argument {
+    case .invalid(let word):
+      tell(SwitchArgument.refusal(command, word), renderer.palette.error)
+    case .report:
+      say("\(label) \(state ? "on" : "off")\(detail(state)); \(command) on|off changes it\n")
+    case .set(let on):
+      set(on)
+      say("\(label) \(on ? "on" : "off")\(detail(on))\n")
+    }
+  }
 
   private func setWide(_ on: Bool) {
     wide = on
@@ -319,7 +370,6 @@ public final class InteractiveSession {
     } else {
       renderer.terminalWidth = { Renderer.defaultWidth }
     }
-    say("wide tables \(on ? "on" : "off")\n")
   }
 
   /// `:next` and `:prev`: the last paged list's request again, with the page beside.
@@ -331,25 +381,44 @@ public final class InteractiveSession {
     }
     switch pageCursor.line(moving: step) {
     case .success(let line):
-      say(renderer.palette.dim(line) + "\n")
+      tell(line, renderer.palette.dim)
       execute(line)
     case .failure(let refusal):
-      say(renderer.palette.dim(refusal.description) + "\n")
+      tell(refusal.description, renderer.palette.dim)
     }
   }
 
-  /// `:watch SECONDS COMMAND`: the reply redrawn in place every SECONDS until Ctrl-C or `q`.
-  private func repeatEvery(_ seconds: Double?, _ command: String) {
-    guard let seconds, !command.isEmpty, LocalCommand.parse(command) == nil else {
-      say(renderer.palette.error("usage: :watch SECONDS COMMAND, a server command, as in :watch 2 STOCK banana") + "\n")
+  /// `:watch SECONDS COMMAND`: the reply redrawn in place every SECONDS until Ctrl-C or `q`,
+  /// or until the command fails; a command that writes runs only after a yes.
+  private func repeatEvery(_ words: [String]) {
+    let request: WatchRequest
+    switch WatchRequest.parse(words) {
+    case .failure(let refusal):
+      tell(refusal.description, renderer.palette.error)
       return
+    case .success(let parsed): request = parsed
     }
-    let repeater = CommandRepeater(seconds: max(seconds, CommandRepeater.minimumSeconds), command: command)
-    repeater.run { [unowned self] () -> String? in
+    let seconds = max(request.seconds, CommandRepeater.minimumSeconds)
+    let command = request.command
+    if request.writes {
+      let name = command.split(separator: " ").prefix(2).joined(separator: " ")
+      say(
+        renderer.palette.error("\(name) changes the shop, and would again every \(CommandRepeater.format(seconds)) s.")
+          + "\n")
+      editor.printAbove("Repeat it until Ctrl-C, q or an error? [y/N] ")
+      guard CommandRepeater.confirmed() else {
+        say("no\n" + renderer.palette.dim("not repeated; nothing sent") + "\n")
+        return
+      }
+      say("yes\n")
+    }
+    let repeater = CommandRepeater(seconds: seconds, command: command)
+    repeater.run { [unowned self] () -> CommandRepeater.Round? in
       guard let connection = connected() else { return nil }
       do throws(ClientError) {
         try connection.send(command)
-        return renderer.render(try waitForReply(on: connection))
+        let reply = try waitForReply(on: connection)
+        return CommandRepeater.Round(text: renderer.render(reply), failed: !reply.isOK)
       } catch {
         lost(error)
         return nil
@@ -358,44 +427,95 @@ public final class InteractiveSession {
     say("\n")
   }
 
-  /// `:connect URL`: closes this connection and opens one to the URL's server. A user in the
-  /// URL is asked for a password; without one, another server gets no login (the password
-  /// given for this one is not sent elsewhere), the same server the same login again.
+  /// `:connect URL`: opens a connection to the URL's server and, once it is open (and logged
+  /// in), closes this one. A user in the URL is asked for a password; without one, another
+  /// server gets no login (the password given for this one is not sent elsewhere), the same
+  /// server the same login again. As psql's `\c`, a connection or login that fails leaves the
+  /// session as it was: same server, same user.
   private func connect(to text: String?) {
     guard let text else {
-      say(renderer.palette.error("usage: :connect stockroom://[USER@]HOST[:PORT] (stockrooms:// for TLS)") + "\n")
+      tell("usage: :connect stockroom://[USER@]HOST[:PORT] (stockrooms:// for TLS)", renderer.palette.error)
       return
     }
     let url: ConnectionURL
     do {
       url = try ConnectionURL.parse(text)
     } catch {
-      say(renderer.palette.error("\(error)") + "\n")
+      tell("\(error)", renderer.palette.error)
       return
     }
     var target = options
     target.host = url.host ?? options.host
     target.tls = url.scheme == .stockrooms ? (options.tls ?? ClientTLS()) : nil
     target.port = url.port ?? (url.scheme == .stockrooms ? ProtocolVersion.defaultTLSPort : ProtocolVersion.defaultPort)
+    var login = credentials
     if let user = url.user {
       do {
-        credentials = Credentials(name: user, password: try PasswordPrompt.read(prompt: "Password for \(user): "))
+        login = Credentials(name: user, password: try PasswordPrompt.read(prompt: "Password for \(user): "))
       } catch {
-        say(renderer.palette.error("not connected: \(error)") + "\n")
+        tell("\(error); \(staying())", renderer.palette.error)
         return
       }
     } else if target.host != options.host || target.port != options.port {
-      credentials = nil
+      login = nil
     }
-    options = target
-    connection?.close()
-    connection = nil
-    pageCursor = nil
+    let opened: (connection: Connection, identity: Identity?)
     do {
-      try connect()
-      say(renderer.palette.dim(banner()) + "\n")
+      opened = try open(target, login: login)
+    } catch {
+      tell("\(error.message); \(staying())", renderer.palette.error)
+      return
+    }
+    connection?.close()
+    options = target
+    credentials = login
+    connection = opened.connection
+    identity = opened.identity
+    pageCursor = nil
+    lossAnnounced = false
+    closedForIdleness = false
+    nextRetry = nil
+    backoff.reset()
+    editor.watched = opened.connection.fd
+    do {
+      if let watching {
+        let reply = try request((["WATCH"] + watching).joined(separator: " "), on: opened.connection)
+        if !reply.isOK { say(renderer.render(reply)) }
+      }
+      namesStale = true
+      refreshNamesIfNeeded()
+      tell(banner(), renderer.palette.dim)
     } catch {
       lost(error)
+    }
+  }
+
+  /// What a failed `:connect` leaves: the session as it was.
+  private func staying() -> String {
+    guard connection != nil else { return "still not connected, to \(options.host):\(options.port)" }
+    let who = identity.map { " as \($0.name)" } ?? ""
+    return "still connected to \(options.host):\(options.port)\(who)"
+  }
+
+  /// A connection to `target`, logged in with `login` when given; a refused login closes it and
+  /// is the error, since a `:connect` that asked for a user must not go on as a guest.
+  private func open(_ target: ClientOptions, login: Credentials?) throws(ClientError) -> (Connection, Identity?) {
+    let connection = try Connection.open(host: target.host, port: target.port, tls: target.tls)
+    guard let login else { return (connection, nil) }
+    do throws(ClientError) {
+      try connection.send(login.loginLine)
+      while true {
+        guard case .reply(let reply) = try connection.nextItem() else { continue }
+        guard reply.isOK else {
+          connection.close()
+          let said = VisibleControls.escaped(reply.lines.last ?? "", lineBreaks: false)
+          throw ClientError(.loginFailed, "login as \(login.name) at \(target.host):\(target.port) failed: \(said)")
+        }
+        return (connection, Identity(reply: reply, command: "LOGIN"))
+      }
+    } catch {
+      connection.close()
+      throw error
     }
   }
 
@@ -412,13 +532,14 @@ public final class InteractiveSession {
       if let target {
         var plain = renderer
         plain.palette = Palette(isEnabled: false)
-        if let problem = handOff.deliver(plain.render(reply), to: target) {
-          say(renderer.palette.error(problem) + "\n")
-        }
+        // A file keeps the server's words exact; a pipe's output most often ends on this
+        // terminal, so it gets them as the screen would.
+        if case .file = target { plain.escapesControls = false }
+        handedOff(handOff.deliver(plain.render(reply), to: target), to: target, reply: reply)
       } else {
         show(renderer.render(reply))
       }
-      if timing { say(renderer.palette.dim("Time: \(Self.milliseconds(elapsed)) ms") + "\n") }
+      if timing { tell("Time: \(Self.milliseconds(elapsed)) ms", renderer.palette.dim) }
       if reply.isOK { remember(after: line, reply: reply) }
       showQueuedEvents(of: connection)
     } catch {
@@ -447,7 +568,7 @@ public final class InteractiveSession {
     {
       // The pager could not be started: said once, so a broken $PAGER is not a silent mystery.
       pagerWarned = true
-      say(renderer.palette.dim("the pager '\(pagerCommand)' could not be started; :pager off stops trying") + "\n")
+      tell("the pager '\(pagerCommand)' could not be started; :pager off stops trying", renderer.palette.dim)
     }
   }
 
@@ -478,11 +599,11 @@ public final class InteractiveSession {
     }
     switch textEditor.edit(current) {
     case .cancelled(let reason):
-      say(renderer.palette.error("\(reason); nothing sent") + "\n")
+      tell("\(reason); nothing sent", renderer.palette.error)
       return nil
     case .saved(let body):
       if subcommand == "EDIT" && body == current {
-        say(renderer.palette.error("the body is unchanged; nothing sent") + "\n")
+        tell("the body is unchanged; nothing sent", renderer.palette.error)
         return nil
       }
       let head = words[0].text + " " + words[1].text + " " + Quoting.quote(words[2].value)
@@ -502,14 +623,14 @@ public final class InteractiveSession {
         try connect()
         // Lost again while fetching names: lost() has not spoken twice for one outage.
         guard connection != nil else {
-          say(renderer.palette.error("ERR not connected: the connection closed again at once") + "\n")
+          tell("ERR not connected: the connection closed again at once", renderer.palette.error)
           return nil
         }
         announceBack()
       } catch {
         connection?.close()
         connection = nil
-        say(renderer.palette.error("ERR not connected: \(error.message)") + "\n")
+        tell("ERR not connected: \(error.message)", renderer.palette.error)
         return nil
       }
     }
@@ -571,8 +692,9 @@ public final class InteractiveSession {
       if !reply.isOK {
         // A password that failed once fails again: forget it rather than retry on every reconnect.
         self.credentials = nil
-        let text = "login as \(credentials.name) failed: \(reply.lines.last ?? ""); continuing as a guest"
-        say(renderer.palette.error(text) + "\n")
+        let text =
+          "login as \(credentials.name) failed: \(VisibleControls.escaped(reply.lines.last ?? "", lineBreaks: false)); continuing as a guest"
+        tell(text, renderer.palette.error)
       }
     }
     if let watching {
@@ -604,7 +726,7 @@ public final class InteractiveSession {
       editor.printAbove("", prompt: prompt)
       return
     }
-    editor.printAbove(renderer.palette.error("\(error.message); reconnecting") + "\n", prompt: prompt)
+    editor.printAbove(wrapped("\(error.message); reconnecting", renderer.palette.error), prompt: prompt)
   }
 
   /// The end of an outage: said once, and the editor watches the new socket.
@@ -614,8 +736,7 @@ public final class InteractiveSession {
     nextRetry = nil
     backoff.reset()
     editor.watched = connection?.fd
-    let text = renderer.palette.dim("reconnected to \(options.host):\(options.port)") + "\n"
-    editor.printAbove(text, prompt: prompt)
+    editor.printAbove(wrapped("reconnected to \(options.host):\(options.port)", renderer.palette.dim), prompt: prompt)
   }
 
   private func millisecondsToRetry() -> Int32 {
@@ -680,6 +801,18 @@ public final class InteractiveSession {
   }
 
   private func say(_ text: String) { editor.printAbove(text) }
+
+  /// A message of the client's own, broken at spaces to the terminal's width (the width of the
+  /// window even with `:wide on`, which is for tables) and each line styled: the terminal
+  /// would otherwise cut it in the middle of a word, as server ERR lines no longer are.
+  private func tell(_ text: String, _ style: (String) -> String) {
+    say(wrapped(text, style))
+  }
+
+  private func wrapped(_ text: String, _ style: (String) -> String) -> String {
+    let width = outputIsTerminal ? Int(sr_terminal_columns(1)) : 0
+    return TextWrap.lines(text, width: width, hanging: 2).map { style($0) + "\n" }.joined()
+  }
 
   // MARK: - Completion
 

@@ -5,6 +5,15 @@ import StockroomSystem
 /// `| COMMAND`, a reply into `> FILE` or `>> FILE`. Each answers nil when all went well, else the
 /// sentence to print; the REPL goes on either way.
 struct ShellHandOff {
+  /// How a hand-off to `| COMMAND` or `> FILE` went.
+  enum Delivery: Equatable {
+    case delivered
+    /// The pipe's command ran and ended with this status, not 0.
+    case exited(Int32)
+    /// Nothing was handed off: the sentence says why.
+    case failed(String)
+  }
+
   /// `$SHELL`, else `/bin/sh`.
   var shell: String
   /// For `~/` at the start of a file name.
@@ -29,18 +38,18 @@ struct ShellHandOff {
   }
 
   /// The reply's text, as the screen would have shown it without colour, to its target.
-  func deliver(_ text: String, to target: OutputRedirect.Target) -> String? {
+  func deliver(_ text: String, to target: OutputRedirect.Target) -> Delivery {
     switch target {
     case .pipe(let command):
-      let started = ChildProcess.whileForeground { () -> Bool in
-        guard let child = try? ChildProcess.shell(command, pipeInput: true, shell: shell) else { return false }
+      let status = ChildProcess.whileForeground { () -> Int32? in
+        guard let child = try? ChildProcess.shell(command, pipeInput: true, shell: shell) else { return nil }
         child.feed(text)
-        _ = child.wait()
-        return true
+        return child.wait()
       }
-      return started ? nil : "cannot start \(shell) for '\(command)'"
+      guard let status else { return .failed("cannot start \(shell) for '\(command)'") }
+      return status == 0 ? .delivered : .exited(status)
     case .file(let name, let append):
-      return write(text, to: expanded(name), append: append)
+      return write(text, to: expanded(name), append: append).map { .failed($0) } ?? .delivered
     }
   }
 

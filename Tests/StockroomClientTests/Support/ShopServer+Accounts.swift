@@ -27,4 +27,27 @@ extension ShopServer {
       return
     }
   }
+
+  /// Sends `lines` on one connection, one after another, as a user's own client would, and
+  /// answers their replies; stops at the first ERR, which it throws.
+  @discardableResult
+  func send(_ lines: [String]) throws -> [Reply] {
+    let connection = try Connection.open(host: "127.0.0.1", port: port)
+    defer { connection.close() }
+    var replies: [Reply] = []
+    for line in lines {
+      try connection.send(line)
+      while true {
+        guard case .reply(let reply) = try connection.nextItem() else { continue }
+        guard reply.isOK else {
+          throw ClientProcess.Missing(
+            description:
+              "\(line.split(separator: " ").prefix(2).joined(separator: " ")) failed: \(reply.lines.last ?? "")")
+        }
+        replies.append(reply)
+        break
+      }
+    }
+    return replies
+  }
 }

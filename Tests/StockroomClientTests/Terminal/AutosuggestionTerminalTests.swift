@@ -70,6 +70,42 @@ struct AutosuggestionTerminalTests {
     }
   }
 
+  @Test("End and Ctrl-E take the whole suggestion, Alt-F its next word, as in fish")
+  func endAndAltFTakeIt() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try run(terminal, [("STOCK kiwi mango", "OK 2 items")])
+      try terminal.type("STOCK")
+      try terminal.waitForDimmed("a suggestion after STOCK") { $0.contains(Self.dimmed("> STOCK", " kiwi mango")) }
+      // Alt-F: one word typed, the rest still suggested.
+      try terminal.send("M-f")
+      try terminal.waitForDimmed("kiwi taken, mango still suggested") {
+        $0.contains(Self.dimmed("> STOCK kiwi", " mango"))
+      }
+      try terminal.send("End")
+      try terminal.send("Enter")
+      try terminal.waitFor("the line End took to run") { $0.components(separatedBy: "OK 2 items").count == 3 }
+      try terminal.type("STOCK ki")
+      try terminal.waitForDimmed("a suggestion after STOCK ki") { $0.contains(Self.dimmed("> STOCK ki", "wi mango")) }
+      try terminal.send("C-e")
+      try terminal.send("Enter")
+      try terminal.waitFor("the line Ctrl-E took to run") { $0.components(separatedBy: "OK 2 items").count == 4 }
+    }
+  }
+
+  @Test("Up's prefix search ignores case, as commands do: stock finds STOCK kiwi")
+  func upIgnoresCase() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try run(terminal, [("STOCK kiwi", "OK 1 item"), ("PING x", "OK x")])
+      try terminal.type("stock")
+      try terminal.send("Up")
+      try lineReads(terminal, "STOCK kiwi")
+    }
+  }
+
   @Test("Up with text on the line walks the lines that start with it, each once; Down comes back to the text")
   func upSearchesByPrefix() throws {
     try withTerminal { server, terminal in

@@ -41,4 +41,35 @@ struct EditrcTerminalTests {
       try terminal.waitForPrompt(after: "OK abc")
     }
   }
+
+  @Test(
+    "bind -v: after Escape, k and Ctrl-C the next line starts in insert mode, so STOCK stays STOCK and Ctrl-D leaves")
+  func viModeAfterCtrlC() throws {
+    try withTerminal { server, terminal in
+      try writeEditrc("bind -v\n", in: terminal)
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("PING one")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK one")
+      try terminal.send("Escape")
+      try terminal.type("k")
+      try terminal.waitFor("the last line back") { screen in
+        TerminalSession.withoutHint(TerminalSession.lines(screen).last)?.hasSuffix("> PING one") == true
+      }
+      try terminal.send("C-c")
+      try terminal.waitFor("an empty prompt after Ctrl-C") { screen in
+        TerminalSession.lines(screen).last?.hasSuffix(">") == true
+      }
+      try terminal.type("STOCK")
+      try terminal.waitFor("STOCK typed whole") { screen in
+        TerminalSession.withoutHint(TerminalSession.lines(screen).last)?.hasSuffix("> STOCK") == true
+      }
+      try terminal.send("C-u")
+      try terminal.send("Escape")
+      try terminal.send("C-c")
+      try terminal.send("C-d")
+      try terminal.waitFor(text: "[stockroom exited with status 0]")
+    }
+  }
 }

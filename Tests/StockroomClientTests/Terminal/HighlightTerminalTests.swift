@@ -69,6 +69,30 @@ struct HighlightTerminalTests {
     }
   }
 
+  @Test("every argument of a known kind is checked: SHOW, LIST's category and section, a diary id")
+  func everyKnownKindChecked() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      // A command run first, so the names are fetched before the lines are coloured.
+      try terminal.type("PING ready")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK ready")
+      for (line, unknown, known) in [
+        ("SHOW xyz ", "xyz", nil), ("SHOW 김치찌게 ", "김치찌게", nil), ("LIST dishs ", "dishs", nil),
+        ("LIST dishes soupp ", "soupp", "dishes"), ("DIARY SHOW abc ", "abc", nil), ("LIST dish soup ", nil, "soup"),
+      ] as [(String, String?, String?)] {
+        try terminal.type(line)
+        try terminal.waitForStyled("\(line) coloured") { screen in
+          let prompt = Self.promptLine(screen)
+          return (unknown.map { prompt.contains("\u{1B}[31m" + $0) } ?? true)
+            && (known.map { prompt.contains("\u{1B}[36m" + $0) } ?? true)
+        }
+        try terminal.send("C-u")
+      }
+    }
+  }
+
   @Test("each key writes a bounded number of bytes to the terminal, counted from what tmux was sent")
   func bytesPerKey() throws {
     try withTerminal { server, terminal in

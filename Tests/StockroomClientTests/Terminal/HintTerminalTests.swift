@@ -17,6 +17,19 @@ struct HintTerminalTests {
     }
   }
 
+  @Test("DIARY E hints the subcommand it can only become, EDIT, with what EDIT takes")
+  func hintInsideASubcommand() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("DIARY E")
+      try terminal.waitFor("EDIT's usage beside the half-typed E") { screen in
+        let last = TerminalSession.lines(screen).last ?? ""
+        return last.contains("> DIARY E ") && last.contains("EDIT <id>")
+      }
+    }
+  }
+
   @Test("with NO_COLOR the hint is labelled, so it cannot pass for typed text")
   func plainHintIsLabelled() throws {
     try withTerminal { server, terminal in

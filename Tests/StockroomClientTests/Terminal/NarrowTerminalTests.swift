@@ -59,4 +59,41 @@ struct NarrowTerminalTests {
     let words = shown.flatMap { $0.split(separator: " ").map(String.init) }
     #expect(words == message.split(separator: " ").map(String.init), "a word was broken:\n\(screen)")
   }
+
+  /// Every word of `message` stands whole on one line of `screen`: broken by the terminal at
+  /// its edge, a word's two halves would be on two lines.
+  private static func expectWhole(_ message: String, in screen: String) {
+    let lines = TerminalSession.lines(screen)
+    for word in message.split(separator: " ") {
+      #expect(lines.contains { $0.contains(word) }, "'\(word)' broken:\n\(screen)")
+    }
+  }
+
+  @Test("the client's own messages wrap at spaces: a failed login, a refused switch, the :connect banner")
+  func ownMessagesWrapAtSpaces() throws {
+    let server = try ShopServer(accounts: ["alice": .customer])
+    try withTerminal(server) { server, terminal in
+      try terminal.start(
+        ["-p", "\(server.port)", "-u", "alice"], environment: ["STOCKROOM_PASSWORD": "wrong " + ShopServer.password],
+        width: 60)
+      let login = try terminal.waitForPrompt(after: "guest")
+      Self.expectWhole("login as alice failed: ERR AUTH wrong name or password; continuing as a guest", in: login)
+      try terminal.type(":timing maybe")
+      try terminal.send("Enter")
+      let refused = try terminal.waitForPrompt(after: "nothing changed")
+      Self.expectWhole(
+        ":timing takes on or off (or true/false, yes/no, 1/0), not 'maybe'; nothing changed", in: refused)
+      try terminal.type(":connect stockroom://127.0.0.1:\(server.port)")
+      try terminal.send("Enter")
+      // The command line itself is wider than the window; the second banner is the one.
+      let banner = try terminal.waitFor("the banner again and a prompt") { screen in
+        screen.components(separatedBy: "Ctrl-D leaves.").count == 3
+          && TerminalSession.lines(screen).last?.hasSuffix(">") == true
+      }
+      let below = TerminalSession.lines(banner).drop { !$0.contains("> :connect") }.dropFirst(2)
+      Self.expectWhole(
+        "Connected to 127.0.0.1:\(server.port) (stockroomd 0.1.0 protocol=2). HELP lists the commands, Tab completes,",
+        in: below.joined(separator: "\n"))
+    }
+  }
 }

@@ -49,7 +49,31 @@ struct RedirectTerminalTests {
     }
   }
 
-  @Test(":!COMMAND runs and a failing status is said; :help lists the client commands; | after HELP is refused")
+  @Test("a failed command's ERR is on screen after > FILE and | COMMAND; a file's OK says where it went")
+  func failuresAreSeen() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"], environment: ["SHELL": "/bin/bash"])
+      try terminal.waitFor(text: ">")
+      let file = terminal.folder.appendingPathComponent("y.txt").path
+      try terminal.type("ORDER nosuch > \(file)")
+      try terminal.send("Enter")
+      let failed = try terminal.waitForPrompt(after: "(written to \(file))", from: "ORDER nosuch > \(file)")
+      #expect(failed.contains("ERR "), "\(failed)")
+      #expect(try String(contentsOfFile: file, encoding: .utf8).contains("ERR "))
+      try terminal.type("STOCK banana >> \(file)")
+      try terminal.send("Enter")
+      let added = try terminal.waitForPrompt(after: "(added to \(file))", from: "STOCK banana >> \(file)")
+      #expect(TerminalSession.lines(added).contains { $0.hasPrefix("OK ") && $0.hasSuffix("(added to \(file))") })
+      // grep drops the ERR line the pipe got; the REPL still says it, and grep's status.
+      try terminal.type("ORDER nosuch | grep -v ERR")
+      try terminal.send("Enter")
+      let piped = try terminal.waitForPrompt(after: "exit status 1", from: "ORDER nosuch | grep -v ERR")
+      let below = TerminalSession.lines(piped).drop { !$0.hasSuffix("ORDER nosuch | grep -v ERR") }
+      #expect(below.contains { $0.hasPrefix("ERR ") }, "\(piped)")
+    }
+  }
+
+  @Test(":!COMMAND runs and a failing status is said; :help lists the client commands; HELP goes through a pipe")
   func shellAndHelp() throws {
     try withTerminal { server, terminal in
       try terminal.start(["-p", "\(server.port)"])
@@ -61,10 +85,16 @@ struct RedirectTerminalTests {
       try terminal.send("Enter")
       let help = try terminal.waitForPrompt(after: "COMMAND > FILE")
       #expect(help.contains(":!COMMAND") && help.contains(":json [on|off]") && help.contains("COMMAND | SHELL"))
-      try terminal.type("HELP | cat")
+      try terminal.type("HELP ORDER | head -1 | sed 's/^/first=/'")
       try terminal.send("Enter")
-      #expect(
-        try terminal.waitForPrompt(after: "take a server command's reply").contains("HELP and : commands print here"))
+      let head = try terminal.waitForPrompt(after: "first=")
+      #expect(TerminalSession.lines(head).filter { $0.hasPrefix("first=") }.count == 1, "\(head)")
+      try terminal.type(":help | grep -c :wide | sed 's/^/count=/'")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "count=").contains("count=1"))
+      try terminal.type(":timing on | cat")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "other : commands print here").contains("HELP, :help or :history"))
     }
   }
 }

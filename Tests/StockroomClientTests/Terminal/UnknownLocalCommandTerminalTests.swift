@@ -26,4 +26,21 @@ struct UnknownLocalCommandTerminalTests {
       #expect(second.contains("unknown client command ':frobnicate' (not sent); client commands: :clear"), "\(second)")
     }
   }
+
+  @Test("psql's \\timing and a shell's !ls are pointed to :timing and :!ls, not sent")
+  func otherToolsSpellings() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("\\timing on")
+      try terminal.send("Enter")
+      let psql = try terminal.waitForPrompt(after: "as :timing on")
+      #expect(psql.contains("'\\timing on' was not sent: the client's commands start with ':', as :timing on"))
+      try terminal.type("!ls")
+      try terminal.send("Enter")
+      let shell = try terminal.waitForPrompt(after: "as in :!ls")
+      #expect(shell.contains("'!ls' was not sent: a shell command is :!ls"), "\(shell)")
+      #expect(!shell.contains("ERR"), "\(shell)")
+    }
+  }
 }

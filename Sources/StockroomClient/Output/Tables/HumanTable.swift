@@ -7,6 +7,7 @@ struct HumanTable {
   var rows: [Row]
   /// Lines put before a row, such as a dish section's name.
   var headings: [Int: String] = [:]
+  var advice = AdviceSpelling.commandLine
 
   /// A wrapped column keeps at least this many cells while other columns can still give way.
   static let comfortableWidth = 30
@@ -58,7 +59,8 @@ struct HumanTable {
   private func note(_ leftOut: [String], limit: Int?, palette: Palette) -> [String] {
     guard !leftOut.isEmpty, let limit else { return [] }
     let names = leftOut.count == 1 ? leftOut[0] : leftOut.dropLast().joined(separator: ", ") + " and " + leftOut.last!
-    let text = "left out to fit \(limit) columns: \(names); --wide shows " + (leftOut.count == 1 ? "it" : "them")
+    let text =
+      "left out to fit \(limit) columns: \(names); \(advice.wide) shows " + (leftOut.count == 1 ? "it" : "them")
     return TextWrap.lines(text, width: limit).map(palette.dim)
   }
 }

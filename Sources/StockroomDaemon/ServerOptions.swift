@@ -154,6 +154,12 @@ public enum ServerOptions {
         close a watching connection that leaves its events unread for this long
         (default 300; 0 never); a watcher with nothing waiting is never closed
         """),
+    .integer(
+      "order-rate", placeholder: "LINES", 0...10_000_000, \.orderRate,
+      help: """
+        order lines one address may place a second, ten seconds' worth at once
+        (default 0, no limit; 1000 bounds a host's writes); past it ERR LIMIT says when
+        """),
     ServerOption(
       "tls-cert", .value(placeholder: "FILE") { settings, text in settings.tlsCertificate = text },
       help: """

@@ -73,7 +73,8 @@ struct ServerLauncher {
       common
       ? [
         "--initial-stock", "1000000000", "--max-clients", String(options.maxClients),
-        "--max-clients-per-address", "0",
+        // The load generator is one address standing for many clients, as Redis's is.
+        "--max-clients-per-address", "0", "--order-rate", "0",
       ] + options.stockroomArguments + (io.map { ["--io", $0] } ?? []) : []
     let process = try ChildProcess(
       "\(binaries)/stockroomd", ["--port", "0", "--quiet"] + shared + arguments,

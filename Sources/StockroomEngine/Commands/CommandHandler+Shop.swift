@@ -400,6 +400,13 @@ extension CommandHandler {
     }
     let key = request.options[.key]
     if let key { try TextRules.check(key, as: store.limits.orderKey) }
+    if let orderRate, let source = session.source,
+      let wait = orderRate.take(lines.count, from: source, now: clock.now())
+    {
+      throw ProtocolError(
+        .limit,
+        "too many orders from your address: \(orderRate.perSecond) lines a second at most; try again in \(wait) s")
+    }
     // The answer holds the store alone, not the whole handler: one reference, which Swift
     // passes as the closure's context instead of allocating one per order.
     return ChangeRequest(.order(user: session.user, lines: lines, at: Date(), key: key)) { [store] applied, _, out in

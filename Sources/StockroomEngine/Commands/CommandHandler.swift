@@ -25,6 +25,8 @@ package struct CommandHandler: Sendable {
   package let clock: any EngineClock
   /// Who is logged in on which connection, for WHO.
   package let presence: Presence
+  /// Order lines per address (`EngineSettings.orderRate`); nil for no limit.
+  package let orderRate: SourceRate?
 
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
@@ -351,5 +353,7 @@ package struct CommandHandler: Sendable {
     self.throttle = throttle
     self.clock = clock
     self.presence = presence
+    self.orderRate =
+      settings.orderRate > 0 ? SourceRate(perSecond: settings.orderRate, burst: settings.orderRate * 10) : nil
   }
 }

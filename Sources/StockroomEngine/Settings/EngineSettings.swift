@@ -15,10 +15,13 @@ package struct EngineSettings: Sendable, Equatable {
   package var loops: Int
   package var maxClients: Int
   package var fsync: FsyncPolicy
+  /// Order lines one address may place a second (`--order-rate`), with ten seconds' worth at
+  /// once; 0 for no limit.
+  package var orderRate: Int
 
   package init(
     maxLine: Int, registration: Registration, allowPlaintextAuth: Bool, tlsPort: UInt16?, io: String, loops: Int,
-    maxClients: Int, fsync: FsyncPolicy
+    maxClients: Int, fsync: FsyncPolicy, orderRate: Int = 0
   ) {
     self.maxLine = maxLine
     self.registration = registration
@@ -28,5 +31,6 @@ package struct EngineSettings: Sendable, Equatable {
     self.loops = loops
     self.maxClients = maxClients
     self.fsync = fsync
+    self.orderRate = orderRate
   }
 }

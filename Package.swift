@@ -132,7 +132,7 @@ let package = Package(
       dependencies: [
         "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
         "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomEngine", "StockroomTransport",
-        "StockroomDaemon", "StockroomLogging",
+        "StockroomDaemon", "StockroomLogging", "stockroom-bench",
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),

@@ -9,6 +9,7 @@ enum Bench {
     if arguments.first == "make-db" { makeDatabase(Array(arguments.dropFirst())) }
     if arguments.first == "report" { report(Array(arguments.dropFirst())) }
     if arguments.first == "compare" { Comparison.run(arguments: Array(arguments.dropFirst())) }
+    if arguments.first == "linearizable" { LinearizableCommand.run(arguments: Array(arguments.dropFirst())) }
     let options = CommandLineExit.parsedOrExit(
       usage: BenchOptions.usage, parse: { try BenchOptions.parse(arguments) },
       complaint: { "stockroom-bench: \($0)\n\(BenchOptions.usage)" })

@@ -48,6 +48,7 @@ struct BenchOptions: Sendable, Equatable {
            stockroom-bench report RESULTS [--out FILE]
            stockroom-bench make-db DIR [options]
            stockroom-bench compare [--quick | --smoke] [--out FILE]   (what Scripts/bench runs)
+           stockroom-bench linearizable --initial N FILE   (checks a recorded history)
 
       load (default)             every connection repeats --case; prints rps, latency, CPU
       idle                       opens --connections that send one PING and then nothing;

@@ -14,16 +14,19 @@ struct CompareCommandTests {
     return executable.deletingLastPathComponent().appendingPathComponent("stockroom-bench").path
   }
 
-  static func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (
-    status: Int32, out: String, err: String
-  ) {
+  /// Runs `stockroom-bench SUBCOMMAND arguments` (compare unless told) with `stdin` as its
+  /// standard input; its exit status and what it wrote.
+  static func run(
+    _ arguments: [String], _ environment: [String: String] = [:], subcommand: String = "compare",
+    stdin: String = "/dev/null"
+  ) throws -> (status: Int32, out: String, err: String) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let (out, err) = (folder.appendingPathComponent("out").path, folder.appendingPathComponent("err").path)
     let status = try Subprocess.run(
-      binary, ["compare"] + arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
-      stdout: out, stderr: err)
+      binary, [subcommand] + arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
+      stdin: stdin, stdout: out, stderr: err)
     return (status, try String(contentsOfFile: out, encoding: .utf8), try String(contentsOfFile: err, encoding: .utf8))
   }
 

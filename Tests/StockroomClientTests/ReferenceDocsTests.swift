@@ -10,8 +10,10 @@ import Testing
 
 /// The generated references: docs/reference/*.md, the man pages in contrib/man/ and
 /// Protocol.md's command summary are what the option and command tables make, byte for byte.
-/// With `STOCKROOM_WRITE_DOCS=1` the test writes them instead (`ManualPage.regenerateCommand`),
-/// so a new option or command reaches every one of them by that single command.
+/// With `STOCKROOM_WRITE_DOCS=1` the test also writes what the tables make
+/// (`ManualPage.regenerateCommand`), so a new option or command reaches every one of them by
+/// that single command; it still compares first and fails on what it had to rewrite, so a CI
+/// that sets the variable sees drift too (run it again to see it pass).
 @Suite("The references and man pages are what the tables make")
 struct ReferenceDocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -47,7 +49,8 @@ struct ReferenceDocsTests {
   }
 
   static func stale(_ path: String) -> String {
-    "\(path) is not what the tables make; regenerate the references with: \(ManualPage.regenerateCommand)"
+    if writing { return "\(path) was not what the tables make; it has been rewritten, commit it" }
+    return "\(path) is not what the tables make; regenerate the references with: \(ManualPage.regenerateCommand)"
   }
 
   @Test("man stockroom has a REPL section: every client command :help lists, and the keys")
@@ -69,14 +72,15 @@ struct ReferenceDocsTests {
   func referencesAreGenerated() throws {
     for (path, text) in Self.files {
       let url = Self.root.appendingPathComponent(path)
+      let committed = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+      guard committed != text else { continue }
+      Issue.record("\(Self.stale(path))\n\(Self.firstDifference(committed, text))")
       if Self.writing {
+        // Atomically, so that the man pages' groff check reads the old page or the new, whole.
         try FileManager.default.createDirectory(
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
-        continue
       }
-      let committed = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-      if committed != text { Issue.record("\(Self.stale(path))\n\(Self.firstDifference(committed, text))") }
     }
   }
 
@@ -87,12 +91,9 @@ struct ReferenceDocsTests {
     let expected = try #require(
       Self.withSummary(text, CommandSummary.markdown),
       "Protocol.md has no command summary between \(CommandSummary.begin) and \(CommandSummary.end)")
-    if Self.writing {
-      try expected.write(to: url, atomically: true, encoding: .utf8)
-      return
-    }
     if text != expected {
       Issue.record("\(Self.stale("Protocol.md's command summary"))\n\(Self.firstDifference(text, expected))")
+      if Self.writing { try expected.write(to: url, atomically: true, encoding: .utf8) }
     }
   }
 
@@ -127,8 +128,8 @@ struct ReferenceDocsTests {
   /// escape, a line that starts a control by accident. Scripts/test installs groff-base.
   @Test("the man pages render under groff -man -ww without a warning", arguments: ["stockroomd.1", "stockroom.1"])
   func manPagesRender(_ name: String) throws {
-    // While another test writes them, the pages are checked on the next run, not half-written.
-    guard !Self.writing else { return }
+    // The committed page, even while writing: `referencesAreGenerated` replaces it atomically,
+    // so this reads the old page or the new one, never half of one.
     let page = Self.root.appendingPathComponent("contrib/man/\(name)").path
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-man-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -398,6 +398,12 @@ public struct ShopState: Sendable {
   }
 
   private mutating func createProduct(seller: String, draft: ProductDraft, at: Date) throws(ShopError) -> Applied {
+    // What is wrong with the product itself is said first, whatever the market holds.
+    try validateProductText(name: draft.name, description: draft.description)
+    try draft.discount?.validate(against: draft.price)
+    guard (0...Catalog.maximumStock).contains(draft.stock) else {
+      throw ShopError(.invalid, "stock must be 0 to \(Catalog.maximumStock)")
+    }
     let cap = limits.products
     switch cap.refusal(held: products.values.count(where: { $0.seller == seller }), used: products.count) {
     case .full: throw ShopError(.limit, "the market holds at most \(cap.total) products")
@@ -407,11 +413,6 @@ public struct ShopState: Sendable {
         .limit,
         "the market is nearly full; its last \(cap.reserve) places are kept for sellers with fewer than \(cap.small)")
     case nil: break
-    }
-    try validateProductText(name: draft.name, description: draft.description)
-    try draft.discount?.validate(against: draft.price)
-    guard (0...Catalog.maximumStock).contains(draft.stock) else {
-      throw ShopError(.invalid, "stock must be 0 to \(Catalog.maximumStock)")
     }
     let id = "p\(counters.nextProductID)"
     counters.nextProductID += 1

@@ -304,7 +304,14 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// Tells the server's budget how far behind this watcher is (`UnsentOutputBudget`), which may
   /// choose it to be cut.
   private func reportUnsent() {
-    inBudget = server.unsentBudget.report(id, source: source, bytes: core.unsentByteCount()) { [self, loop] in
+    let bytes = core.unsentByteCount()
+    // Checked here, before the closure below is made: a watcher that keeps up allocates nothing.
+    guard bytes >= server.unsentBudget.threshold else {
+      if inBudget { server.unsentBudget.forget(id) }
+      inBudget = false
+      return
+    }
+    inBudget = server.unsentBudget.report(id, source: source, bytes: bytes) { [self, loop] in
       loop.execute { [self] in
         core.cutForBudget(total: server.unsentBudget.total, host: self)
         tearDown()

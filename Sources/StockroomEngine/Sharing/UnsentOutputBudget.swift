@@ -20,7 +20,6 @@ package final class UnsentOutputBudget: Sendable {
   private struct State {
     var holders: [Int: Holder] = [:]
     var sum = 0
-    var cuts = 0
   }
 
   package let total: Int
@@ -31,11 +30,6 @@ package final class UnsentOutputBudget: Sendable {
     self.total = total
     self.threshold = threshold
   }
-
-  /// Bytes counted now, for INFO and tests.
-  package var counted: Int { state.withLock { $0.sum } }
-  /// Watchers cut so far.
-  package var cuts: Int { state.withLock { $0.cuts } }
 
   /// Says how far behind watcher `id` (of `source`) is; `cut` closes it, on its own loop, when it
   /// is chosen. Returns whether `id` is counted now (at least `threshold` behind).
@@ -73,7 +67,6 @@ package final class UnsentOutputBudget: Sendable {
       else { break }
       state.holders[victim.key] = nil
       state.sum -= victim.value.bytes
-      state.cuts += 1
       chosen.append(victim.value.cut)
     }
     return chosen

@@ -37,9 +37,6 @@ package struct UsageLedger<Source: Hashable & Sendable>: Sendable {
     self.capacity = capacity
   }
 
-  /// Sources the ledger remembers now.
-  package var count: Int { entries.count }
-
   /// What `source` used lately, decayed to `now`.
   package func used(_ source: Source, now: UInt64) -> Double {
     guard let entry = entries[source] else { return 0 }

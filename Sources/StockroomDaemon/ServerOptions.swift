@@ -158,7 +158,7 @@ public enum ServerOptions {
       "order-rate", placeholder: "LINES", 0...10_000_000, \.orderRate,
       help: """
         order lines one address may place a second, ten seconds' worth at once
-        (default 0, no limit; 1000 bounds a host's writes); past it ERR LIMIT says when
+        (default 1000; 0 no limit); past it ERR LIMIT says when to try again
         """),
     ServerOption(
       "tls-cert", .value(placeholder: "FILE") { settings, text in settings.tlsCertificate = text },

@@ -32,10 +32,10 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// server holds, it keeps one under 512 MB however many stalled watchers there are.
   public var watcherOutputBudget = 128 * 1024 * 1024
   /// Order lines one address may place a second, ten seconds' worth at once (`--order-rate`); 0
-  /// for no limit, the default for now (docs/security.md, "Fair shares", says why). 1,000 a
-  /// second is far beyond a room of people ordering by hand behind one address, and bounds what
-  /// one host can write to the database.
-  public var orderRate = 0
+  /// for no limit. 1,000 a second is far beyond a room of people ordering by hand behind one
+  /// address, and bounds what one host can write to the database (docs/security.md, "Fair
+  /// shares"; OrderRateTests).
+  public var orderRate = 1_000
   public var logging = true
   /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
   public var dataDirectory: String? = "data"

@@ -126,7 +126,11 @@ struct BoardEventsTests {
 
   @Test("a stream that stops reading is closed as a slow watcher is, and counted; the board goes on")
   func slowStreamDropped() throws {
-    let (server, port) = try boardServer(initialStock: 100_000) { $0.watchTimeout = 1 }
+    // One client stands for the many that make a busy shop's events: no per-address order rate.
+    let (server, port) = try boardServer(initialStock: 100_000) {
+      $0.watchTimeout = 1
+      $0.orderRate = 0
+    }
     let stalled = try stalledStream(port)
     let orders = try LineClient.greeted(server.port)
     let stats = server.server.stats
@@ -150,13 +154,17 @@ struct BoardEventsTests {
   @Test("a stream whose mailbox overflows is closed when it reads again, and what it lost is counted")
   func overflowedStreamDropped() throws {
     // A watch timeout that never comes: only the mailbox's bound can end this stream.
-    let (server, port) = try boardServer(initialStock: 1_000_000) { $0.watchTimeout = 3600 }
+    // One client stands for the many that make a busy shop's events: no per-address order rate.
+    let (server, port) = try boardServer(initialStock: 1_000_000) {
+      $0.watchTimeout = 3600
+      $0.orderRate = 0
+    }
     let stalled = try stalledStream(port)
     let orders = try LineClient.greeted(server.port)
     let stats = server.server.stats
     // More changes than the mailbox holds beyond what the sockets take first: the stream is
     // asked for nothing while its socket is full.
-    for _ in 0..<(EventMailbox.capacity / 1000 + 10) {
+    for _ in 0..<(EventStream.mailboxLimit / 1000 + 10) {
       try orderBananas(1000, on: orders)
     }
     #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 0)
@@ -165,7 +173,7 @@ struct BoardEventsTests {
     try waitUntil { stats.slowConsumerDisconnects.load(ordering: .relaxed) > 0 }
     #expect(stats.slowConsumerDisconnects.load(ordering: .relaxed) == 1)
     // The mailbox's events and those past it, none of them sent.
-    #expect(stats.eventsDropped.load(ordering: .relaxed) >= EventMailbox.capacity)
+    #expect(stats.eventsDropped.load(ordering: .relaxed) >= EventStream.mailboxLimit)
     #expect(try EventStreamClient(port: port).next().type == "snapshot")
   }
 

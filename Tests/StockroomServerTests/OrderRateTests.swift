@@ -4,7 +4,7 @@ import Testing
 
 @testable import StockroomServer
 
-/// With `--order-rate`, one host ordering as fast as it can grows the database by a bounded
+/// By default (`--order-rate 1000`), one host ordering as fast as it can grows the database by a bounded
 /// amount (issue 41, finding 3): order lines are taken from a bucket per address, and another
 /// host's orders are served meanwhile.
 @Suite("Orders rate-limited per address")
@@ -18,11 +18,12 @@ struct OrderRateTests {
   }
 
   @Test(
-    "--order-rate 1000: 5,000 guest orders of 100 lines from one host grow the shop by a bounded amount, another host orders"
+    "by default: 5,000 guest orders of 100 lines from one host grow the shop by a bounded amount, another host orders"
   )
   func floodIsBounded() throws {
     let data = try DataDirectory()
-    let server = try data.openServer(initialStock: 1_000_000) { $0.orderRate = 1_000 }
+    let server = try data.openServer(initialStock: 1_000_000)
+    #expect(ServerConfiguration().orderRate == 1_000, "the bound below is the default's")
     let port = try server.start()
     defer { server.stop() }
     let before = try size(of: data.path)

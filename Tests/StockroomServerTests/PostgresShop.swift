@@ -19,8 +19,9 @@ enum PostgresShop {
   }
 
   /// A node serving `url`, and its port; `options` go to its command line.
+  /// Its clients, all from 127.0.0.1, stand for many: no per-address order rate.
   static func node(_ url: String, _ options: [String] = []) throws -> (DaemonProcess, UInt16) {
-    let daemon = try DaemonProcess(["--port", "0", "--store", url] + options)
+    let daemon = try DaemonProcess(["--port", "0", "--store", url, "--order-rate", "0"] + options)
     return (daemon, try daemon.port())
   }
 

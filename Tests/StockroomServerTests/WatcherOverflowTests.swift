@@ -79,7 +79,11 @@ struct WatcherOverflowServerTests {
 
   @Test("events_dropped and slow_consumer_disconnects move when a silent watcher is cut off")
   func countedInInfo() throws {
-    let server = try TestServer(initialStock: 1_000_000) { $0.outputHardLimit = 64 * 1024 }
+    // One client stands for the many that make a busy shop's events: no per-address order rate.
+    let server = try TestServer(initialStock: 1_000_000) {
+      $0.outputHardLimit = 64 * 1024
+      $0.orderRate = 0
+    }
     let fd = try silentWatcher(port: server.port)
     defer { close(fd) }
 
@@ -109,6 +113,7 @@ struct WatcherOverflowServerTests {
     let server = try TestServer(initialStock: 1_000_000) {
       $0.outputHardLimit = 256 << 20
       $0.watchTimeout = 1
+      $0.orderRate = 0
     }
     let fd = try silentWatcher(port: server.port)
     defer { close(fd) }

@@ -10,12 +10,17 @@ package final class EventMailbox: Sendable {
     var events: [EncodedEvent] = []
     var wakeScheduled = false
     var overflowed = false
-    /// Events this watcher wanted but could not be given: past capacity, or after it.
+    /// Events this watcher wanted but could not be given: those queued when it overflowed, and
+    /// every one after.
     var dropped = 0
   }
 
-  /// Past this many undelivered events the watcher is too slow and is disconnected.
+  /// Past this many undelivered events a WATCH connection is too slow and is disconnected.
   package static let capacity = 100_000
+
+  /// Past this many undelivered events this watcher is too slow (`capacity` for a WATCH
+  /// connection; a board stream, which resyncs when it reconnects, holds fewer).
+  package let limit: Int
 
   package let filter: Set<String>?
   /// The one item of a filter that names one (`WATCH banana`, the usual case): comparing a name
@@ -28,8 +33,9 @@ package final class EventMailbox: Sendable {
   /// one (a burst) is let go, so an idle watcher does not hold it.
   private static let keptCapacity = 64
 
-  package init(filter: Set<String>?, wake: @escaping @Sendable () -> Void) {
+  package init(filter: Set<String>?, limit: Int = EventMailbox.capacity, wake: @escaping @Sendable () -> Void) {
     self.filter = filter
+    self.limit = limit
     self.onlyItem = filter?.count == 1 ? filter?.first : nil
     self.wake = wake
   }
@@ -44,8 +50,14 @@ package final class EventMailbox: Sendable {
     contents.withLock { contents in
       var added = false
       for event in events where wants(event) {
-        if contents.overflowed || contents.events.count >= Self.capacity {
-          contents.overflowed = true
+        if contents.overflowed || contents.events.count >= limit {
+          if !contents.overflowed {
+            // The watcher is closed for this and none of what is queued reaches it: let the
+            // events go now, not when a stalled watcher next runs, and count them as dropped.
+            contents.overflowed = true
+            contents.dropped += contents.events.count
+            contents.events = []
+          }
           contents.dropped += 1
           continue
         }

@@ -14,11 +14,22 @@ package final class EventStream: Sendable {
     var ended = false
     var pending: [UInt8] = []
     var sent = 0
+    /// Events taken from the mailbox and not yet framed: they are framed a chunk at a time as
+    /// MHD takes bytes, so a stalled browser holds references to shared events, not a copy of
+    /// every event's text (64 stalled streams held half a gigabyte of framed text).
+    var backlog: [EncodedEvent] = []
+    var framed = 0
     var nextID = 1
     var tick: String?
     /// Events lost when the mailbox overflowed and the stream was closed for it.
     var lagged: Int?
   }
+
+  /// Undelivered events past which a stream is closed as too slow: a browser so far behind is
+  /// better served by the resync its reconnect brings, and 64 stalled streams then hold a few
+  /// megabytes, not the half gigabyte a WATCH connection's limit would let them
+  /// (BoardStreamMemoryTests).
+  package static let mailboxLimit = 4_096
 
   /// The stream's key in the hub, from the same numbering as the shop's connections.
   package let id: Int
@@ -86,8 +97,9 @@ package final class EventStream: Sendable {
       state.phase = .finished
       return state.lagged
     }
+    let unframed = state.withLock { $0.backlog.count - $0.framed }
     let left = mailbox.withLock { $0?.take() }
-    return (lagged != nil, (lagged ?? 0) + (left.map { $0.events.count + $0.dropped } ?? 0))
+    return (lagged != nil, (lagged ?? 0) + unframed + (left.map { $0.events.count + $0.dropped } ?? 0))
   }
 
   /// What the stream's mailbox outcome says for MHD's content reader: bytes copied, or -1 (end)
@@ -95,6 +107,7 @@ package final class EventStream: Sendable {
   func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
     while true {
       if let copied = copyPending(into: buffer) { return copied }
+      if frameBacklog(upTo: max(buffer.count, Self.chunk)) { continue }
       let (events, overflowed, dropped) = mailbox.withLock { $0?.take() } ?? ([], false, 0)
       if overflowed {
         // As a WATCH connection past its mailbox is: closed, and what it missed counted.
@@ -103,14 +116,33 @@ package final class EventStream: Sendable {
       }
       if !events.isEmpty {
         state.withLock { state in
-          for event in events {
-            state.pending += Self.frame(encoder.event(event.event), id: state.nextID)
-            state.nextID += 1
-          }
+          state.backlog = events
+          state.framed = 0
         }
         continue
       }
       if suspendUnlessWoken() { return 0 }
+    }
+  }
+
+  /// The least text framed at a time: a few TCP segments.
+  static let chunk = 16 * 1024
+
+  /// Frames backlog events into the (empty) pending bytes until they hold `bytes`; false when
+  /// the backlog is empty.
+  private func frameBacklog(upTo bytes: Int) -> Bool {
+    state.withLock { state in
+      guard state.framed < state.backlog.count else {
+        state.backlog = []
+        state.framed = 0
+        return false
+      }
+      while state.framed < state.backlog.count && state.pending.count < bytes {
+        state.pending += Self.frame(encoder.event(state.backlog[state.framed].event), id: state.nextID)
+        state.nextID += 1
+        state.framed += 1
+      }
+      return true
     }
   }
 

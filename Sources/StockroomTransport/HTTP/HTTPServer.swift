@@ -123,7 +123,7 @@ package final class HTTPServer: @unchecked Sendable {
     connections.withLock { $0.streaming(stream.connectionKey, id: stream.id) }
     // Subscribed before the board is read, so no change falls between the two; a change in
     // both repeats, in its event, a level the page already shows.
-    let mailbox = EventMailbox(filter: nil) { [weak stream] in stream?.wake() }
+    let mailbox = EventMailbox(filter: nil, limit: EventStream.mailboxLimit) { [weak stream] in stream?.wake() }
     site.hub.subscribe(stream.id, mailbox)
     stream.attach(mailbox)
     stream.begin(site.board(resync))

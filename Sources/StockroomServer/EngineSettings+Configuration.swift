@@ -7,6 +7,7 @@ extension EngineSettings {
       maxLine: configuration.maxLine, registration: configuration.registration,
       allowPlaintextAuth: configuration.allowPlaintextAuth, tlsPort: configuration.tls?.port,
       io: configuration.io.rawValue, loops: configuration.resolvedLoops, maxClients: configuration.maxClients,
-      fsync: configuration.fsync, orderRate: configuration.orderRate)
+      fsync: configuration.fsync, orderRate: configuration.orderRate,
+      maxClientsPerAddress: configuration.maxClientsPerAddress)
   }
 }

@@ -94,7 +94,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     self.loop = loop
     self.admission = admission
     self.core = ConnectionCore(
-      limits: server.limits, now: 0, transport: transport, source: source)
+      limits: server.limits, now: 0, transport: transport, source: source, id: id)
     if let tls {
       stream = TLSStream(fd: fd, channel: tls)
     } else {
@@ -348,17 +348,27 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// full and this one's source held `held`, the most): closed on its loop, told why first when
   /// its socket takes it.
   package func yieldPlace(held: Int) {
+    yield(.placeTaken(held: held), reason: "server_full", count: ("address_places", held))
+  }
+
+  /// Gives this watcher's place to a watcher from a source holding fewer (every watcher place
+  /// was held and this one's source held `held`, the most), as `yieldPlace` does a connection's.
+  private func yieldWatcherPlace(held: Int) {
+    yield(.watcherPlaceTaken(held: held), reason: "watchers_full", count: ("address_watchers", held))
+  }
+
+  private func yield(_ closing: CloseReason, reason: String, count: (String, Int)) {
     loop.execute { [self] in
       guard !tornDown else { return }
       // Said only between lines: a reply half sent would be cut by it.
-      guard !handshaking, core.unsentByteCount() == 0 else { return closeNow(.placeTaken(held: held)) }
+      guard !handshaking, core.unsentByteCount() == 0 else { return closeNow(closing) }
       var line = ReplyEncoder(capacity: 160)
       line.beginEvent("closing")
-      line.field("reason", "server_full")
-      line.field("address_places", held)
+      line.field("reason", reason)
+      line.field(count.0, count.1)
       line.endLine()
       _ = line.bytes.withUnsafeBytes { stream.write($0) }
-      closeNow(.placeTaken(held: held))
+      closeNow(closing)
     }
   }
 
@@ -371,6 +381,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     guard !tornDown else { return }
     tornDown = true
     server.store.hub.unsubscribe(id)
+    server.handler.watcherPlaces.release(id)
     mailbox = nil
     if inBudget { server.unsentBudget.forget(id) }
     inBudget = false
@@ -485,6 +496,11 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
       loop.execute(deliver)
     }
     self.mailbox = mailbox
+    if watching == nil {
+      server.handler.watcherPlaces.release(id)
+    } else {
+      server.handler.watcherPlaces.attach(id) { [self] held in yieldWatcherPlace(held: held) }
+    }
     return owed
   }
 

@@ -188,11 +188,29 @@ extension CommandHandler {
     out.field("store_errors", store.commitFigures?.failureCount ?? 0)
   }
 
+  /// A place among the watchers' for a connection starting to watch (`WatcherPlaces`); taken
+  /// once what it names is known to be watchable, so a refused WATCH holds none.
+  private func takeWatcherPlace(_ session: Session) throws {
+    guard session.watching == nil, let id = session.connectionID else { return }
+    switch watcherPlaces.admit(id, from: session.source) {
+    case .admitted: return
+    case .sourceFull:
+      throw ProtocolError(
+        .limit,
+        "too many watchers from your address: \(watcherPlaces.perSource) at once; UNWATCH or close one and try again")
+    case .full:
+      throw ProtocolError(
+        .limit,
+        "too many watchers: \(watcherPlaces.total) at once, and your address holds as many as any; try again later")
+    }
+  }
+
   package func watch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     // A watcher that starts while the shared store is down would otherwise not know its levels
     // may be stale until the `! store state=up` that comes when it is back.
     let link: [(String, String)] = store.linkDown ? [("store", "down")] : []
     if request.arguments.isEmpty {
+      try takeWatcherPlace(session)
       session.watching = []
       out.ok(fields: [("watching", "all")] + link)
       return
@@ -207,6 +225,7 @@ extension CommandHandler {
       }
       return items
     }
+    try takeWatcherPlace(session)
     var watching = session.watching ?? Set()
     if watching.isEmpty && session.watching != nil {
       // Already watching everything; naming items does not narrow that.

@@ -27,6 +27,9 @@ package struct CommandHandler: Sendable {
   package let presence: Presence
   /// Order lines per address (`EngineSettings.orderRate`); nil for no limit.
   package let orderRate: SourceRate?
+  /// The places watchers may hold, so that some are always kept for connections that are not
+  /// watching (WATCH takes one; the connection gives it back).
+  package let watcherPlaces: WatcherPlaces
 
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
@@ -355,5 +358,6 @@ package struct CommandHandler: Sendable {
     self.presence = presence
     self.orderRate =
       settings.orderRate > 0 ? SourceRate(perSecond: settings.orderRate, burst: settings.orderRate * 10) : nil
+    self.watcherPlaces = WatcherPlaces(maxClients: settings.maxClients, perAddress: settings.maxClientsPerAddress)
   }
 }

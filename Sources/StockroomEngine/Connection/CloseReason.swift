@@ -35,6 +35,9 @@ package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
   /// The server was full and a connection came from a source holding fewer places than this
   /// one's, which held the most: its newest place went to the newcomer.
   case placeTaken(held: Int)
+  /// Every watcher place was held and a connection from a source holding fewer of them than
+  /// this one's, which held the most, started watching: this one's place went to it.
+  case watcherPlaceTaken(held: Int)
   /// Turned away at connect with `ERR LIMIT`; it never counted as a client.
   case rejected
   case serverStopping
@@ -68,6 +71,8 @@ package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case .foreignProtocol(let kind): "cross-protocol attempt (\(kind.rawValue))"
     case .placeTaken(let held):
       "cut: the server was full and this address held the most places (\(held)); its newest went to another address"
+    case .watcherPlaceTaken(let held):
+      "cut: every watcher place was held and this address held the most (\(held)); its newest went to another address"
     case .rejected: "rejected: server full"
     case .serverStopping: "server stopping"
     case .tlsFailed(let reason): "TLS failed: \(reason)"

@@ -59,11 +59,12 @@ package struct ConnectionCore {
   private var presentAs: Presence.Entry?
 
   package init(
-    limits: ConnectionLimits, now: UInt64, transport: TransportSecurity = .plaintextLocal, source: PeerSource? = nil
+    limits: ConnectionLimits, now: UInt64, transport: TransportSecurity = .plaintextLocal, source: PeerSource? = nil,
+    id: Int? = nil
   ) {
     self.limits = limits
     self.lastActivity = now
-    self.session = Session(transport: transport, source: source)
+    self.session = Session(transport: transport, source: source, connectionID: id)
   }
 
   /// Greets the client; a turned-away one gets `rejection` instead and is closed once it is out.

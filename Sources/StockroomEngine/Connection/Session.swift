@@ -33,10 +33,14 @@ package struct Session: Sendable {
   /// Where the client connects from, for the login throttle and the credential pool's fairness;
   /// nil where there is no socket (tests of the core alone).
   package let source: PeerSource?
+  /// The connection's number among the server's, for the places it takes (a watcher's); nil
+  /// where there is no server (tests of the core alone).
+  package let connectionID: Int?
 
-  package init(transport: TransportSecurity = .plaintextLocal, source: PeerSource? = nil) {
+  package init(transport: TransportSecurity = .plaintextLocal, source: PeerSource? = nil, connectionID: Int? = nil) {
     self.transport = transport
     self.source = source
+    self.connectionID = connectionID
   }
 
   /// The name this connection acts under: its account's, or `guest`.

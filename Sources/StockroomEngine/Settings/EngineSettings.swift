@@ -18,10 +18,12 @@ package struct EngineSettings: Sendable, Equatable {
   /// Order lines one address may place a second (`--order-rate`), with ten seconds' worth at
   /// once; 0 for no limit.
   package var orderRate: Int
+  /// Connections one address may hold (`--max-clients-per-address`); 0 for no limit.
+  package var maxClientsPerAddress: Int
 
   package init(
     maxLine: Int, registration: Registration, allowPlaintextAuth: Bool, tlsPort: UInt16?, io: String, loops: Int,
-    maxClients: Int, fsync: FsyncPolicy, orderRate: Int = 0
+    maxClients: Int, fsync: FsyncPolicy, orderRate: Int = 0, maxClientsPerAddress: Int = 0
   ) {
     self.maxLine = maxLine
     self.registration = registration
@@ -32,5 +34,6 @@ package struct EngineSettings: Sendable, Equatable {
     self.maxClients = maxClients
     self.fsync = fsync
     self.orderRate = orderRate
+    self.maxClientsPerAddress = maxClientsPerAddress
   }
 }

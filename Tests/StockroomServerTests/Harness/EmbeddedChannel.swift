@@ -32,7 +32,8 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
   init(engine: EngineHarness, id: Int, source: PeerSource? = nil) {
     self.engine = engine
     self.id = id
-    core = ConnectionCore(limits: engine.limits, now: engine.clock.now(), transport: .plaintextLocal, source: source)
+    core = ConnectionCore(
+      limits: engine.limits, now: engine.clock.now(), transport: .plaintextLocal, source: source, id: id)
     engine.openChannels.opened()
     core.start(rejection: nil, now: now)
   }
@@ -57,6 +58,7 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     }
     engine.clock.cancel(for: id)
     engine.store.hub.unsubscribe(id)
+    engine.handler.watcherPlaces.release(id)
     engine.handler.presence.update(id, nil)
     mailbox = nil
     engine.openChannels.closed()
@@ -180,6 +182,8 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
       self.execute { self.deliverEvents() }
     }
     self.mailbox = mailbox
+    // A channel here is never cut for another's watch: no closing is attached to its place.
+    if watching == nil { engine.handler.watcherPlaces.release(id) }
     return owed
   }
 

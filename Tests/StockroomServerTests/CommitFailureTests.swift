@@ -3,7 +3,7 @@ import StockroomProtocol
 import StockroomStorage
 import Testing
 
-@Suite("A commit that the database refuses", .timeLimit(.minutes(10)))
+@Suite("A commit that the database refuses", .timeLimit(.minutes(30)))
 struct CommitFailureTests {
   /// A shop with alice's order 1 in it, whose file then refuses mallory's rows by a trigger
   /// `when` the new row of `table` is hers: a conflicting hand-made row, which the server's

@@ -3,7 +3,7 @@ import StockroomProtocol
 import StockroomServer
 import Testing
 
-@Suite("stockroomd as a process", .timeLimit(.minutes(10)))
+@Suite("stockroomd as a process", .timeLimit(.minutes(30)))
 struct DaemonTests {
   @Test("--help prints usage and exits 0")
   func help() throws {

@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("The event loop", .timeLimit(.minutes(10)))
+@Suite("The event loop", .timeLimit(.minutes(30)))
 struct EventLoopTests {
   /// Polls `condition` until it holds or `seconds` pass.
   private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {

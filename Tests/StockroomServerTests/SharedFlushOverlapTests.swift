@@ -11,7 +11,7 @@ import Testing
 /// on a connection of its own, so its next transaction runs while the last one's flush does;
 /// nothing is answered before its barrier. Real processes against a real cluster; a test
 /// transaction holds the node's barrier row to keep its flush waiting.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct SharedFlushOverlapTests {
   /// Whether the client has nothing to read: no reply has come.
   private static func unanswered(_ client: LineClient) -> Bool {

@@ -3,7 +3,7 @@ import StockroomClient
 import Testing
 
 /// The line coloured as it is typed, in a real terminal: what tmux holds, and what it was sent.
-@Suite("The REPL colours the line as it is typed, and each key costs few bytes", .timeLimit(.minutes(10)))
+@Suite("The REPL colours the line as it is typed, and each key costs few bytes", .timeLimit(.minutes(30)))
 struct HighlightTerminalTests {
   /// The prompt's line of a styled screen.
   private static func promptLine(_ styled: String) -> String {

@@ -3,7 +3,7 @@ import Testing
 
 /// Replies into shell commands and files, and shell commands from the prompt (tmux).
 @Suite(
-  "| and > take a reply to the shell or a file; :! runs a command; :help lists the client's", .timeLimit(.minutes(10)))
+  "| and > take a reply to the shell or a file; :! runs a command; :help lists the client's", .timeLimit(.minutes(30)))
 struct RedirectTerminalTests {
   @Test("LIST dishes | grep 찌개 shows only the stews; STOCK > FILE writes the reply without colour")
   func pipesAndFiles() throws {

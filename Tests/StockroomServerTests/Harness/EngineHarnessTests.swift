@@ -5,7 +5,7 @@ import Testing
 /// The harness itself: a whole session through the real handlers with no socket, password work
 /// on the real pool, events from one channel's change to another's watch, and clients counted
 /// as they come and go.
-@Suite("The engine harness: the shop without a socket", .timeLimit(.minutes(10)))
+@Suite("The engine harness: the shop without a socket", .timeLimit(.minutes(30)))
 struct EngineHarnessTests {
   @Test("a session runs through the engine alone: no descriptor, a login on the pool, events across channels")
   func sessionWithoutSocket() throws {

@@ -4,7 +4,7 @@ import Testing
 /// One change path, one way round: the paths a change takes (memory, the SQLite committer, the
 /// PostgreSQL writer) are given the shop when they are made and call into it; nothing in
 /// `Changes` is wired up after construction, and none of it knows how a reply is written.
-@Suite struct ChangePathShapeTests {
+@Suite(.timeLimit(.minutes(30))) struct ChangePathShapeTests {
   static let changes = ImportRuleTests.sources.appendingPathComponent("StockroomEngine/Changes")
 
   /// The code of each file in `Changes`, comments left out.

@@ -5,7 +5,7 @@ import Testing
 /// (docs/, its generated references included) names a file or folder of the repository, and
 /// every `#anchor` one of the target's headings as GitHub numbers them. Links to other sites are
 /// not followed: a test must not depend on the network.
-@Suite struct DocLinkTests {
+@Suite(.timeLimit(.minutes(30))) struct DocLinkTests {
   static let root = ImportRuleTests.sources.deletingLastPathComponent()
 
   /// The documents, by path from the repository's root.

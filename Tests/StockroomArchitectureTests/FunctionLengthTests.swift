@@ -4,7 +4,7 @@ import Testing
 /// A function a reader can hold at once: none in Sources is over 80 lines, from its declaration
 /// to its closing brace. (swift-format, formatting the tree, keeps a body's closing brace at the
 /// declaration's indentation, which is what this reads.)
-@Suite struct FunctionLengthTests {
+@Suite(.timeLimit(.minutes(30))) struct FunctionLengthTests {
   static let limit = 80
 
   // Read only, after it is made: Regex is not Sendable, though nothing here changes it.

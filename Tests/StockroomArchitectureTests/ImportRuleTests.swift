@@ -5,7 +5,7 @@ import Testing
 /// compiler checks that a file's imports are declared dependencies; this checks the declared
 /// ones are the right ones, and that C modules a dependency brings along (epoll through
 /// StockroomSystem) are not reached for around the rule.
-@Suite struct ImportRuleTests {
+@Suite(.timeLimit(.minutes(30))) struct ImportRuleTests {
   static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
 

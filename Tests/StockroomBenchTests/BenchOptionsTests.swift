@@ -2,7 +2,7 @@ import Testing
 
 @testable import stockroom_bench
 
-@Suite("stockroom-bench's command line")
+@Suite("stockroom-bench's command line", .timeLimit(.minutes(30)))
 struct BenchOptionsTests {
   @Test("a mode word comes first; the load mode is the default")
   func modes() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import stockroom_bench
 
-@Suite("the comparison report and its JSON")
+@Suite("the comparison report and its JSON", .timeLimit(.minutes(30)))
 struct BenchReportTests {
   static let results = """
     meta date=2026-12-01T07:00:00Z cores=2

@@ -5,7 +5,7 @@ import Testing
 
 /// `stockroom-bench compare` run as `Scripts/bench` runs it, for what it decides before starting
 /// any server: help, and refusals with exit status 64 and the message on standard error.
-@Suite("stockroom-bench compare as a process")
+@Suite("stockroom-bench compare as a process", .timeLimit(.minutes(30)))
 struct CompareCommandTests {
   /// The debug `stockroom-bench`, built beside this test bundle.
   static var binary: String {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import stockroom_bench
 
-@Suite("stockroom-bench compare's command line and BENCH_* variables")
+@Suite("stockroom-bench compare's command line and BENCH_* variables", .timeLimit(.minutes(30)))
 struct ComparisonOptionsTests {
   static func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> ComparisonOptions {
     try #require(try ComparisonOptions.parse(arguments, environment: environment))

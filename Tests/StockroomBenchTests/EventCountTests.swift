@@ -2,7 +2,7 @@ import Testing
 
 @testable import stockroom_bench
 
-@Suite("counting a watcher's events")
+@Suite("counting a watcher's events", .timeLimit(.minutes(30)))
 struct EventCountTests {
   private func count(_ dialect: some Dialect, _ text: String) -> (count: Int, length: Int) {
     Array(text.utf8).withUnsafeBytes { dialect.events(in: $0) }

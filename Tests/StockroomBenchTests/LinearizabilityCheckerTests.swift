@@ -5,7 +5,7 @@ import Testing
 /// `LinearizabilityChecker` on hand-made histories of one stock level: what a pairwise check
 /// misses, stale reads, reads going back, reads of the future, and concurrent histories that
 /// are linearizable only in an order the search has to find.
-@Suite("the linearizability checker on hand-made histories", .timeLimit(.minutes(1)))
+@Suite("the linearizability checker on hand-made histories", .timeLimit(.minutes(30)))
 struct LinearizabilityCheckerTests {
   static func order(_ value: Int, _ start: Int, _ end: Int, quantity: Int? = nil) -> HistoryOperation {
     HistoryOperation(.order, value: value, quantity: quantity, start: start, end: end)

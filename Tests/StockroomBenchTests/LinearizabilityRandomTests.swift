@@ -5,7 +5,7 @@ import Testing
 /// `LinearizabilityChecker` against a brute-force search on random small histories (up to 8
 /// operations, some linearizable, some made not), and on histories of 360 operations like the
 /// ones `LinearizableReadTests` records.
-@Suite("the linearizability checker against brute force", .timeLimit(.minutes(2)))
+@Suite("the linearizability checker against brute force", .timeLimit(.minutes(30)))
 struct LinearizabilityRandomTests {
   /// SplitMix64: a seeded generator, so a failing seed can be run again.
   struct SeededRandom: RandomNumberGenerator {

@@ -3,7 +3,7 @@ import Testing
 
 /// `stockroom-bench linearizable` run as a process on history files: 0 and a summary for a
 /// linearizable history, 1 and the witness for issue 43's history, 64 and the line for bad input.
-@Suite("stockroom-bench linearizable as a process", .timeLimit(.minutes(1)))
+@Suite("stockroom-bench linearizable as a process", .timeLimit(.minutes(30)))
 struct LinearizableCommandTests {
   /// `lines` written to a new file, and the checker's status and output on it.
   static func check(_ lines: [String], _ arguments: [String] = ["--initial", "10"], stdin: Bool = false) throws -> (

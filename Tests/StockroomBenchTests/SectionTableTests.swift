@@ -2,7 +2,7 @@ import Testing
 
 @testable import stockroom_bench
 
-@Suite("the I/O backend and store tables after the comparison")
+@Suite("the I/O backend and store tables after the comparison", .timeLimit(.minutes(30)))
 struct SectionTableTests {
   static func runs(_ lines: String...) -> [ResultLine] { lines.map { ResultLine($0) } }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import stockroom_bench
 
-@Suite("reading the server's CPU and memory from /proc")
+@Suite("reading the server's CPU and memory from /proc", .timeLimit(.minutes(30)))
 struct ServerProcessTests {
   @Test("utime + stime are fields 14 and 15, counted after the command name's last parenthesis")
   func cpuTicks() {

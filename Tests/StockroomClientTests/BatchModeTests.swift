@@ -167,7 +167,7 @@ struct BatchModeTests {
     #expect(clean.lines == ["OK PONG", "* kiwi kind=fruit stock=10 initial=10", "OK 1 items"])
   }
 
-  @Test("many pipelined lines are answered without waiting for each reply")
+  @Test("2000 lines on stdin are each answered, in order, with -e")
   func manyPipelined() throws {
     let server = try ShopServer()
     let count = 2000

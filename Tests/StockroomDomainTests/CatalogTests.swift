@@ -2,7 +2,7 @@ import Foundation
 import StockroomDomain
 import Testing
 
-@Suite("Catalogue")
+@Suite("Catalogue", .timeLimit(.minutes(30)))
 struct CatalogTests {
   @Test("the shipped catalogue has the juice bar's fruits and exact recipes")
   func juiceBar() throws {

@@ -3,7 +3,7 @@ import StockroomText
 import Testing
 
 /// New account names cannot pass for others (Unicode UTS #39, through ICU's spoof checker).
-@Suite("Look-alike and mixed-script user names")
+@Suite("Look-alike and mixed-script user names", .timeLimit(.minutes(30)))
 struct LookalikeNameTests {
   @Test(
     "names that look like realuser share its key; different names do not",

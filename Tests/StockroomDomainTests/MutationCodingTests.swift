@@ -4,6 +4,7 @@ import Testing
 
 /// Mutations are what a shared store's change log holds, and what other nodes replay: each must
 /// come back exactly as it went in.
+@Suite(.timeLimit(.minutes(30)))
 struct MutationCodingTests {
   private static let at = Date(timeIntervalSince1970: 1_795_000_000.123456)
   private static let price = Money(minorUnits: 3000, currency: .krw)

@@ -3,7 +3,7 @@ import StockroomDomain
 import StockroomText
 import Testing
 
-@Suite("Shop state")
+@Suite("Shop state", .timeLimit(.minutes(30)))
 struct ShopStateTests {
   let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -2,7 +2,7 @@ import Foundation
 import StockroomDomain
 import Testing
 
-@Suite("Text rules")
+@Suite("Text rules", .timeLimit(.minutes(30)))
 struct TextRulesTests {
   let limits = ShopLimits()
 

@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@Suite("Command table")
+@Suite("Command table", .timeLimit(.minutes(30)))
 struct CommandTableTests {
   private func parse(_ line: String) throws -> Request {
     try CommandTable.parse(try Tokenizer.words(in: line))

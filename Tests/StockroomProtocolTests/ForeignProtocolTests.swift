@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@Suite("Recognising another protocol's opening")
+@Suite("Recognising another protocol's opening", .timeLimit(.minutes(30)))
 struct ForeignProtocolTests {
   @Test(
     "request lines, Host headers, RESP arrays and TLS records are recognised",

@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@Suite("Replies")
+@Suite("Replies", .timeLimit(.minutes(30)))
 struct ReplyTests {
   @Test("an encoded row parses back to the same id and fields")
   func rowRoundTrip() throws {
@@ -84,7 +84,7 @@ struct ReplyTests {
   }
 }
 
-@Suite("Quoting characters that split or reorder lines")
+@Suite("Quoting characters that split or reorder lines", .timeLimit(.minutes(30)))
 struct LineSafeQuotingTests {
   @Test("the byte-level check on status text and the scalar-level one on words agree on every character up to U+2FFF")
   func escapeSetsAgree() {

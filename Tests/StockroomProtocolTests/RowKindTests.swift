@@ -4,7 +4,7 @@ import Testing
 
 /// Every `kind=` the server writes is one `RowKind`, and Protocol.md's table of row kinds lists
 /// each: a new kind cannot reach the wire undocumented.
-@Suite struct RowKindTests {
+@Suite(.timeLimit(.minutes(30))) struct RowKindTests {
   static let protocolDocument = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Protocol.md")
 

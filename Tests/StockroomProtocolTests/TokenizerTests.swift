@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@Suite("Tokenizer")
+@Suite("Tokenizer", .timeLimit(.minutes(30)))
 struct TokenizerTests {
   private func texts(_ line: String) throws -> [String] {
     try Tokenizer.words(in: line).map(\.text)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StockroomSecurity
 
-@Suite struct PasswordHashTests {
+@Suite(.timeLimit(.minutes(30))) struct PasswordHashTests {
   /// The number after `name=` in a PHC string's parameters (`$m=65536,t=2,p=1$`).
   private func parameter(_ name: String, in hash: String) -> Int? {
     let fields = hash.split(separator: "$")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StockroomSecurity
 
-@Suite struct PasswordTests {
+@Suite(.timeLimit(.minutes(30))) struct PasswordTests {
   @Test func printsNoneOfItsBytes() {
     let password = Password("hunter2hunter2")
     for text in [

@@ -6,7 +6,7 @@ import Testing
 
 /// `stockroomd user ...` as an operator runs it: the real binary on a real data directory, the
 /// password on standard input, output through files.
-@Suite("Accounts from the command line")
+@Suite("Accounts from the command line", .timeLimit(.minutes(30)))
 struct AccountCommandTests {
   /// The `accounts` rows as stored, read with a connection of the test's own.
   private func rows(_ data: DataDirectory) throws -> [String: (role: String, hash: String)] {

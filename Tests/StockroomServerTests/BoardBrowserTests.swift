@@ -12,7 +12,7 @@ import Testing
 
 /// The board as a person sees it: a real headless Chromium opens it, an order is placed over
 /// TCP, and the page, read through the DevTools protocol, shows the new level without a reload.
-@Suite("the board in a real browser")
+@Suite("the board in a real browser", .timeLimit(.minutes(30)))
 struct BoardBrowserTests {
   static let chromium = "/usr/bin/chromium"
   static let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 @testable import StockroomServer
 
 /// The board's `/events`, read with a plain socket as a browser's EventSource reads it.
-@Suite("the board's event stream")
+@Suite("the board's event stream", .timeLimit(.minutes(30)))
 struct BoardEventsTests {
   private func boardServer(
     initialStock: Int? = nil, _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }

@@ -9,7 +9,7 @@ import Testing
 
 /// The board's 64 event streams shared between addresses (issue 41): two hosts with 32 streams
 /// each used to hold them all, and the next browser got 503.
-@Suite("the board's event streams, shared between addresses")
+@Suite("the board's event streams, shared between addresses", .timeLimit(.minutes(30)))
 struct BoardStreamShareTests {
   /// Opens `count` streams from `host`; the ones answered 200, each read to its snapshot.
   private func streams(_ count: Int, from host: String, port: UInt16) throws -> [EventStreamClient] {

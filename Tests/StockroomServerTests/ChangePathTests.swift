@@ -4,7 +4,7 @@ import Testing
 
 /// What a connection does while its change is on the way to the disk, driven through a change
 /// path whose commits happen when the test says (`HeldChanges`): no disk, no timing, no socket.
-@Suite("A change's reply and its events wait for the commit")
+@Suite("A change's reply and its events wait for the commit", .timeLimit(.minutes(30)))
 struct ChangePathTests {
   /// An engine whose changes wait for the test, with every account change made so far committed.
   private static func engine() throws -> (EngineHarness, HeldChanges) {

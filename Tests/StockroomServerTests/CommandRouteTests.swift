@@ -6,7 +6,7 @@ import Testing
 /// (`.write`, `.read`, `.connection`) that the client, HELP and the write check read. These
 /// tests keep the two tables one: a command added to one and not the other, or a route whose
 /// kind disagrees with its flag, fails here rather than in a user's session.
-@Suite("The command table and the engine's routes agree")
+@Suite("The command table and the engine's routes agree", .timeLimit(.minutes(30)))
 struct CommandRouteTests {
   /// Every command a request can resolve to: the table's commands without subcommands, and the
   /// subcommands.

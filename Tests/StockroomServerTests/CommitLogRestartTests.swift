@@ -6,7 +6,7 @@ import Testing
 /// A server killed with records in its commit log, that no fold had written into the tables yet,
 /// loses none of them: the next start folds them before it loads, and the orders, the ledger, the
 /// counters and the keyed receipts they hold all answer as if the tables had held them.
-@Suite("kill -9 with commits in the commit log", .serialized)
+@Suite("kill -9 with commits in the commit log", .serialized, .timeLimit(.minutes(30)))
 struct CommitLogRestartTests {
   /// How many records the log holds, read from the file as the killed server left it.
   private func unfolded(_ data: DataDirectory) throws -> (log: Int, orders: Int) {

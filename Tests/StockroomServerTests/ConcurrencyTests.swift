@@ -3,7 +3,7 @@ import StockroomProtocol
 import Synchronization
 import Testing
 
-@Suite("Many users at once, over TCP, over TLS and through the engine alone")
+@Suite("Many users at once, over TCP, over TLS and through the engine alone", .timeLimit(.minutes(30)))
 struct ConcurrencyTests {
   @Test(
     "50 connections ordering the same juices until stock runs out take exactly what the stock allowed",

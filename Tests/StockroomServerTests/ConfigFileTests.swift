@@ -6,7 +6,7 @@ import Testing
 
 @testable import StockroomServer
 
-@Suite("The config file and --check-config")
+@Suite("The config file and --check-config", .timeLimit(.minutes(30)))
 struct ConfigFileTests {
   /// A config file with `text`, removed afterwards.
   final class ConfigText: @unchecked Sendable {

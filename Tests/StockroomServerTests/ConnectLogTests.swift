@@ -8,7 +8,7 @@ import Testing
 /// 28.6 MB, in 30 s): past the first connects of an address in an interval, its connects and
 /// their disconnects are counted and said as one line per address, while other hosts' connects
 /// are logged in full.
-@Suite("Connects are summarised per address past a rate")
+@Suite("Connects are summarised per address past a rate", .timeLimit(.minutes(30)))
 struct ConnectLogTests {
   @Test("per source, the first of an interval in full, the rest counted; sources past the table's size together")
   func rateValue() {

@@ -8,7 +8,7 @@ import Testing
 
 /// The connection core alone, the way SwiftNIO's `EmbeddedChannel` tests a handler: bytes in,
 /// bytes out, commits completed by hand and a clock that moves only when the test says so.
-@Suite("Connection core: framing, reply order, backpressure and closing without a socket")
+@Suite("Connection core: framing, reply order, backpressure and closing without a socket", .timeLimit(.minutes(30)))
 struct ConnectionCoreTests {
   private static let second: UInt64 = 1_000_000_000
 

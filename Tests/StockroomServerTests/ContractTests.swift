@@ -3,7 +3,7 @@ import StockroomProtocol
 import StockroomServer
 import Testing
 
-@Suite("Protocol.md and the command table agree")
+@Suite("Protocol.md and the command table agree", .timeLimit(.minutes(30)))
 struct ContractTests {
   static let protocolText: String = {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -11,7 +11,7 @@ import Testing
 
 /// Once per store, and on SQLite once more over TLS, one after the other: each run loads both
 /// cores for minutes.
-@Suite("kill -9 in the middle of a rush", .serialized)
+@Suite("kill -9 in the middle of a rush", .serialized, .timeLimit(.minutes(20)))
 struct CrashTests {
   /// What one client was told, and what it had asked without hearing back.
   struct Tally: Sendable {

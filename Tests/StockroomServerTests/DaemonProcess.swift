@@ -1,4 +1,5 @@
 import Foundation
+import StockroomTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,6 +32,8 @@ final class DaemonProcess: @unchecked Sendable {
   init(_ arguments: [String], prefix: [String] = [], errorToFile: Bool = false, binary: URL = DaemonProcess.binary)
     throws
   {
+    // Without --io it takes its backend from the STOCKROOM_IO it inherits, as in-process servers do.
+    if !arguments.contains("--io") { IOBackendSuites.check(starting: "a stockroomd process") }
     if let program = prefix.first {
       process.executableURL = URL(fileURLWithPath: program)
       process.arguments = Array(prefix.dropFirst()) + [binary.path] + arguments

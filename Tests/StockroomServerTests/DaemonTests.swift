@@ -3,7 +3,7 @@ import StockroomProtocol
 import StockroomServer
 import Testing
 
-@Suite("stockroomd as a process")
+@Suite("stockroomd as a process", .timeLimit(.minutes(30)))
 struct DaemonTests {
   @Test("--help prints usage and exits 0")
   func help() throws {
@@ -105,7 +105,7 @@ struct DaemonTests {
     #expect(broken.logShows("line 2"), "\(broken.log)")
   }
 
-  @Test("it logs start, connect, disconnect and errors with timestamps, and stops cleanly on SIGTERM")
+  @Test("it logs start, connect, disconnect and stop, each line timestamped, and stops cleanly on SIGTERM")
   func logsAndSignals() throws {
     let daemon = try DaemonProcess(["--port", "0", "--memory", "--initial-stock", "42"])
     let port = try daemon.port()

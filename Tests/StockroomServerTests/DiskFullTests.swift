@@ -2,7 +2,7 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-@Suite("A disk that fills up")
+@Suite("A disk that fills up", .timeLimit(.minutes(30)))
 struct DiskFullTests {
   @Test("a failed commit answers ERR, refuses writes, keeps serving reads, and writing resumes when space returns")
   func fillTheDisk() throws {

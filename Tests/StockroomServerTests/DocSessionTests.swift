@@ -8,7 +8,7 @@ import Testing
 
 /// The example sessions in Protocol.md, README.md and the manual (docs/*.md), run against a real server: every line
 /// the document shows the server sending must be what it sends, so the examples cannot drift.
-@Suite("The documents' example sessions are what the server says")
+@Suite("The documents' example sessions are what the server says", .timeLimit(.minutes(30)))
 struct DocSessionTests {
   static func document(_ name: String) -> String {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

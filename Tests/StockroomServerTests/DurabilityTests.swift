@@ -5,7 +5,7 @@ import Testing
 
 /// The tests that speak only the protocol run once per store, SQLite and PostgreSQL; the rest
 /// reach into the SQLite file itself.
-@Suite("Durable shop")
+@Suite("Durable shop", .timeLimit(.minutes(30)))
 struct DurabilityTests {
   private func connect(_ port: UInt16, as user: String? = nil) throws -> LineClient {
     try LineClient.greeted(port, user: user, role: .staff)

@@ -9,7 +9,7 @@ import Testing
 /// A test restarts an engine by letting its last client go and opening the same files again;
 /// that works only if letting go really releases the engine and its files, whatever arrived
 /// on the client's channel after its last read.
-@Suite("An engine let go lets its files go")
+@Suite("An engine let go lets its files go", .timeLimit(.minutes(30)))
 struct EngineRestartTests {
   @Test("a completion queued after the client's last read does not keep the engine, or its lock, alive")
   func lateCompletionDoesNotLeak() throws {

@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("The event loop")
+@Suite("The event loop", .timeLimit(.minutes(30)))
 struct EventLoopTests {
   /// Polls `condition` until it holds or `seconds` pass.
   private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
@@ -93,6 +93,8 @@ struct EventLoopTests {
     var victim: Int32 = -1
     var newcomer: PipeEnd?
     var newcomerWriteEnd: Int32 = -1
+    /// Why the newcomer could not be registered, if it could not.
+    var refused: String?
     let done = Atomic<Bool>(false)
     init(loop: EventLoop, fd: Int32) {
       self.loop = loop
@@ -107,7 +109,11 @@ struct EventLoopTests {
       guard sr_pipe_cloexec(&ends) == 0, ends[0] == victim else { return }
       try? Syscall.setNonBlocking(ends[0])
       let newcomer = PipeEnd(fd: ends[0])
-      try? loop.register(ends[0], newcomer, interest: .read)
+      do {
+        try loop.register(ends[0], newcomer, interest: .read)
+      } catch {
+        refused = "register: \(error)"
+      }
       self.newcomer = newcomer
       newcomerWriteEnd = ends[1]
       done.store(true, ordering: .releasing)
@@ -133,9 +139,9 @@ struct EventLoopTests {
     let two = Usurper(loop: loop, fd: second[0])
     one.victim = second[0]
     two.victim = first[0]
-    loop.execute {
-      try? loop.register(one.fd, one, interest: .read)
-      try? loop.register(two.fd, two, interest: .read)
+    try loop.runAndWait {
+      try loop.register(one.fd, one, interest: .read)
+      try loop.register(two.fd, two, interest: .read)
     }
     #expect(eventually { one.done.load(ordering: .acquiring) || two.done.load(ordering: .acquiring) })
     // Let the loop finish the batch and wait once more: a task runs only after it.
@@ -144,7 +150,7 @@ struct EventLoopTests {
     #expect(eventually { settled.load(ordering: .relaxed) })
     let winner = one.done.load(ordering: .acquiring) ? one : two
     // Nothing was written to the newcomer's pipe: any call it had was the victim's stale event.
-    #expect(winner.newcomer != nil)
+    #expect(winner.newcomer != nil && winner.refused == nil, "\(winner.refused ?? "")")
     let staleCalls = winner.newcomer?.calls.load(ordering: .relaxed)
     #expect(staleCalls == 0)
     for fd in [first[1], second[1], winner.fd, winner.newcomerWriteEnd, winner.newcomer?.fd ?? -1] where fd >= 0 {
@@ -182,12 +188,7 @@ struct EventLoopTests {
     try Syscall.setNonBlocking(ends[0])
     let loop = EventLoop(name: "test.readiness", io: io)
     let handler = PipeEnd(fd: ends[0])
-    let registered = Atomic<Bool>(false)
-    loop.execute {
-      try? loop.register(handler.fd, handler, interest: .read)
-      registered.store(true, ordering: .relaxed)
-    }
-    #expect(eventually { registered.load(ordering: .relaxed) })
+    try loop.runAndWait { try loop.register(handler.fd, handler, interest: .read) }
     for byte in "hello".utf8 {
       var byte = byte
       #expect(write(ends[1], &byte, 1) == 1)
@@ -205,6 +206,8 @@ struct EventLoopTests {
     /// Signalled by the test once more input is written while the first turn is in progress.
     let moreWritten = DispatchSemaphore(value: 0)
     let stoppedReading = Atomic<Bool>(false)
+    /// Why reading could not be turned off, if it could not.
+    let refused = Mutex<String?>(nil)
     let heardHangUp = Atomic<Bool>(false)
     init(loop: EventLoop, fd: Int32) {
       self.loop = loop
@@ -222,7 +225,11 @@ struct EventLoopTests {
       _ = moreWritten.wait(timeout: .now() + 20)
       var bytes = [UInt8](repeating: 0, count: 64)
       while Glibc.read(fd, &bytes, bytes.count) > 0 {}
-      try? loop.change(fd, interest: [])
+      do {
+        try loop.change(fd, interest: [])
+      } catch {
+        refused.withLock { $0 = "change: \(error)" }
+      }
       stoppedReading.store(true, ordering: .releasing)
     }
     func loopStopped() {}
@@ -239,7 +246,7 @@ struct EventLoopTests {
     defer { close(ends[0]) }
     try Syscall.setNonBlocking(ends[0])
     let reader = SlowReader(loop: loop, fd: ends[0])
-    loop.execute { try? loop.register(reader.fd, reader, interest: .read) }
+    try loop.runAndWait { try loop.register(reader.fd, reader, interest: .read) }
     var byte: UInt8 = 1
     #expect(write(ends[1], &byte, 1) == 1)
     // More input while the turn waits: Dispatch gathers a second read event for it, delivered
@@ -248,6 +255,7 @@ struct EventLoopTests {
     #expect(write(ends[1], &byte, 1) == 1)
     reader.moreWritten.signal()
     #expect(eventually { reader.stoppedReading.load(ordering: .acquiring) })
+    #expect(reader.refused.withLock { $0 } == nil)
     // Whatever Dispatch had gathered for the slow turn is delivered by now.
     let settled = Atomic<Bool>(false)
     loop.execute { settled.store(true, ordering: .relaxed) }
@@ -280,7 +288,7 @@ struct EventLoopTests {
     let loops = [EventLoop(name: "test.reuse.0", io: io), EventLoop(name: "test.reuse.1", io: io)]
     defer { for loop in loops { loop.stop() } }
     let (first, firstWriteEnd) = try Self.newPipe()
-    loops[0].execute { try? loops[0].register(first.fd, first, interest: .read) }
+    try loops[0].runAndWait { try loops[0].register(first.fd, first, interest: .read) }
     var current = Current(handler: first, writeEnd: firstWriteEnd, loop: loops[0])
     var reused = 0
     for round in 0..<300 {
@@ -307,11 +315,20 @@ struct EventLoopTests {
           return
         }
         let registered = Atomic<Bool>(false)
+        let refused = Mutex<String?>(nil)
         other.execute {
-          try? other.register(handler.fd, handler, interest: .read)
+          do {
+            try other.register(handler.fd, handler, interest: .read)
+          } catch {
+            refused.withLock { $0 = "register on the other loop: \(error)" }
+          }
           registered.store(true, ordering: .releasing)
         }
         while !registered.load(ordering: .acquiring) { usleep(100) }
+        if let reason = refused.withLock({ $0 }) {
+          failure.withLock { $0 = reason }
+          return
+        }
         next.withLock { $0 = Current(handler: handler, writeEnd: writeEnd, loop: other) }
       }
       guard eventually(20, { next.withLock { $0 != nil } || failure.withLock { $0 != nil } }),

@@ -10,7 +10,7 @@ import Testing
 /// (seed 0x1c980034bbd1a377, w24c17): four attempts failed, and the fifth logged in, because
 /// another connection had registered the name meanwhile; the fuzzer called the `OK login` that
 /// answered it a failure, since it expected the fifth attempt to fail and close the connection.
-@Suite("The fuzzer's fifth password attempt")
+@Suite("The fuzzer's fifth password attempt", .timeLimit(.minutes(30)))
 struct FuzzPasswordAttemptTests {
   @Test("a fifth attempt that logs in is answered and the conversation goes on")
   func fifthAttemptSucceeds() throws {

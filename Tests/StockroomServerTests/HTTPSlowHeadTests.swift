@@ -10,7 +10,7 @@ import Testing
 /// Request heads trickled a byte at a time (HTTP slowloris, issue 41): libmicrohttpd's timeout
 /// restarts at every byte, so only a deadline of the server's own closes them; and while many
 /// hosts hold every place, a scraper from elsewhere still gets one.
-@Suite("HTTP: trickled request heads")
+@Suite("HTTP: trickled request heads", .timeLimit(.minutes(30)))
 struct HTTPSlowHeadTests {
   private func httpServer() throws -> (TestServer, UInt16) {
     let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }

@@ -4,7 +4,7 @@ import Testing
 
 /// The rule the HTTP server's connections and board streams are shared by (issue 41): when
 /// every place is held, the source holding the most gives one up, never the newcomer.
-@Suite("HTTPSourceShares: the biggest source gives way")
+@Suite("HTTPSourceShares: the biggest source gives way", .timeLimit(.minutes(30)))
 struct HTTPSourceSharesTests {
   private func source(_ last: UInt8) -> PeerSource { PeerSource(bytes: [127, 0, 0, last]) }
 

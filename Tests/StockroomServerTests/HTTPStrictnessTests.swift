@@ -10,7 +10,7 @@ import Testing
 /// The smaller HTTP findings of issue 41: requests two parsers would read differently, a board
 /// open to other machines without a word, a read-only store shown as up, and `--http` given
 /// under both its names.
-@Suite("HTTP: ambiguous requests, exposure, the store's state, one address")
+@Suite("HTTP: ambiguous requests, exposure, the store's state, one address", .timeLimit(.minutes(30)))
 struct HTTPStrictnessTests {
   @Test(
     "a space before a header's colon, two Content-Lengths or Hosts, none, a bare CR or NUL in a value: 400, read strictly"

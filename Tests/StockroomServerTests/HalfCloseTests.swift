@@ -8,7 +8,7 @@ import Testing
 
 /// A script that sends its requests and then shuts its sending side (`nc -N`, `nc -q1`, any
 /// client that calls shutdown(SHUT_WR) and reads) gets every reply, after its commit.
-@Suite("Half-closing clients on the durable store")
+@Suite("Half-closing clients on the durable store", .timeLimit(.minutes(30)))
 struct HalfCloseTests {
   enum Mode: String, CaseIterable, CustomStringConvertible {
     case netcatQuit = "nc -q1"

@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@Suite("HELP by group")
+@Suite("HELP by group", .timeLimit(.minutes(30)))
 struct HelpGroupTests {
   @Test("HELP lists every group with its commands after the commands, and HELP @group one group's")
   func groups() throws {

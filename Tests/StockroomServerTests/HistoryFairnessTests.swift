@@ -9,7 +9,7 @@ import Testing
 /// One customer reading history on hundreds of connections cannot keep another user's reads
 /// out (issue 41, finding 7): the history pool is shared by account (a guest by address), and
 /// a full queue drops the newest read of the account holding most for a newcomer with less.
-@Suite("The history pool shared fairly by account")
+@Suite("The history pool shared fairly by account", .timeLimit(.minutes(30)))
 struct HistoryFairnessTests {
   /// A connection from `source`, logged in as `user`.
   private static func loggedIn(_ port: UInt16, as user: String, from source: String) throws -> LineClient {

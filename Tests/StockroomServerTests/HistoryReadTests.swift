@@ -13,7 +13,7 @@ import Testing
 /// History read from the database (STOCKTAKE's ledger, LIST orders) is read beside the event
 /// loops: a read the database holds up keeps only its own connection waiting, and replies on
 /// that connection keep their order.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct HistoryReadTests {
   /// Whether `fd` has bytes to read now.
   private func readable(_ fd: Int32) -> Bool {

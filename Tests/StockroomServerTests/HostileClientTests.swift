@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Hostile clients: other protocols, resets, descriptor floods, slow and idle sockets")
+@Suite("Hostile clients: other protocols, resets, descriptor floods, slow and idle sockets", .timeLimit(.minutes(30)))
 struct HostileClientTests {
   // MARK: Cross-protocol requests (the engine's rule: no socket needed)
 

@@ -3,7 +3,7 @@ import Testing
 
 /// INFO tells anyone how the shop is doing, but where it is kept on the machine only to staff:
 /// a guest on the network learns no path.
-@Suite struct InfoPrivacyTests {
+@Suite(.timeLimit(.minutes(30))) struct InfoPrivacyTests {
   @Test("INFO store shows the data file to staff and admins, not to guests or customers")
   func dataPathOnlyForStaff() throws {
     let data = try DataDirectory().addAccount()

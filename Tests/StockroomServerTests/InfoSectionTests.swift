@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@Suite("INFO by section")
+@Suite("INFO by section", .timeLimit(.minutes(30)))
 struct InfoSectionTests {
   /// Which fields each section holds; plain INFO has them all, in this order.
   static let sections: [InfoSection: [String]] = [

@@ -8,7 +8,7 @@ import Testing
 @testable import StockroomServer
 
 /// The credential pool's fairness by address on its own (`JobPool`, issue 20, item 1).
-@Suite("The job pool shared fairly by address")
+@Suite("The job pool shared fairly by address", .timeLimit(.minutes(30)))
 struct JobPoolFairnessTests {
   static func source(_ host: String) -> ShareKey { .address(PeerSource(SocketAddress(host: host, port: 1)!)) }
 

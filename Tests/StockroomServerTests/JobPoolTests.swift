@@ -7,7 +7,7 @@ import Testing
 
 @testable import StockroomServer
 
-@Suite struct JobPoolTests {
+@Suite(.timeLimit(.minutes(30))) struct JobPoolTests {
   /// Every job accepted runs exactly once, and a full queue refuses at once. The workers are held
   /// inside their first jobs by a semaphore, so the queue fills deterministically: no sleeps.
   @Test func runsEachAcceptedJobOnceAndRefusesPastCapacity() {

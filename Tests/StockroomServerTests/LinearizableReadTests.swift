@@ -10,7 +10,7 @@ import Testing
 /// `--reads linearizable` (the default) a read on any node shows every order acknowledged on any
 /// node before it was sent, checked on recorded histories; with `--reads cached` reads take no
 /// round trip.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct LinearizableReadTests {
   /// A shop on a new store with `stock` bananas, served by `count` nodes started with `options`.
   private static func nodes(_ count: Int, bananas stock: Int, _ options: [String] = []) throws -> (

@@ -12,7 +12,7 @@ import Testing
 /// a child spawned at that moment shares the listening socket until its exec closes the copy:
 /// closed without a shutdown, the socket listened on in the child, and a server started again
 /// on the same port (as the client's reconnection tests do) was refused it.
-@Suite("A stopped server lets its port go")
+@Suite("A stopped server lets its port go", .timeLimit(.minutes(30)))
 struct ListenerReleaseTests {
   /// The listening socket bound to 127.0.0.1:`port` in this process.
   static func listeningDescriptor(port: UInt16) -> Int32? {

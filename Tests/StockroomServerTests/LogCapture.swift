@@ -56,6 +56,18 @@ final class LogCapture: @unchecked Sendable {
     }
   }
 
+  /// Returns once everything logged before this call has been read, for an engine with no
+  /// port (`EngineHarness`): a marker line written now through the same pipe comes after every
+  /// line written before it, so once it has been read, so have they. A check that a line is
+  /// absent waits for this first.
+  func caughtUp() throws {
+    let marker = "log-marker-\(UUID().uuidString)"
+    logger.info(marker)
+    guard waitFor(marker, within: 20) else {
+      throw LineClient.Failure(description: "the marker line \(marker) never came through the log's pipe:\n\(text)")
+    }
+  }
+
   /// Whether `text` is logged within `seconds`.
   func waitFor(_ text: String, within seconds: TimeInterval = 10) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)

@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Logs: text or JSON, to stderr or a file that SIGHUP reopens")
+@Suite("Logs: text or JSON, to stderr or a file that SIGHUP reopens", .timeLimit(.minutes(30)))
 struct LogTests {
   private func object(_ line: Substring) throws -> [String: String] {
     let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8))

@@ -9,7 +9,7 @@ import Testing
 /// however many hosts guess (issue 41, finding 6: 200 hosts had 660 checked in 40 s, the brake
 /// being a flat wait that ran in parallel). Counted against the seconds that passed on the
 /// throttle's own clock: an injected one here, the server's in the socket test.
-@Suite("The per-name brake: one checked guess a second")
+@Suite("The per-name brake: one checked guess a second", .timeLimit(.minutes(30)))
 struct LoginBrakeTests {
   static let second: UInt64 = 1_000_000_000
   static func source(_ host: String) -> PeerSource { PeerSource(SocketAddress(host: host, port: 1)!) }

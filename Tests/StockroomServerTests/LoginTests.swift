@@ -10,7 +10,7 @@ import Testing
 
 /// Logging in against a real `stockroomd`: what is stored, what is logged, how guessing is
 /// slowed, and what survives a restart and a backup.
-@Suite("Logging in: secrets, throttling, restarts and protected mode")
+@Suite("Logging in: secrets, throttling, restarts and protected mode", .timeLimit(.minutes(30)))
 struct LoginTests {
   private static func quoted(_ text: String) -> String { Quoting.quote(text) }
 

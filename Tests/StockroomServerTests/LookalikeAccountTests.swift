@@ -8,7 +8,7 @@ import Testing
 @testable import StockroomServer
 
 /// Over the protocol and offline: a name that looks like an existing account's is refused.
-@Suite("REGISTER, USER ADD and stockroomd user add refuse look-alike names")
+@Suite("REGISTER, USER ADD and stockroomd user add refuse look-alike names", .timeLimit(.minutes(30)))
 struct LookalikeAccountTests {
   @Test("REGISTER: case, lookalike letters of one script, and mixed scripts are refused; PRODUCT LIST shows one seller")
   func register() throws {

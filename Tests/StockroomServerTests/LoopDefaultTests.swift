@@ -2,7 +2,7 @@ import Testing
 
 @testable import StockroomServer
 
-@Suite("the default number of event loops")
+@Suite("the default number of event loops", .timeLimit(.minutes(30)))
 struct LoopDefaultTests {
   @Test("one loop on two cores or fewer, in memory or on disk (measured in docs/performance.md)")
   func smallMachines() {

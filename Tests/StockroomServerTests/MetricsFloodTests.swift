@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Sockets held open on the metrics port and never used must not keep a scraper out.
-@Suite("/metrics answers while idle sockets crowd its port")
+@Suite("/metrics answers while idle sockets crowd its port", .timeLimit(.minutes(30)))
 struct MetricsFloodTests {
   /// Opens `count` connections to `port` that never send a byte, from `hosts` loopback addresses
   /// (127.0.0.2 and up, each standing for another host) in turn. The connects do not block: past

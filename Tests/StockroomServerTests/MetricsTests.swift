@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Prometheus metrics on --metrics")
+@Suite("Prometheus metrics on --metrics", .timeLimit(.minutes(30)))
 struct MetricsTests {
   /// The port the daemon logged for /metrics.
   private func metricsPort(_ daemon: DaemonProcess) throws -> UInt16 {

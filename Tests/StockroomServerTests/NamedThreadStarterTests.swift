@@ -6,7 +6,7 @@ import Testing
 
 /// What the engine is promised of the threads the server hands it (`ThreadStarter`,
 /// `WorkerThread`), checked through the protocols the engine sees, not through `NamedThread`.
-@Suite("The server's thread starter keeps the engine's promises")
+@Suite("The server's thread starter keeps the engine's promises", .timeLimit(.minutes(30)))
 struct NamedThreadStarterTests {
   @Test("a thread starts under its name, and returns from start once it runs")
   func startsUnderItsName() throws {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import StockroomServer
 
-@Suite("Order keys: per user, answered from the disk")
+@Suite("Order keys: per user, answered from the disk", .timeLimit(.minutes(30)))
 struct OrderKeyTests {
   @Test("the same key from two users names two orders; neither sees the other's; retries answer the first reply")
   func keysBelongToTheirUser() throws {

@@ -7,7 +7,7 @@ import Testing
 /// By default (`--order-rate 1000`), one host ordering as fast as it can grows the database by a bounded
 /// amount (issue 41, finding 3): order lines are taken from a bucket per address, and another
 /// host's orders are served meanwhile.
-@Suite("Orders rate-limited per address")
+@Suite("Orders rate-limited per address", .timeLimit(.minutes(30)))
 struct OrderRateTests {
   /// Bytes of every file in `directory`.
   private func size(of directory: String) throws -> Int {

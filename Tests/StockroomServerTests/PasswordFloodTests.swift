@@ -11,7 +11,7 @@ import Testing
 /// passwords from one host do not lock the user out at another (issue 20, items 1 and 2).
 /// Other loopback addresses (127.0.0.2 and up) stand for other hosts. Outcomes are counted: the
 /// real user's logins succeed N of N while the attack runs, however long each takes.
-@Suite("Password floods and lockouts cannot keep a real user out")
+@Suite("Password floods and lockouts cannot keep a real user out", .timeLimit(.minutes(30)))
 struct PasswordFloodTests {
   static let attempts = 8
 

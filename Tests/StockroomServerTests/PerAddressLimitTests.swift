@@ -5,7 +5,7 @@ import Testing
 
 /// `--max-clients-per-address`: one host cannot take every place, watchers included. Other
 /// loopback addresses (127.0.0.2 and up) stand for other hosts.
-@Suite("One address cannot hold every connection")
+@Suite("One address cannot hold every connection", .timeLimit(.minutes(30)))
 struct PerAddressLimitTests {
   @Test(
     "past the per-address limit a host gets ERR LIMIT naming it; other hosts are served; a closed place is free again")

@@ -4,7 +4,7 @@ import Testing
 /// A handful of hosts cannot hold every place (issue 41, finding 5): watchers that read their few
 /// events are never idle, so a full server gives the newest place of the address holding most to
 /// a newcomer from an address holding fewer, instead of turning the newcomer away.
-@Suite("Places on a full server go to the address holding fewest")
+@Suite("Places on a full server go to the address holding fewest", .timeLimit(.minutes(30)))
 struct PlaceFairnessTests {
   @Test("5 hosts opening 1,100 watchers: a client from another host is served every time")
   func watchersCannotHoldEveryPlace() throws {

@@ -8,7 +8,7 @@ import Testing
 /// nodes taking orders. A node's commit does not wait for the flush (so the writers' lock is not
 /// held through it); what makes an order safe to acknowledge is the flush the node forces after
 /// it, and this is the test that fails when a node answers before that.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(20)))
 struct PostgresCrashTests {
   @Test("PostgreSQL crashed and restarted five times under load through two nodes: nothing acknowledged is lost")
   func databaseCrashesUnderLoad() throws {

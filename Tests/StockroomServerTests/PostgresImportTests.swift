@@ -7,7 +7,7 @@ import Testing
 
 /// `stockroomd migrate` and `stockroomd import` as an operator runs them: the real executable,
 /// a SQLite shop made by the engine, a real PostgreSQL cluster.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct PostgresImportTests {
   static let cluster = PostgresCluster.shared
 

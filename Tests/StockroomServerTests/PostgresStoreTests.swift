@@ -6,7 +6,7 @@ import Testing
 
 /// `stockroomd --store postgresql://...`: one node serving a shop kept in PostgreSQL, as a real
 /// process against a real cluster, with `kill -9` and a database that goes away.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct PostgresStoreTests {
   private func storeWithAccounts(in cluster: PostgresCluster) throws -> String {
     try PostgresShop.withAccounts(in: cluster)

@@ -3,7 +3,7 @@ import Testing
 
 /// What one customer can learn of another's diary, products, orders and keys: nothing but what
 /// the shop shows everyone.
-@Suite("Private data stays private")
+@Suite("Private data stays private", .timeLimit(.minutes(30)))
 struct PrivacyTests {
   @Test("every diary, product, order and key command by the wrong user fails and leaks nothing")
   func wrongUserLearnsNothing() throws {

@@ -11,7 +11,7 @@ import Testing
 /// Protected mode for passwords, from a real non-loopback address: the machine's own address
 /// on its network interface, which a connection to it comes from too, so the server sees a peer
 /// that is not 127.0.0.1 without a second machine.
-@Suite("Protected mode: no passwords in clear from other machines")
+@Suite("Protected mode: no passwords in clear from other machines", .timeLimit(.minutes(30)))
 struct ProtectedModeTests {
   /// This machine's first IPv4 address outside 127.0.0.0/8, on an interface that is up.
   static func ownAddress() -> String? {

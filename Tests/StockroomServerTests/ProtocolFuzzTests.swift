@@ -14,7 +14,7 @@ import Testing
 /// the server's log). A seed sends the same
 /// bytes on each worker's n-th connection every time; how many connections fit in the time, and
 /// how the server interleaves them, varies from run to run.
-@Suite("Protocol fuzzing against a real stockroomd")
+@Suite("Protocol fuzzing against a real stockroomd", .timeLimit(.minutes(ProtocolFuzzer.minutesAllowed)))
 struct ProtocolFuzzTests {
   /// Failures the fuzzer found, replayed first for a few seconds each: the seed, and the worker
   /// and connection that failed (every worker starts at that connection number, so the failing

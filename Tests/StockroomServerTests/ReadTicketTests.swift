@@ -9,7 +9,7 @@ import Testing
 
 /// A reply that reads history is written on the history pool, never on the loop that asked, and
 /// the loop hears once it is there; a full pool says so at once.
-@Suite struct ReadTicketTests {
+@Suite(.timeLimit(.minutes(30))) struct ReadTicketTests {
   /// Where the body ran and where `done` ran, as seen by the loop and the pool.
   private struct Seen: Sendable {
     var bodyOnLoop: Bool?

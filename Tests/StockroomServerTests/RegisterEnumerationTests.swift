@@ -10,7 +10,7 @@ import Testing
 /// (issue 20, item 7): a password check on the fair pool, and a wrong password counts against
 /// the address's penalty, so listing the accounts is as slow as guessing passwords. Other
 /// loopback addresses (127.0.0.2 and up) stand for other hosts; the engine alone, no socket.
-@Suite("REGISTER cannot list the accounts for free")
+@Suite("REGISTER cannot list the accounts for free", .timeLimit(.minutes(30)))
 struct RegisterEnumerationTests {
   @Test("each taken name costs the prober a password check and a failure; the owner's own costs no failure")
   func takenNamesCost() throws {

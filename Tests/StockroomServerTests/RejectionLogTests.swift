@@ -5,7 +5,7 @@ import Testing
 @testable import StockroomServer
 
 /// A flood of connections past `--max-clients` is said in the log as a count, not a line each.
-@Suite("Turned-away connections are summarised in the log")
+@Suite("Turned-away connections are summarised in the log", .timeLimit(.minutes(30)))
 struct RejectionLogTests {
   @Test("the interval's first rejection is logged in full; the rest as one count when it ends")
   func intervalValue() {

@@ -4,7 +4,7 @@ import Testing
 /// Found by the protocol fuzzer (seed 0x248fe70671ce26c3, w21c63): on the on-disk store a line
 /// over the limit was answered `ERR TOOLONG` ahead of the replies to the requests before it that
 /// were still waiting for their commit.
-@Suite("Reply order with changes waiting for their commit")
+@Suite("Reply order with changes waiting for their commit", .timeLimit(.minutes(30)))
 struct ReplyOrderTests {
   /// Through the engine alone, the race the fuzzer found over a socket is decided: the whole
   /// input is read before the test's thread runs the commit's completion, so the order is

@@ -9,7 +9,7 @@ import Testing
 /// part of what was left and then nothing more (issue 19: after a fuzz run its clients came back
 /// to 1 only ~28 s later, as each dead connection's line timeout fired and its ERR TIMEOUT could
 /// not be written).
-@Suite("A reset in the middle of a request line")
+@Suite("A reset in the middle of a request line", .timeLimit(.minutes(30)))
 struct ResetMidLineTests {
   @Test(
     "the connection is let go at once, not when its line times out",

@@ -5,7 +5,7 @@ import Testing
 /// Command-level rules run on the engine alone (`EngineHarness`, no socket); what needs the
 /// kernel between client and server (split writes read apart, --max-clients, socket buffers, a
 /// reset) runs over TCP.
-@Suite("Bad input, limits and pipelining")
+@Suite("Bad input, limits and pipelining", .timeLimit(.minutes(30)))
 struct RobustnessTests {
   @Test("1,000 pipelined requests in one write are answered in order")
   func pipelining() throws {
@@ -132,7 +132,7 @@ struct RobustnessTests {
     #expect(try newcomer.readLine()?.hasPrefix("OK stockroomd") == true)
   }
 
-  @Test("a client that pipelines far more than it reads is slowed, not dropped, and loses no reply")
+  @Test("a client that pipelines far more than it reads is not dropped and loses no reply")
   func backpressure() throws {
     let server = try TestServer { $0.outputHighWater = 16 * 1024 }
     let client = try server.client()

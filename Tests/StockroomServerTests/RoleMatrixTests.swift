@@ -3,7 +3,7 @@ import Testing
 
 /// The command table's policy, walked through the engine (EngineHarness, no socket): every command and subcommand, and every
 /// restricted use of one, as a guest, a customer, staff and an admin.
-@Suite("Who may do what: the role matrix")
+@Suite("Who may do what: the role matrix", .timeLimit(.minutes(30)))
 struct RoleMatrixTests {
   /// The least role each path needs, written here by hand: the table must agree with it.
   static let matrix: [String: Role] = [

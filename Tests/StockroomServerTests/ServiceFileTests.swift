@@ -6,7 +6,7 @@ import Testing
 
 @testable import StockroomServer
 
-@Suite("contrib/: the systemd unit and the example config")
+@Suite("contrib/: the systemd unit and the example config", .timeLimit(.minutes(30)))
 struct ServiceFileTests {
   static let contrib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("contrib")

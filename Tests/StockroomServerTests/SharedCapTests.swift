@@ -4,7 +4,7 @@ import Testing
 /// The market and the diary store cannot be filled by a few accounts against everyone else
 /// (issue 41, finding 8): each account holds at most its share (`ShareCap.perOwner`), and the
 /// last places are kept for accounts holding few.
-@Suite("Shared caps keep a place for a newcomer")
+@Suite("Shared caps keep a place for a newcomer", .timeLimit(.minutes(30)))
 struct SharedCapTests {
   /// A connection logged in as each of `count` new accounts named `prefix0`, `prefix1`, ...
   private func accounts(_ server: TestServer, _ prefix: String, count: Int) throws -> [LineClient] {

@@ -8,7 +8,7 @@ import Testing
 /// Several `stockroomd` nodes serving one shop from one PostgreSQL database, as real processes
 /// against a real cluster: a rush through three nodes, a watcher on one hearing the others, a
 /// node killed mid-rush, and the database going away under load.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct SharedStoreTests {
   /// Juices whose fruit the rush runs out of; the last takes both fruits at once.
   private static let orders = ["banana_juice", "kiwi_juice", "banana_juice 2 kiwi_juice 1"]

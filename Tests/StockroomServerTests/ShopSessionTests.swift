@@ -2,7 +2,7 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-@Suite("A whole session per shop, over TCP, over TLS and through the engine alone")
+@Suite("A whole session per shop, over TCP, over TLS and through the engine alone", .timeLimit(.minutes(30)))
 struct ShopSessionTests {
   @Test(
     "the greeting names the server, its version and protocol, and says to type HELP", arguments: TestTransport.allCases)

@@ -8,7 +8,7 @@ import Testing
 
 @testable import StockroomServer
 
-@Suite("Shutdown")
+@Suite("Shutdown", .timeLimit(.minutes(30)))
 struct ShutdownTests {
   @Test("stop answers every order it took, after its commit, before closing; an order never answered was never taken")
   func ordersTakenDuringShutdownAreAnswered() throws {

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// What `stockroomd` refuses to start on, and what it says: real files, real processes.
-@Suite("Start-up refusals")
+@Suite("Start-up refusals", .timeLimit(.minutes(30)))
 struct StartupRefusalTests {
   /// Starts `stockroomd` on `directory` and waits for it to give up.
   private func refusal(_ directory: String, _ extra: [String] = [], prefix: [String] = []) throws -> DaemonProcess {

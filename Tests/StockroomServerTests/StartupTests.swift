@@ -3,7 +3,7 @@ import StockroomProtocol
 import StockroomStorage
 import Testing
 
-@Suite("Start-up of a saved shop")
+@Suite("Start-up of a saved shop", .timeLimit(.minutes(30)))
 struct StartupTests {
   @Test("the whole-file checks run after the server is serving; a ledger that disagrees refuses writes, not reads")
   func ledgerCheckedInBackground() throws {

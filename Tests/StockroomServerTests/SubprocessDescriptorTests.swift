@@ -10,7 +10,7 @@ import Testing
 /// and nothing else: a descriptor some library left without close-on-exec lived on in a
 /// cluster's watchdog for as long as the tests ran, where a socket or pipe the tests closed
 /// could never reach its end.
-@Suite("A test's program gets no descriptor of the test process's beyond the three")
+@Suite("A test's program gets no descriptor of the test process's beyond the three", .timeLimit(.minutes(30)))
 struct SubprocessDescriptorTests {
   @Test("a socket open without close-on-exec is not in the child")
   func onlyTheThreeReachTheChild() throws {

@@ -35,7 +35,7 @@ import Testing
 /// the window, a spurious wake-up); a change that adds a call per request breaks it. Each also
 /// has a floor, the calls a request cannot do without (its read and its write, and a durable
 /// commit's write and sync), so a count that lost the server's calls fails instead of passing.
-@Suite("System calls per request", .serialized)
+@Suite("System calls per request", .serialized, .timeLimit(.minutes(30)))
 struct SyscallBudgetTests {
   private func measure(
     _ daemon: DaemonProcess, port: UInt16, _ request: String, count: Int, pipeline: Int

@@ -12,7 +12,7 @@ import Testing
 
 /// TLS as an operator runs it: its options in the config file, `--check-config` loading the
 /// certificate and key, and SIGHUP reading renewed files into a running `stockroomd`.
-@Suite("TLS in operation: config keys, --check-config, SIGHUP reload")
+@Suite("TLS in operation: config keys, --check-config, SIGHUP reload", .timeLimit(.minutes(30)))
 struct TLSOperationTests {
   /// A folder of its own for certificate files a test replaces, removed afterwards.
   final class CertificateFolder: @unchecked Sendable {

@@ -5,7 +5,7 @@ import Testing
 
 /// What a real TLS client negotiates with the server's TLS port: `openssl s_client`, as a scanner
 /// or an operator checking a deployment would use it.
-@Suite("TLS sessions and suites as openssl s_client sees them")
+@Suite("TLS sessions and suites as openssl s_client sees them", .timeLimit(.minutes(30)))
 struct TLSSessionTests {
   /// A server with TLS on a free port, requiring client certificates when `clientCA` is set.
   private func server(clientCA: Bool) throws -> (TestServer, UInt16) {
@@ -76,7 +76,7 @@ struct TLSSessionTests {
   }
 }
 
-@Suite("A failed TLS connection is logged in plain words")
+@Suite("A failed TLS connection is logged in plain words", .timeLimit(.minutes(30)))
 struct TLSFailureLogTests {
   @Test("a handshake of nonsense records is logged once as failed, the reason not said twice")
   func failureSaidOnce() throws {

@@ -14,7 +14,7 @@ import Testing
 
 /// The TLS port beside the plaintext one: what a client that gets it wrong, stops half-way or
 /// speaks plain text meets, and that nobody else notices.
-@Suite("TLS on its own port")
+@Suite("TLS on its own port", .timeLimit(.minutes(30)))
 struct TLSTests {
   /// A server with TLS on a free port; `adjust` changes its TLS settings.
   private func server(

@@ -2,7 +2,8 @@ import Foundation
 import StockroomProtocol
 import Testing
 
-@Suite("Text from clients: byte limits, hidden characters, escapes and echoes, through the engine")
+@Suite(
+  "Text from clients: byte limits, hidden characters, escapes and echoes, through the engine", .timeLimit(.minutes(30)))
 struct TextTests {
   /// One character (grapheme cluster) of 64,001 bytes: a letter with 32,000 combining accents.
   static let heavyCharacter = "a" + String(repeating: "\u{301}", count: 32_000)

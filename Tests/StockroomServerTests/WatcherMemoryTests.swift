@@ -8,7 +8,7 @@ import Testing
 /// it can. Each watcher is bounded on its own, and all of them together by the server's budget for
 /// unsent output, which cuts the furthest behind of the source holding most, never a watcher
 /// that reads.
-@Suite("Stalled watchers from one host have a total memory bound")
+@Suite("Stalled watchers from one host have a total memory bound", .timeLimit(.minutes(30)))
 struct WatcherMemoryTests {
   /// Documented in docs/security.md: a server stays under this however its watchers stall.
   static let boundKiB = 512 * 1024

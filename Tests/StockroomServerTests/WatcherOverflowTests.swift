@@ -12,7 +12,7 @@ import Testing
 
 /// A watcher that stops reading is cut off at the output's hard limit; what it never received is
 /// counted, so that `events_dropped` says how much a slow watcher lost.
-@Suite("A watcher cut off for not reading: the events it lost are counted")
+@Suite("A watcher cut off for not reading: the events it lost are counted", .timeLimit(.minutes(30)))
 struct WatcherOverflowTests {
   /// Events of one length (order ids 100 to 999), so that "ten and a half sent" is exact.
   private func event(_ number: Int) -> WatchEvent {
@@ -59,7 +59,7 @@ struct WatcherOverflowTests {
 
 /// The same over real TCP: a watcher with a tiny receive buffer that never reads, while another
 /// client orders, until the server cuts it off; INFO's `events_dropped` then counts what it lost.
-@Suite("A silent watcher's lost events reach INFO")
+@Suite("A silent watcher's lost events reach INFO", .timeLimit(.minutes(30)))
 struct WatcherOverflowServerTests {
   /// A socket with a tiny receive buffer that has sent `WATCH banana` and will never read.
   private func silentWatcher(port: UInt16) throws -> Int32 {

@@ -4,7 +4,7 @@ import Testing
 
 /// WHO through the engine: counts for everyone, names for staff only, and a connection counted
 /// as what it is now (gone, logged out, its account removed).
-@Suite("WHO: who is connected, names for staff only")
+@Suite("WHO: who is connected, names for staff only", .timeLimit(.minutes(30)))
 struct WhoTests {
   /// Polls WHO until `condition` holds, holding the thread (see TerminalSession.waitFor);
   /// the server notices a closed connection on its own loop, a moment after the close.

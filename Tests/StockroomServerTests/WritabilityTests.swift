@@ -5,7 +5,7 @@ import Testing
 @testable import StockroomServer
 
 /// Whether the store takes changes is one value with one refusal (issue 21).
-@Suite("Writability: one value, one refusal")
+@Suite("Writability: one value, one refusal", .timeLimit(.minutes(30)))
 struct WritabilityTests {
   @Test("each state refuses with its code and reason; only the database's absence says UNAVAILABLE")
   func refusals() {

@@ -6,7 +6,7 @@ import Testing
 /// The command table's `.write` flag is policy (issue 21): while the store refuses changes,
 /// REGISTER, PASSWD, USER ADD and USER PASSWD are refused before any Argon2id work is queued
 /// for them, instead of hashing a password for a change that cannot be made.
-@Suite("A store that refuses changes refuses them before password work")
+@Suite("A store that refuses changes refuses them before password work", .timeLimit(.minutes(30)))
 struct WritePolicyTests {
   @Test("REGISTER, PASSWD, USER ADD and USER PASSWD on an unreachable store queue no password work")
   func refusedBeforeHashing() throws {

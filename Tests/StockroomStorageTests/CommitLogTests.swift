@@ -7,7 +7,7 @@ import Testing
 /// The commit log (`ShopDatabase+CommitLog`): a commit of orders and restocks writes one record
 /// and no table row; the tables take it at a fold, which a history read, a reopening after a
 /// crash and a clean stop each force; a load that may not write sees it without folding.
-@Suite("The commit log")
+@Suite("The commit log", .timeLimit(.minutes(30)))
 struct CommitLogTests {
   /// A fresh shop directory, its catalogue and the state a first load gives.
   private struct Shop {

@@ -6,7 +6,7 @@ import Testing
 
 /// The change log's compact form: what goes in comes out exactly, anything else stays JSON, and a
 /// damaged entry is refused without its text.
-@Suite("The change log's compact form for orders and restocks")
+@Suite("The change log's compact form for orders and restocks", .timeLimit(.minutes(30)))
 struct CompactMutationsTests {
   private static let at = Date(timeIntervalSinceReferenceDate: 786_543_210.123_456_7)
 

@@ -11,7 +11,7 @@ import Testing
 /// A lock belongs to the open file, and a process spawned while it is open shares the open file
 /// until its exec closes the copy; the tests spawn from many threads at once, so a lock closed
 /// in that window stayed held against the same process's next open (CI saw it once).
-@Suite("A let-go file lock is free while a child still shares its descriptor")
+@Suite("A let-go file lock is free while a child still shares its descriptor", .timeLimit(.minutes(30)))
 struct FileLockReleaseTests {
   @Test("the next open locks the file although a child still has the old descriptor")
   func unlockReachesSharedDescriptor() throws {

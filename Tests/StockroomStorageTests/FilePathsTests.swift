@@ -2,7 +2,7 @@ import Testing
 
 @testable import StockroomStorage
 
-@Suite("Paths")
+@Suite("Paths", .timeLimit(.minutes(30)))
 struct FilePathsTests {
   @Test(
     "the parent of a path, without Foundation's trap on one-character names",

@@ -3,7 +3,7 @@ import StockroomTestSupport
 import Testing
 
 /// The libpq layer under the PostgreSQL store, against a real throw-away server.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct PostgresConnectionTests {
   static let cluster = PostgresCluster.shared
 

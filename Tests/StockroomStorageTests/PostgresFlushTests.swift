@@ -4,7 +4,7 @@ import Testing
 
 /// The flush barrier a node forces after a commit that did not wait for its own flush, and the
 /// rows it leaves, against a real throw-away server.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct PostgresFlushTests {
   private func store(fsync: FsyncPolicy = .always) throws -> (PostgresShopDatabase, PostgresConnection) {
     let cluster = try PostgresCluster.shared.get()

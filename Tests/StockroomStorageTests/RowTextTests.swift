@@ -3,7 +3,7 @@ import Testing
 
 @testable import StockroomStorage
 
-@Suite("Order rows as text")
+@Suite("Order rows as text", .timeLimit(.minutes(30)))
 struct RowTextTests {
   @Test("an order's lines come back from their text exactly, priced or not, in any script")
   func linesRoundTrip() throws {

@@ -6,6 +6,7 @@ import Testing
 /// The counters' two mappings to stored form: keyed rows (`meta`) and bare values in
 /// `metaRows`' order (a commit record). They are written in two places, so a counter added to one
 /// and not the other, or put in another order, is caught here.
+@Suite(.timeLimit(.minutes(30)))
 struct ShopCountersMetaTests {
   /// Counters whose every value differs, so a swap of two shows.
   private static let counters: ShopCounters = {

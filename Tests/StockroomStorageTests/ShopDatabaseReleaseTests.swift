@@ -7,7 +7,7 @@ import Testing
 /// A shop's database closes when the last reference to it goes: its file locks are held by its
 /// connections, so a connection kept alive by a statement it caches itself would hold the shop
 /// for the rest of the process, and the same process could never open it again.
-@Suite("A closed shop database lets its file go")
+@Suite("A closed shop database lets its file go", .timeLimit(.minutes(30)))
 struct ShopDatabaseReleaseTests {
   /// The shipped catalogue, which `CommitLogTests` loads too.
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

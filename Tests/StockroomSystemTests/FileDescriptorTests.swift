@@ -8,7 +8,7 @@ import Testing
 
 /// Checked through a pipe, whose reader sees the end only once every writer is closed: other
 /// tests in this process open and close descriptors meanwhile, so a number alone proves nothing.
-@Suite("A file descriptor closes exactly once")
+@Suite("A file descriptor closes exactly once", .timeLimit(.minutes(30)))
 struct FileDescriptorTests {
   /// A pipe: its read end, and its write end owned by a `FileDescriptor`.
   private static func pipeEnds() throws -> (reader: Int32, writer: FileDescriptor) {

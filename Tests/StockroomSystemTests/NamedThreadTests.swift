@@ -3,7 +3,7 @@ import StockroomSystem
 import Synchronization
 import Testing
 
-@Suite("A named thread is joined from anywhere, itself included")
+@Suite("A named thread is joined from anywhere, itself included", .timeLimit(.minutes(30)))
 struct NamedThreadTests {
   @Test("a join waits for the body, and every joiner hears it")
   func joinWaitsForTheBody() {

@@ -8,7 +8,7 @@ import Testing
 
 /// A child starts with no blocked signals and none ignored, whatever the parent blocks or
 /// ignores; and its end is read back as the shell reads it.
-@Suite(.serialized) struct SpawnTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct SpawnTests {
   /// Runs `script` with /bin/sh, stdout to a file; returns its exit status and what it printed.
   func run(_ script: String) throws -> (status: Int32, output: String) {
     try run("/bin/sh", ["sh", "-c", script])

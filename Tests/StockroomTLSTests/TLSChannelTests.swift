@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `TLSChannel` on its own, over a socket pair: what it does to the process it lives in.
-@Suite("A TLS channel over a socket pair")
+@Suite("A TLS channel over a socket pair", .timeLimit(.minutes(30)))
 struct TLSChannelTests {
   /// A client and a server channel on the two ends of a non-blocking socket pair, handshaken.
   private func connectedPair() throws -> (client: TLSChannel, clientFD: Int32, server: TLSChannel, serverFD: Int32) {

@@ -6,7 +6,7 @@ import Testing
 /// theirs, and the bench's load generator crashed about once in a hundred TLS runs, failing CI's
 /// `Scripts/bench --smoke`. `TLSLibrary.prepare()`, which making a context calls first, turns that
 /// clean-up off; `TLSExitProbe` shows whether it ran, through a handler OpenSSL calls from it.
-@Suite("OpenSSL at exit")
+@Suite("OpenSSL at exit", .timeLimit(.minutes(30)))
 struct TLSExitTests {
   private static let marker = "openssl cleaned up at exit"
 

@@ -2,6 +2,7 @@ import StockroomText
 import Testing
 
 /// `DecimalText` spells every integer as `String(value)` does, the ends of `Int` included.
+@Suite(.timeLimit(.minutes(30)))
 struct DecimalTextTests {
   @Test(arguments: [0, 7, 10, -42, 1_000_000_007, Int.max, Int.min])
   func spellsAsString(_ value: Int) {

@@ -1,7 +1,7 @@
 import StockroomText
 import Testing
 
-@Suite("Echoing a client's word in a message")
+@Suite("Echoing a client's word in a message", .timeLimit(.minutes(30)))
 struct EchoTests {
   @Test("a short word is quoted whole")
   func short() {

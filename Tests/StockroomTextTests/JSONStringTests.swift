@@ -1,7 +1,7 @@
 import StockroomText
 import Testing
 
-@Suite("A string as JSON writes it")
+@Suite("A string as JSON writes it", .timeLimit(.minutes(30)))
 struct JSONStringTests {
   @Test("quotes, backslashes and typed control characters get their short escapes")
   func shortEscapes() {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Replies into shell commands and files, and shell commands from the prompt (tmux).
-@Suite("| and > take a reply to the shell or a file; :! runs a command; :help lists the client's")
+@Suite(
+  "| and > take a reply to the shell or a file; :! runs a command; :help lists the client's", .timeLimit(.minutes(30)))
 struct RedirectTerminalTests {
   @Test("LIST dishes | grep 찌개 shows only the stews; STOCK > FILE writes the reply without colour")
   func pipesAndFiles() throws {
@@ -44,7 +45,7 @@ struct RedirectTerminalTests {
       try terminal.type("LOGIN alice pass>\(leak)")
       try terminal.send("Enter")
       let screen = try terminal.waitForPrompt(after: "ERR")
-      #expect(screen.contains("ERR AUTH") || screen.contains("ERR"), "\(screen)")
+      #expect(screen.contains("ERR AUTH"), "\(screen)")
       #expect(!FileManager.default.fileExists(atPath: leak), "part of the password became a file name")
     }
   }

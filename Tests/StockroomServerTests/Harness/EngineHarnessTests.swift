@@ -5,15 +5,16 @@ import Testing
 /// The harness itself: a whole session through the real handlers with no socket, password work
 /// on the real pool, events from one channel's change to another's watch, and clients counted
 /// as they come and go.
-@Suite("The engine harness: the shop without a socket")
+@Suite("The engine harness: the shop without a socket", .timeLimit(.minutes(30)))
 struct EngineHarnessTests {
   @Test("a session runs through the engine alone: no descriptor, a login on the pool, events across channels")
   func sessionWithoutSocket() throws {
     let harness = try EngineHarness()
     let watcher = try harness.client()
     let buyer = try harness.client(as: "minji")
-    // No socket behind either: a LineClient on a harness has no descriptor at all.
-    #expect(watcher.fd == -1 && buyer.fd == -1 && watcher.embedded != nil)
+    // No socket behind either: a LineClient on a harness is an embedded channel (and asking
+    // it for a descriptor fails the test, `LineClient.fd`).
+    #expect(watcher.embedded != nil && buyer.embedded != nil)
     #expect(try watcher.request("WATCH kiwi").isOK)
     let ordered = try buyer.request("ORDER kiwi 2")
     #expect(ordered.isOK && ordered.rows.first { $0["kind"] == "taken" }?["stock"] == "8", "\(ordered.lines)")

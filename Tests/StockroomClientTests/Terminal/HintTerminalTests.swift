@@ -30,6 +30,27 @@ struct HintTerminalTests {
     }
   }
 
+  @Test("LIST dishs hints nothing: no hint goes on from a word already marked wrong")
+  func noHintAfterAWrongWord() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type("LIST dishes ")
+      try terminal.waitFor("LIST's next argument hinted after a category it has") { screen in
+        TerminalSession.lines(screen).last?.contains("[section]") == true
+      }
+      // The same line with the category misspelt: marked wrong (drawn after the hint, so the
+      // hint is final by then), and nothing hinted to type after it.
+      try terminal.send("BSpace", "BSpace", "BSpace")
+      try terminal.type("s ")
+      let screen = try terminal.waitForStyled("dishs marked wrong and no hint beside it") { screen in
+        let last = TerminalSession.lines(screen).last ?? ""
+        return last.contains("\u{1B}[31mdishs") && !last.contains("[section]")
+      }
+      #expect(!screen.contains("[page="), "\(screen)")
+    }
+  }
+
   @Test("with NO_COLOR the hint is labelled, so it cannot pass for typed text")
   func plainHintIsLabelled() throws {
     try withTerminal { server, terminal in

@@ -148,11 +148,9 @@ public struct Completer: Sendable {
   /// What is still to type after `line`, e.g. `<item> [n] [<item> [n] ...]` after `ORDER `;
   /// nil when nothing is missing or the command is unknown. In the middle of an argument the
   /// word being typed counts as given, so `ORDER 김치찌개 k` hints what comes after it
-  /// rather than nothing. A line with a word already wrong (`LIST dishs`) gets no hint: what
-  /// to type after it would read as if the wrong word were taken.
+  /// rather than nothing.
   public func hint(_ line: String) -> String? {
     guard var words = Self.words(line), words.count >= 2 else { return nil }
-    if LineHighlighter(names: names).spans(line).contains(where: { $0.style == .unknown }) { return nil }
     let typing = words.removeLast()
     if words[0].hasPrefix(":") {
       return localHint(words[0].lowercased(), given: Array(words.dropFirst()), typing: typing)

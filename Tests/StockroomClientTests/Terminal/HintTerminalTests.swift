@@ -51,6 +51,30 @@ struct HintTerminalTests {
     }
   }
 
+  @Test("after Ctrl-L, keys that change a cut-off hint, and Enter, push no copy of the line into scrollback")
+  func noCopiesInScrollbackAfterCtrlL() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"], width: 60, rows: 20)
+      try terminal.waitFor(text: ">")
+      try terminal.send("C-l")
+      try terminal.waitFor("the prompt alone on the top row") { screen in
+        let lines = TerminalSession.lines(screen)
+        return lines.count == 1 && lines[0].hasPrefix("stockroom ")
+      }
+      let before = try terminal.pane("#{history_size}")
+      // Each key changes the hint, which is cut to fit 60 columns.
+      try terminal.type("ORDER kiwi 2 banana ")
+      try terminal.waitFor("the line with its cut hint on the top row") { screen in
+        let first = TerminalSession.lines(screen).first ?? ""
+        return first.contains("> ORDER kiwi 2 banana ") && first.hasSuffix("…")
+      }
+      #expect(try terminal.pane("#{history_size}") == before, "each key left a copy of the line in scrollback")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK order=1")
+      #expect(try terminal.pane("#{history_size}") == before, "Enter left a copy of the line in scrollback")
+    }
+  }
+
   @Test("with NO_COLOR the hint is labelled, so it cannot pass for typed text")
   func plainHintIsLabelled() throws {
     try withTerminal { server, terminal in

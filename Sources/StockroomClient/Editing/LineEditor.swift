@@ -359,6 +359,9 @@ public final class LineEditor {
   private func decodeCharacter(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
     guard var lead = nextByte() else { return 0 }
     if lead == 0x1B, pending.isEmpty { lead = readCursorKey() ?? lead }
+    // Ctrl-R replaces the line: an Up/Down walk before it is over, even when the search lands
+    // on the line the walk showed (Down then stepped back to the walk's empty start).
+    if lead == 0x12 { search = nil }
     let length =
       lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
     var bytes = [lead]

@@ -64,6 +64,7 @@ public enum ServerMain {
         exit(69)
       }
     }
+    announcePickedPorts(configuration, server: server)
     let sources = stopSources(server: server, logger: logger, queue: signalQueue)
     // Not dispatchMain(): it unblocks every signal on this thread to wait in sigsuspend, so a
     // SIGTERM held since before the sources existed could be taken by this thread, and lost,
@@ -204,6 +205,23 @@ public enum ServerMain {
         "reload signal=SIGHUP tls_cert=\(tls.certificate) tls_key=\(tls.key) reloaded=no: \(error); "
           + "new connections still get the certificate loaded before")
     }
+  }
+
+  /// `--quiet` turns the log off, and with it the only line that said which port `--port 0`
+  /// got; a port the system picked is therefore still said, on stdout, or nothing would tell
+  /// where to connect: `stockroomd: listening on 127.0.0.1:41234`.
+  private static func announcePickedPorts(_ configuration: ServerConfiguration, server: Server) {
+    guard !configuration.logging else { return }
+    var picked: [String] = []
+    if configuration.port == 0, let port = server.port { picked.append("\(configuration.host):\(port)") }
+    if configuration.tls?.port == 0, let port = server.tlsPort { picked.append("tls \(configuration.host):\(port)") }
+    if let http = configuration.http, http.port == 0, let port = server.httpPort {
+      picked.append("http \(http.host):\(port)")
+    }
+    guard !picked.isEmpty else { return }
+    print("stockroomd: listening on \(picked.joined(separator: ", "))")
+    // A pipe would keep the line in stdio's buffer for as long as the server runs.
+    fflush(nil)
   }
 
   /// The logger the options ask for: stderr, or `--log-file` opened for appending.

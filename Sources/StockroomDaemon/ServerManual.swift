@@ -3,7 +3,7 @@ import StockroomServer
 import StockroomText
 
 /// `stockroomd`'s reference, written from the option table (`ServerOptions.all`) and the usage
-/// `--help` prints: docs/reference/stockroomd.md and the man page `stockroomd(1)`. A test keeps
+/// `--help` prints: docs/reference/stockroomd.md and the man page `stockroomd(8)`. A test keeps
 /// the committed files equal to what this writes, so a new option reaches both once they are
 /// regenerated (`ManualPage.regenerateCommand`).
 public enum ServerManual {
@@ -50,7 +50,7 @@ public enum ServerManual {
 
   public static var manPage: String {
     var page = ManualPage(
-      name: "stockroomd", section: 1, manual: "Stockroom Manual", release: ServerConfiguration.versionLine)
+      name: "stockroomd", section: 8, manual: "Stockroom Manual", release: ServerConfiguration.versionLine)
     page.add("Name", .paragraph("stockroomd - the Stockroom shop server"))
     page.add(
       "Synopsis",

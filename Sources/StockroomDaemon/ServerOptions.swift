@@ -207,7 +207,8 @@ public enum ServerOptions {
       .value(placeholder: "FILE") { settings, text in settings.configuration.logFile = text },
       help: "append the log to FILE instead of stderr; SIGHUP reopens it (for logrotate)"),
     ServerOption(
-      "quiet", .flag { settings, on in settings.configuration.logging = !on }, help: "no log lines"),
+      "quiet", .flag { settings, on in settings.configuration.logging = !on },
+      help: "no log lines; a port picked with 0 is still printed, on stdout"),
     ServerOption(
       "config", .command(.config),
       help: """

@@ -49,6 +49,18 @@ struct LineHighlighterTests {
     #expect(styled("DIARY NOPE 1") == ["DIARY:command", "NOPE:unknown"])
   }
 
+  @Test("every argument the table gives a kind is checked: SHOW's name, a category, section, diary or product id")
+  func everyKindChecked() {
+    #expect(styled("SHOW xyz ") == ["SHOW:command", "xyz:unknown"])
+    #expect(styled("SHOW 김치찌게 ") == ["SHOW:command", "김치찌게:unknown"])
+    #expect(styled("SHOW 김치찌개 ") == ["SHOW:command", "김치찌개:item"])
+    #expect(styled("LIST dishs ") == ["LIST:command", "dishs:unknown"])
+    #expect(styled("LIST dishes soupp ") == ["LIST:command", "dishes:item", "soupp:unknown"])
+    #expect(styled("DIARY SHOW abc ") == ["DIARY:command", "SHOW:command", "abc:unknown"])
+    #expect(styled("PRODUCT SHOW p9x ") == ["PRODUCT:command", "SHOW:command", "p9x:unknown"])
+    #expect(styled("LIST dishes zz=1 ") == ["LIST:command", "dishes:item", "zz=:unknown"])
+  }
+
   @Test("a word still being typed stays plain while it can become right, and is marked once it cannot")
   func typing() {
     #expect(styled("ORD") == [])
@@ -58,6 +70,9 @@ struct LineHighlighterTests {
     #expect(styled("ORDER ki ") == ["ORDER:command", "ki:unknown"])
     #expect(styled("ORDER kx") == ["ORDER:command", "kx:unknown"])
     #expect(styled("DIARY NE") == ["DIARY:command"])
+    // `pa` may still become the option `page=`; `pa ` cannot.
+    #expect(styled("LIST dishes pa") == ["LIST:command", "dishes:item"])
+    #expect(styled("LIST dishes pa ") == ["LIST:command", "dishes:item", "pa:unknown"])
   }
 
   @Test("before NAMES answers no item is called unknown; a password is shown plain")

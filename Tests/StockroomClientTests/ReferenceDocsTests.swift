@@ -25,7 +25,7 @@ struct ReferenceDocsTests {
   static let files: [(path: String, text: String)] = [
     ("docs/reference/stockroomd.md", ServerManual.markdown),
     ("docs/reference/stockroom.md", ClientManual.markdown),
-    ("contrib/man/stockroomd.1", ServerManual.manPage),
+    ("contrib/man/stockroomd.8", ServerManual.manPage),
     ("contrib/man/stockroom.1", ClientManual.manPage),
   ]
 
@@ -126,7 +126,7 @@ struct ReferenceDocsTests {
 
   /// groff warns (`-ww`) about whatever it cannot lay out as written: an unknown request, a bad
   /// escape, a line that starts a control by accident. Scripts/test installs groff-base.
-  @Test("the man pages render under groff -man -ww without a warning", arguments: ["stockroomd.1", "stockroom.1"])
+  @Test("the man pages render under groff -man -ww without a warning", arguments: ["stockroomd.8", "stockroom.1"])
   func manPagesRender(_ name: String) throws {
     // The committed page, even while writing: `referencesAreGenerated` replaces it atomically,
     // so this reads the old page or the new one, never half of one.

@@ -126,6 +126,17 @@ struct DaemonTests {
       lines.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (INFO|WARN|ERROR) .+/) != nil })
   }
 
+  @Test("--quiet --port 0 logs nothing but still says, on stdout, the port the system picked")
+  func quietSaysThePickedPort() throws {
+    let daemon = try DaemonProcess(["--port", "0", "--memory", "--quiet"])
+    let printed = daemon.standardOutput(showing: "\n")
+    let match = try #require(printed.firstMatch(of: /^stockroomd: listening on 127\.0\.0\.1:(\d+)\n$/), "\(printed)")
+    let client = try LineClient(port: try #require(UInt16(match.1)))
+    _ = try client.readReply()
+    #expect(try client.request("PING").isOK)
+    #expect(!daemon.log.contains(" INFO "), "\(daemon.log)")
+  }
+
   @Test("it stops on SIGINT too, closing open connections")
   func interrupt() throws {
     let daemon = try DaemonProcess(["--port", "0", "--memory"])

@@ -13,9 +13,10 @@ struct HelpGroupTests {
     #expect(groupRows.map(\.id) == CommandGroup.allCases.map(\.label))
     for row in groupRows {
       let group = try CommandGroup.named(row.id ?? "")
-      #expect(row["commands"] == group.commands.map(\.name).joined(separator: " "))
+      #expect(row["commands"] == group.commands.map(\.name).joined(separator: ", "))
       #expect(row["summary"] == group.summary)
     }
+    #expect(groupRows.last?["commands"] == "USER, ADD, STOCKTAKE", "each command apart, not `USER ADD`")
     #expect(help.message == "24 commands in 8 groups; HELP <command> or HELP @<group> for one")
     for group in CommandGroup.allCases {
       let reply = try client.request("HELP \(group.label)")

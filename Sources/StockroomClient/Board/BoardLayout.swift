@@ -42,8 +42,10 @@ public struct BoardLayout {
       }
     } else {
       // The orders keep a heading and five rows (80x24 shows them all), stock rows giving
-      // way, down to half the room in a window too small for both.
-      let ordersWanted = min(1 + Self.ordersKept, max(3, body / 2))
+      // way, down to half the room in a window too small for both. Rows no order fills yet
+      // go to the stock, so no row stays blank while items are left out.
+      let orderRows = 1 + max(1, min(Self.ordersKept, state.orders.count))
+      let ordersWanted = min(orderRows, max(3, body / 2))
       let stockHeight = max(2, min(1 + max(state.items.count, 1), body - ordersWanted - 1))
       let stock = stockLines(state, width: columns, height: stockHeight)
       lines += stock.map(\.styled)

@@ -20,7 +20,8 @@ public enum EditingKeys {
     suggests the rest of a line from history. COMMAND | SHELL hands a reply (and HELP, :help
     or :history) to a shell command, COMMAND > FILE writes it to FILE (>> adds); the screen
     still shows a failed command's ERR. :watch repeats a command in place until q, Ctrl-C or
-    an error, asking first for one that changes the shop. ~/.editrc (or $EDITRC) is read
+    an error, asking first for one that changes the shop; :watch 2 STOCK | grep x draws each
+    round through the shell command. No hint follows a word marked wrong. ~/.editrc (or $EDITRC) is read
     first: bind -v gives vi keys. The config file's startup = lines run as if typed.
     """
 }

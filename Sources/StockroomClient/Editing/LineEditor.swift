@@ -244,10 +244,15 @@ public final class LineEditor {
       return
     }
     let columns = max(Int(sr_el_columns(editLine)), 1)
-    let before = DisplayWidth.of(prompt) + DisplayWidth.of(lineBeforeCursor())
-    let row = before / columns
-    let up = row > 0 ? "\u{1B}[\(row)A" : ""
-    TerminalOutput.write("\r" + up + "\u{1B}[J" + text)
+    let row = (DisplayWidth.of(prompt) + DisplayWidth.of(lineBeforeCursor())) / columns
+    let last = max(row, (DisplayWidth.of(prompt) + DisplayWidth.of(currentLine())) / columns)
+    // Each of the line's rows erased on its own, from its last up to the prompt's: tmux takes
+    // "erase below" at the screen's top-left corner (the prompt's place after Ctrl-L) for a
+    // clear screen and moves the screen into scrollback, so each key that changed the hint
+    // left a copy of the line there. Nothing is drawn below the line.
+    let down = last > row ? "\u{1B}[\(last - row)B" : ""
+    let erase = String(repeating: "\u{1B}[2K\u{1B}[A", count: last) + "\u{1B}[2K"
+    TerminalOutput.write("\r" + down + erase + text)
     if let newPrompt { prompt = newPrompt }
     _ = sr_el_refresh(editLine)
     // Erased and drawn afresh by libedit, plain: the next wait draws over it again.
@@ -282,7 +287,10 @@ public final class LineEditor {
     let suggested = suggestion() != nil
     let room =
       Int(sr_el_columns(editLine)) - DisplayWidth.of(prompt) - DisplayWidth.of(line) - 4 - label.count
-    if !hintHidden, !suggested, room > 4, let full = hint(line) {
+    // After a word marked wrong (`LIST dishs`) no hint: what to type next would read as if the
+    // word were taken. Only where words are marked, since nothing else would say why it went.
+    let markedWrong = palette.isEnabled && (highlight?(line).contains { $0.style == .unknown } ?? false)
+    if !hintHidden, !suggested, !markedWrong, room > 4, let full = hint(line) {
       let hint = DisplayWidth.truncate(full, to: room)
       let esc = String(UnicodeScalar(UInt8(Self.escape)))
       text =
@@ -351,6 +359,9 @@ public final class LineEditor {
   private func decodeCharacter(into out: UnsafeMutablePointer<wchar_t>?) -> Int32 {
     guard var lead = nextByte() else { return 0 }
     if lead == 0x1B, pending.isEmpty { lead = readCursorKey() ?? lead }
+    // Ctrl-R replaces the line: an Up/Down walk before it is over, even when the search lands
+    // on the line the walk showed (Down then stepped back to the walk's empty start).
+    if lead == 0x12 { search = nil }
     let length =
       lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
     var bytes = [lead]

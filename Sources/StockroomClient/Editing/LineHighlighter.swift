@@ -156,6 +156,11 @@ struct LineHighlighter {
         out.append(optionSpans(word, equals: equals, of: spec))
         continue
       }
+      // A half-typed `pa` may yet be `page=`: not wrong while an option can still follow.
+      if word.typing, spec.options.contains(where: { $0.key.word.hasPrefix(word.text.lowercased()) }) {
+        out.append([LineSpan(word.text)])
+        continue
+      }
       let placed = ArgumentPosition.place(word.text, at: index, in: spec)
       index = placed.next
       out.append([LineSpan(word.text, placed.argument.map { style(of: word, as: $0.kind) } ?? .unknown)])

@@ -21,13 +21,18 @@ struct ChildProcess {
 
   /// Runs `command` with `shell -c` (`/bin/sh` unless the caller says, as the pager and editor
   /// do: `$PAGER` and `$EDITOR` may carry their own options); `arguments` become the script's
-  /// `$1`, `$2`, ...
+  /// `$1`, `$2`, ... With `output`, the child's stdout and stderr go to that descriptor instead
+  /// of the terminal.
   static func shell(
-    _ command: String, arguments: [String] = [], pipeInput: Bool, shell: String = "/bin/sh"
+    _ command: String, arguments: [String] = [], pipeInput: Bool, shell: String = "/bin/sh", output: Int32? = nil
   ) throws(Failure) -> ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let output {
+      posix_spawn_file_actions_adddup2(&actions, output, 1)
+      posix_spawn_file_actions_adddup2(&actions, output, 2)
+    }
     let argv = [name(of: shell), "-c", command, name(of: shell)] + arguments
     guard pipeInput else { return try start(shell, argv, actions: &actions, input: nil) }
     var ends: [Int32] = [0, 0]

@@ -60,7 +60,7 @@ public enum ClientManual {
       "Description",
       .paragraph(
         """
-        stockroom talks to stockroomd(1). With a command it runs it once and exits 0 on OK, 1 on
+        stockroom talks to stockroomd(8). With a command it runs it once and exits 0 on OK, 1 on
         ERR, 2 when the server cannot be reached. With stdin not a terminal it sends each line,
         pipelined. Otherwise it starts the REPL: history, Tab completion, hints, live WATCH
         events, and the client's own : commands (:help lists them). top is the live board.
@@ -112,7 +112,7 @@ public enum ClientManual {
         78  a mistake in the config file
         """,
       seeAlso: """
-        stockroomd(1), editrc(5). The manual is in the repository's docs/ folder: docs/client.md
+        stockroomd(8), editrc(5). The manual is in the repository's docs/ folder: docs/client.md
         and docs/reference/stockroom.md; the protocol, every command and error code, is Protocol.md.
         """)
   }

@@ -143,11 +143,17 @@ public final class InteractiveSession {
     guard let redirected = redirect(line) else { return false }
     if let local = LocalCommand.parse(redirected.command) {
       guard let target = redirected.target else { return perform(local) }
+      // `:watch 2 STOCK | grep kiwi`: each round through the command, as `watch 'cmd | grep'`.
+      if case .watch(let words) = local, case .pipe(let command) = target {
+        repeatEvery(words, through: command)
+        return false
+      }
       // What HELP, :help and :history print can go on as a reply does; the others print here.
       guard let text = listing(local, palette: Palette(isEnabled: false)) else {
         say(
           renderer.palette.error(
-            "| and > take a server command's reply, HELP, :help or :history; other : commands print here") + "\n")
+            "| and > take a server command's reply, HELP, :help or :history, and :watch takes | COMMAND;"
+              + " other : commands print here") + "\n")
         return false
       }
       handedOff(handOff.deliver(text, to: target), to: target, reply: nil)
@@ -389,8 +395,9 @@ public final class InteractiveSession {
   }
 
   /// `:watch SECONDS COMMAND`: the reply redrawn in place every SECONDS until Ctrl-C or `q`,
-  /// or until the command fails; a command that writes runs only after a yes.
-  private func repeatEvery(_ words: [String]) {
+  /// or until the command fails; a command that writes runs only after a yes. With `pipe`
+  /// each reply goes through that shell command, and what it prints is drawn.
+  private func repeatEvery(_ words: [String], through pipe: String? = nil) {
     let request: WatchRequest
     switch WatchRequest.parse(words) {
     case .failure(let refusal):
@@ -412,18 +419,32 @@ public final class InteractiveSession {
       }
       say("yes\n")
     }
-    let repeater = CommandRepeater(seconds: seconds, command: command)
+    let repeater = CommandRepeater(seconds: seconds, command: command + (pipe.map { " | " + $0 } ?? ""))
+    var problem: String? = nil
     repeater.run { [unowned self] () -> CommandRepeater.Round? in
       guard let connection = connected() else { return nil }
       do throws(ClientError) {
         try connection.send(command)
         let reply = try waitForReply(on: connection)
-        return CommandRepeater.Round(text: renderer.render(reply), failed: !reply.isOK)
+        guard let pipe else { return CommandRepeater.Round(text: renderer.render(reply), failed: !reply.isOK) }
+        // The command sees the reply as `| COMMAND` does, without colour; an ERR stops the
+        // rounds and is shown whether or not the command kept its line.
+        var plain = renderer
+        plain.palette = Palette(isEnabled: false)
+        switch handOff.filter(plain.render(reply), through: pipe) {
+        case .success(let printed):
+          return CommandRepeater.Round(
+            text: printed + (reply.isOK ? "" : renderer.status(reply) + "\n"), failed: !reply.isOK)
+        case .failure(let refusal):
+          problem = refusal.description
+          return nil
+        }
       } catch {
         lost(error)
         return nil
       }
     }
+    if let problem { tell(problem, renderer.palette.error) }
     say("\n")
   }
 

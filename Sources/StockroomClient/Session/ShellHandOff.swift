@@ -53,6 +53,45 @@ struct ShellHandOff {
     }
   }
 
+  /// `text` through `command`, for `:watch … | COMMAND`: what the command printed, stdout and
+  /// stderr as watch(1) shows them, with its exit status when not 0; the sentence saying why
+  /// when it could not run. The output goes to an unlinked file, not a pipe, so a command
+  /// that prints more than a pipe holds before reading all of its input cannot stall us.
+  func filter(_ text: String, through command: String) -> Result<String, Refusal> {
+    var template = Array("/tmp/stockroom-watch-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      return .failure(Refusal(description: "cannot make a file for '\(command)': \(Errno.current)"))
+    }
+    defer { close(fd) }
+    // The client has one thread, so nothing can spawn before this; the child gets it by dup2.
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+    let status = ChildProcess.whileForeground { () -> Int32? in
+      guard let child = try? ChildProcess.shell(command, pipeInput: true, shell: shell, output: fd) else { return nil }
+      child.feed(text)
+      return child.wait()
+    }
+    guard let status else { return .failure(Refusal(description: "cannot start \(shell) for '\(command)'")) }
+    var printed: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    var offset: off_t = 0
+    while true {
+      let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      printed += chunk[..<count]
+      offset += off_t(count)
+    }
+    let output = String(decoding: printed, as: UTF8.self)
+    return .success(status == 0 ? output : output + "exit status \(status)\n")
+  }
+
+  /// Why a hand-off could not be made.
+  struct Refusal: Error, CustomStringConvertible {
+    var description: String
+  }
+
   private func expanded(_ name: String) -> String {
     guard name.hasPrefix("~/"), let home else { return name }
     return home + name.dropFirst()

@@ -10,7 +10,8 @@ extension CommandHandler {
       for group in CommandGroup.allCases {
         out.beginRow(group.label)
         out.kind(.group)
-        out.field("commands", group.commands.map(\.name).joined(separator: " "))
+        // ", " between names: `USER ADD STOCKTAKE` read as one command `USER ADD`.
+        out.field("commands", group.commands.map(\.name).joined(separator: ", "))
         out.field("summary", group.summary)
         out.endLine()
       }

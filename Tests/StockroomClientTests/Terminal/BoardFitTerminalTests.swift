@@ -26,6 +26,19 @@ struct BoardFitTerminalTests {
     }
   }
 
+  @Test("at 80x24 with three orders no row stays blank while items are left out")
+  func everyRowUsedAt80x24() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)", "top"], width: 80, rows: 24)
+      try terminal.waitFor(text: "RECENT ORDERS")
+      for _ in 1...3 { try order(server, ["ORDER", "kiwi"]) }
+      let screen = try terminal.waitFor("the third order on the board") { $0.contains("#3") }
+      let lines = TerminalSession.lines(screen)
+      #expect(lines.contains { $0.contains("more not shown") }, "\(screen)")
+      #expect(lines.count == 24, "\(24 - lines.count) rows left blank:\n\(screen)")
+    }
+  }
+
   @Test("at 60 columns the key hint and the whole summary stay on screen")
   func sixtyColumns() throws {
     try withTerminal { server, terminal in

@@ -17,7 +17,12 @@ struct ConfigStartupTerminalTests {
         """
       try config.write(to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
       try terminal.start(["-p", "\(server.port)"])
-      let first = try terminal.waitFor(text: "shop 127.0.0.1:\(server.port) >>")
+      // Each startup line is echoed after the prompt before it runs, so the prompt's text shows
+      // before the startup replies do: wait for the prompt on the last line, after them.
+      let first = try terminal.waitFor("the prompt after the startup lines") { screen in
+        TerminalSession.lines(screen).last?.hasPrefix("shop 127.0.0.1:\(server.port) >>") == true
+          && screen.contains("json output on")
+      }
       #expect(first.contains("OK from-startup"), "the startup PING did not run:\n\(first)")
       #expect(first.contains("json output on"), "\(first)")
       try terminal.type("PING typed")

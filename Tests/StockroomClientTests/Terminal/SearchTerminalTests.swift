@@ -78,4 +78,38 @@ struct SearchTerminalTests {
       #expect(!screen.contains("5D") && !screen.contains("5C") && !screen.contains("3~"), "\(screen)")
     }
   }
+
+  @Test("Down after Ctrl-R ends the search and keeps the line found, also after Up had walked to it")
+  func downKeepsTheFoundLine() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      for word in ["one", "two"] {
+        try terminal.type("PING \(word)")
+        try terminal.send("Enter")
+        try terminal.waitForPrompt(after: "OK \(word)")
+      }
+      try terminal.send("C-r")
+      try terminal.type("one")
+      try found(terminal, "PING one")
+      try terminal.send("Down")
+      try left(terminal, reading: "PING one")
+      try terminal.send("Enter")
+      try terminal.waitForPrompt(after: "OK one")
+      // Up walks to PING one, the newest, and Ctrl-R lands on the same line: Down is not the
+      // walk's next step, back to the empty line Up started from.
+      try terminal.send("Up")
+      try terminal.waitFor("Up's walk at PING one") {
+        TerminalSession.withoutHint(TerminalSession.lines($0).last)?.hasSuffix("> PING one") == true
+      }
+      try terminal.send("C-u", "C-r")
+      try terminal.type("one")
+      try found(terminal, "PING one")
+      try terminal.send("Down")
+      try left(terminal, reading: "PING one")
+      try terminal.send("Enter")
+      let screen = try terminal.waitForPrompt(after: "OK one", from: "PING one")
+      #expect(TerminalSession.lines(screen).filter { $0 == "OK one" }.count == 3, "\(screen)")
+    }
+  }
 }

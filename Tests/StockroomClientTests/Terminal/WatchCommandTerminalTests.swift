@@ -49,6 +49,30 @@ struct WatchCommandTerminalTests {
     }
   }
 
+  @Test(":watch 0.3 STOCK | grep banana: each round goes through the command, drawn in place")
+  func throughAPipe() throws {
+    try withTerminal { server, terminal in
+      try terminal.start(["-p", "\(server.port)"])
+      try terminal.waitFor(text: ">")
+      try terminal.type(":watch 0.3 STOCK | grep '^banana' | sed 's/^/seen: /'")
+      try terminal.send("Enter")
+      try terminal.waitFor(text: "Every 0.3 s: STOCK | grep '^banana'")
+      let orders = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: "ORDER banana 3\n")
+      #expect(orders.status == 0, "\(orders.error)")
+      let moved = try terminal.waitFor("banana at 7 through grep and sed") { screen in
+        TerminalSession.lines(screen).contains { $0.hasPrefix("seen: banana") && $0.contains(" 7 ") }
+      }
+      // Only what the command printed: no other item, and one header, redrawn in place.
+      #expect(!moved.contains("kiwi") && !moved.contains("Kiwi"), "\(moved)")
+      #expect(moved.components(separatedBy: "Every 0.3 s").count == 2, "\(moved)")
+      try terminal.type("q")
+      try terminal.waitFor(text: "127.0.0.1:\(server.port)>")
+      try terminal.type("PING after-q")
+      try terminal.send("Enter")
+      #expect(try terminal.waitForPrompt(after: "OK after-q").contains("PING after-q"))
+    }
+  }
+
   /// The level the server reports for `item`, asked by a one-shot client.
   private static func level(of item: String, port: UInt16) throws -> String? {
     let run = try ClientProcess.run(["-p", "\(port)", "STOCK", item])

@@ -109,7 +109,7 @@ struct FsyncModeTests {
     case .always:
       #expect(
         inside.contains { walSync($0) && $0.began > lastWrite.returned && $0.returned < handOff.began },
-        "no sync of the WAL between its last write and the OK:\n\(inside.map(\.text))")
+        "no sync of the WAL between its last write and the OK:\n\(inside.map { $0.text.prefix(120) })")
     case .batch:
       try batchSyncs(trace, after: lastWrite)
     case .off:
@@ -143,7 +143,8 @@ struct FsyncModeTests {
     for index in syncs {
       #expect(
         index + 1 < calls.count && fileWrite(calls[index + 1]),
-        "a sync of the WAL that no checkpoint's write follows: \(calls[index...].prefix(3).map(\.text))")
+        "a sync of the WAL that no checkpoint's write follows: \(calls[index...].prefix(3).map { $0.text.prefix(120) })"
+      )
     }
   }
 

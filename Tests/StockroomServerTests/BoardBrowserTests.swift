@@ -1,5 +1,6 @@
 import Foundation
 import StockroomFixtures
+import StockroomProtocol
 import StockroomSystem
 import StockroomTransport
 import Testing
@@ -12,6 +13,8 @@ import Testing
 
 /// The board as a person sees it: a real headless Chromium opens it, an order is placed over
 /// TCP, and the page, read through the DevTools protocol, shows the new level without a reload.
+/// Every test here fails on a script error in the page (an uncaught exception, `console.error`,
+/// a script the browser refused), whatever the page then shows.
 @Suite("the board in a real browser", .timeLimit(.minutes(30)))
 struct BoardBrowserTests {
   static let chromium = "/usr/bin/chromium"
@@ -43,7 +46,8 @@ struct BoardBrowserTests {
     return (pid, try DevToolsPage(debuggerURL: page!))
   }
 
-  /// Runs `body` with a Chromium open on `url`, in a profile folder of its own that goes with it.
+  /// Runs `body` with a Chromium open on `url`, in a profile folder of its own that goes with it,
+  /// and fails the test if the page's script met an error meanwhile.
   private func withBrowser(on url: String, _ body: (DevToolsPage) throws -> Void) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -53,7 +57,20 @@ struct BoardBrowserTests {
       kill(pid, SIGTERM)
       _ = try? Spawn.wait(for: pid)
     }
+    try page.watchScriptErrors()
     try body(page)
+    let errors = try page.scriptErrors()
+    #expect(errors.isEmpty, "the board's script failed in the browser: \(errors)")
+  }
+
+  /// The board's port, from the line `stockroomd` logs when it starts serving it.
+  private func boardPort(_ daemon: DaemonProcess) throws -> UInt16 {
+    var port: UInt16?
+    try waitUntil {
+      port = daemon.log.firstMatch(of: /board on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { UInt16($0.1) }
+      return port != nil
+    }
+    return port!
   }
 
   /// DevTools' `/json/list`, read to its Content-Length (it keeps the connection open).
@@ -136,12 +153,8 @@ struct BoardBrowserTests {
   func reconnectsAfterRestart() throws {
     let data = try DataDirectory()
     let (first, shopPort) = try data.start(["--http", "127.0.0.1:0"])
-    var boardPort: UInt16?
-    try waitUntil {
-      boardPort = first.log.firstMatch(of: /board on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { UInt16($0.1) }
-      return boardPort != nil
-    }
-    try withBrowser(on: "http://127.0.0.1:\(boardPort!)/") { page in
+    let board = try boardPort(first)
+    try withBrowser(on: "http://127.0.0.1:\(board)/") { page in
       try waitUntil(timeout: 60) { try text(page, "[data-item=\"kiwi\"] .level") == "10" }
       _ = try page.evaluate("window.stockroomMark = 'first load'")
       #expect(try LineClient.greeted(shopPort).request("ORDER kiwi 2").isOK)
@@ -150,12 +163,73 @@ struct BoardBrowserTests {
       _ = try first.logThroughStop()
       first.process.waitUntilExit()
       try waitUntil(timeout: 30) { try text(page, "#status") == "reconnecting…" }
-      let (second, newShopPort) = try data.start(["--http", "127.0.0.1:\(boardPort!)"])
+      let (second, newShopPort) = try data.start(["--http", "127.0.0.1:\(board)"])
       defer { withExtendedLifetime(second) {} }
       try waitUntil(timeout: 60) { try text(page, "#status") == "live" }
       #expect(try LineClient.greeted(newShopPort).request("ORDER kiwi 3").isOK)
       try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "5" }
       #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
+    }
+  }
+
+  /// Names a seller could choose to run a script in every screen that shows them, were a name
+  /// ever taken for markup: an element with a handler, the end of the page's script and a new
+  /// one, an attribute's end.
+  static let hostileNames = [
+    "<img src=x onerror=window.pwned=1>",
+    "</script><script>window.pwned=2</script>",
+    "\"><svg onload=window.pwned=3>",
+  ]
+
+  @Test("product names with markup show as text on the board: their letters, no element made, no script run")
+  func markupInProductNames() throws {
+    let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    let port = try server.server.startHTTP()
+    let seller = try LineClient.greeted(server.port, user: "mallory")
+    // One listed before the page opens (it comes in the first snapshot), the rest while it is
+    // open (each comes in a stock event of its own).
+    #expect(try seller.request("PRODUCT NEW name=\(Quoting.quote(Self.hostileNames[0])) price=100 stock=5").isOK)
+    let row = { (index: Int) in "document.querySelector('[data-item=\"p\(index)\"]') !== null" }
+    try withBrowser(on: "http://127.0.0.1:\(port)/") { page in
+      try waitUntil(timeout: 60) { try page.evaluate(row(1)) as? Bool == true }
+      let scripts = try page.evaluate("document.scripts.length") as? Int
+      for name in Self.hostileNames.dropFirst() {
+        #expect(try seller.request("PRODUCT NEW name=\(Quoting.quote(name)) price=100 stock=5").isOK)
+      }
+      try waitUntil(timeout: 30) { try page.evaluate(row(3)) as? Bool == true }
+      // Ordered, the names reach the list of recent orders too.
+      #expect(try seller.request("ORDER p1 p2 p3").isOK)
+      try waitUntil(timeout: 30) { try page.evaluate("document.querySelectorAll('#recent li').length") as? Int == 1 }
+      let recent = try text(page, "#recent li") ?? ""
+      for (offset, name) in Self.hostileNames.enumerated() {
+        #expect(try text(page, "[data-item=\"p\(offset + 1)\"] .name") == name)
+        #expect(recent.contains(name), "\(name) is not in the recent order: \(recent)")
+      }
+      #expect(try page.evaluate("document.querySelectorAll('img, svg').length") as? Int == 0)
+      #expect(try page.evaluate("document.querySelectorAll('.name *, #recent li * *').length") as? Int == 0)
+      #expect(try page.evaluate("document.scripts.length") as? Int == scripts)
+      #expect(try page.evaluate("typeof window.pwned") as? String == "undefined")
+    }
+  }
+
+  @Test("store=down on the board when the node's PostgreSQL stops, and up when it is back")
+  func storeDownWhenPostgresStops() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let url = try PostgresShop.withAccounts(in: cluster)
+    let (node, shopPort) = try PostgresShop.node(url, ["--http", "127.0.0.1:0"])
+    defer { node.process.terminate() }
+    try withBrowser(on: "http://127.0.0.1:\(try boardPort(node))/") { page in
+      try waitUntil(timeout: 60) { try text(page, "[data-item=\"kiwi\"] .level") == "10" }
+      #expect(try text(page, "#store") == "up")
+      let alice = try PostgresShop.client(shopPort, as: "alice")
+      try cluster.stop()
+      #expect(try alice.request("ORDER kiwi").errorCode == .unavailable)
+      try waitUntil(timeout: 60) { try text(page, "#store") == "store=down" }
+      try cluster.start()
+      try waitUntil(timeout: 120) { try text(page, "#store") == "up" }
+      #expect(try alice.request("ORDER kiwi").isOK)
+      try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "9" }
     }
   }
 }

@@ -10,7 +10,7 @@ import Testing
 /// `EventStream.mailboxLimit` undelivered events, by reference, and frames them a chunk at a
 /// time; past the limit its events are let go at once and it is closed as too slow when it
 /// next reads.
-@Suite("Stalled board streams have a memory bound")
+@Suite("Stalled board streams have a memory bound", .timeLimit(.minutes(30)))
 struct BoardStreamMemoryTests {
   /// Documented in docs/security.md ("Fair shares"). Measured: 50 MB; 156 MB when each stream
   /// framed every event it took at once and kept 100,000 undelivered.

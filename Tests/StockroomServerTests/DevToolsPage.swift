@@ -6,11 +6,13 @@ import Foundation
 
 /// One page of a headless Chromium, driven over the DevTools protocol: a WebSocket (RFC 6455,
 /// text frames, masked as a client's must be) to the page's debugger URL, one command at a
-/// time, each answered by the reply with its id (events in between are skipped).
+/// time, each answered by the reply with its id. Of the events in between, script errors are
+/// kept (`scriptErrors`) once `watchScriptErrors` has asked for them; the rest are skipped.
 final class DevToolsPage {
   private let fd: Int32
   private var input: [UInt8] = []
   private var nextID = 1
+  private var errors: [String] = []
 
   /// Connects to `debuggerURL` (`ws://127.0.0.1:PORT/devtools/page/ID`).
   init(debuggerURL: String) throws {
@@ -39,9 +41,50 @@ final class DevToolsPage {
     try sendFrame(Array(message))
     while true {
       let reply = try JSONSerialization.jsonObject(with: Data(try readFrame())) as? [String: Any] ?? [:]
-      guard reply["id"] as? Int == id else { continue }
+      guard reply["id"] as? Int == id else {
+        if let error = Self.scriptError(reply) { errors.append(error) }
+        continue
+      }
       if let error = reply["error"] { throw LineClient.Failure(description: "\(method): \(error)") }
       return reply["result"] as? [String: Any] ?? [:]
+    }
+  }
+
+  /// Asks for the events that report script errors. Chromium reports those that came before
+  /// too (it keeps a page's console messages and uncaught exceptions), so this may come after
+  /// the page has loaded.
+  func watchScriptErrors() throws {
+    try call("Runtime.enable")
+    try call("Log.enable")
+  }
+
+  /// Every uncaught exception, `console.error` or `console.assert` failure, and error the
+  /// browser logged about the page (a refused script, say) up to now; not a failed network
+  /// request, which a page that reconnects meets on purpose.
+  func scriptErrors() throws -> [String] {
+    // A round trip: every event Chromium sent before its answer has been read by then.
+    _ = try evaluate("0")
+    return errors
+  }
+
+  /// What a DevTools event says of a script error, or nil when it is not one.
+  private static func scriptError(_ event: [String: Any]) -> String? {
+    let params = event["params"] as? [String: Any] ?? [:]
+    switch event["method"] as? String {
+    case "Runtime.exceptionThrown":
+      let details = params["exceptionDetails"] as? [String: Any] ?? [:]
+      let exception = (details["exception"] as? [String: Any])?["description"] as? String
+      return "uncaught: \(exception ?? details["text"] as? String ?? "\(details)")"
+    case "Runtime.consoleAPICalled":
+      guard let type = params["type"] as? String, type == "error" || type == "assert" else { return nil }
+      let words = (params["args"] as? [[String: Any]] ?? []).map { "\($0["value"] ?? $0["description"] ?? "")" }
+      return "console.\(type): \(words.joined(separator: " "))"
+    case "Log.entryAdded":
+      let entry = params["entry"] as? [String: Any] ?? [:]
+      guard entry["level"] as? String == "error", entry["source"] as? String != "network" else { return nil }
+      return "log (\(entry["source"] ?? "")): \(entry["text"] ?? "")"
+    default:
+      return nil
     }
   }
 

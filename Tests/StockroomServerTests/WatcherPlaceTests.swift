@@ -6,7 +6,7 @@ import Testing
 /// server's places in all and of an address's from one address, so the last quarter is kept for
 /// connections that are not watching; when every watcher place is held, the address holding
 /// the most gives its newest watcher's up to a newcomer from an address holding fewer.
-@Suite("Watcher places: a share of their own, the heaviest address cut")
+@Suite("Watcher places: a share of their own, the heaviest address cut", .timeLimit(.minutes(30)))
 struct WatcherPlaceTests {
   /// `count` connections from `host`, each sent WATCH and answered.
   private func watchers(_ count: Int, port: UInt16, from host: String) throws -> [(LineClient, Reply)] {

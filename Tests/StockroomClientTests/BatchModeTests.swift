@@ -8,7 +8,7 @@ struct BatchModeTests {
     let server = try ShopServer()
     let result = try ClientProcess.run(["-p", "\(server.port)", "STOCK", "banana"])
     #expect(result.status == 0)
-    #expect(result.lines == ["* banana kind=fruit stock=10 initial=10", "OK 1 items"])
+    #expect(result.lines == ["* banana kind=fruit stock=10 initial=10", "OK 1 item"])
     #expect(result.error.isEmpty)
   }
 
@@ -26,7 +26,7 @@ struct BatchModeTests {
     let server = try ShopServer()
     let result = try ClientProcess.run(["-p", "\(server.port)", "STOCK kiwi"])
     #expect(result.status == 0, "\(result.output)")
-    #expect(result.lines == ["* kiwi kind=fruit stock=10 initial=10", "OK 1 items"])
+    #expect(result.lines == ["* kiwi kind=fruit stock=10 initial=10", "OK 1 item"])
     // Quotes inside the one argument are the protocol's: the note keeps its spaces.
     try server.register("alice")
     let environment = ["STOCKROOM_PASSWORD": ShopServer.password]
@@ -154,7 +154,7 @@ struct BatchModeTests {
     #expect(plain.status == 0)
     let statuses = plain.lines.filter { !$0.hasPrefix("* ") }
     #expect(statuses.count == 4)
-    #expect(statuses[0] == "OK 1 items")
+    #expect(statuses[0] == "OK 1 item")
     #expect(statuses[1].hasPrefix("OK order="))
     #expect(statuses[2].hasPrefix("ERR NOTFOUND"))
     #expect(plain.lines.first == "* banana kind=fruit stock=10 initial=10")
@@ -164,7 +164,7 @@ struct BatchModeTests {
     #expect(strict.status == 1)
     let clean = try ClientProcess.run(["-p", "\(server.port)", "-e"], input: "PING\nSTOCK kiwi\n")
     #expect(clean.status == 0)
-    #expect(clean.lines == ["OK PONG", "* kiwi kind=fruit stock=10 initial=10", "OK 1 items"])
+    #expect(clean.lines == ["OK PONG", "* kiwi kind=fruit stock=10 initial=10", "OK 1 item"])
   }
 
   @Test("2000 lines on stdin are each answered, in order, with -e")

@@ -24,7 +24,7 @@ struct PageCursorTests {
 
   @Test("a reply that is no page of a list leaves no cursor")
   func notAPage() {
-    #expect(PageCursor(line: "STOCK banana", reply: Self.reply("OK 1 items")) == nil)
+    #expect(PageCursor(line: "STOCK banana", reply: Self.reply("OK 1 item")) == nil)
     #expect(
       PageCursor(line: "LIST dishes page=9", reply: Self.reply("ERR INVALID page 9 is past the last page")) == nil)
   }

@@ -146,7 +146,7 @@ struct RenderingTests {
     // Banana at 1 of 10 is nearly empty, not the full bar of being the largest in a one-row table.
     #expect(text.contains("banana  fruit      1  █░░░░░░░░░"), "\(text)")
     #expect(text.contains("kiwi    fruit     10  ██████████"), "\(text)")
-    let alone = renderer(width: 80).render(reply(["* banana kind=fruit stock=1 initial=10", "OK 1 items"]))
+    let alone = renderer(width: 80).render(reply(["* banana kind=fruit stock=1 initial=10", "OK 1 item"]))
     #expect(alone.contains("1  █░░░░░░░░░"), "\(alone)")
     let listed = renderer(width: 80).render(
       reply(["* banana kind=fruit name=Banana aliases=바나나 stock=1 initial=10", "OK total=1 page=1 pages=1 size=20"]))
@@ -155,13 +155,13 @@ struct RenderingTests {
     #expect(coloured.contains("\u{1B}[31m█░░░░░░░░░"), "low stock is red: \(coloured)")
     // Restocked past the start, the shelf is full.
     #expect(
-      renderer(width: 80).render(reply(["* kiwi kind=fruit stock=25 initial=10", "OK 1 items"])).contains(
+      renderer(width: 80).render(reply(["* kiwi kind=fruit stock=25 initial=10", "OK 1 item"])).contains(
         "25  ██████████"))
   }
 
   @Test("one item, two items; paged lists say how many and where the next page is")
   func statusLinesInWords() {
-    let one = renderer(width: 80).render(reply(["* kiwi kind=fruit stock=10 initial=10", "OK 1 items"]))
+    let one = renderer(width: 80).render(reply(["* kiwi kind=fruit stock=10 initial=10", "OK 1 item"]))
     #expect(one.hasSuffix("OK 1 item\n"), "\(one)")
     let two = renderer(width: 80).render(
       reply(["* kiwi kind=fruit stock=10 initial=10", "* mango kind=fruit stock=10 initial=10", "OK 2 items"]))
@@ -292,11 +292,11 @@ struct RenderingTests {
     #expect((errorObject["rows"] as? [Any])?.isEmpty == true)
   }
 
-  @Test("a status line's words stay its message: OK 1 items is not fields {args: [1, items]}")
+  @Test("a status line's words stay its message: OK 1 item is not fields {args: [1, items]}")
   func jsonStatusAsText() throws {
-    let json = JSONReply.encode(reply(["* kiwi kind=fruit stock=8 initial=10", "OK 1 items"]))
+    let json = JSONReply.encode(reply(["* kiwi kind=fruit stock=8 initial=10", "OK 1 item"]))
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    #expect(object["message"] as? String == "1 items")
+    #expect(object["message"] as? String == "1 item")
     #expect((object["fields"] as? [String: Any])?.isEmpty == true, "\(json)")
     #expect(!json.contains("args"), "\(json)")
     let order = JSONReply.encode(reply(["OK order=7 total=28800 new"]))

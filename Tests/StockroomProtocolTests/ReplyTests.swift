@@ -55,14 +55,14 @@ struct ReplyTests {
     }
     #expect(event.id == "stock")
     #expect(event["level"] == "9")
-    guard case .reply(let reply)? = reader.feed("OK 1 items\r") else {
+    guard case .reply(let reply)? = reader.feed("OK 1 item\r") else {
       Issue.record("reply not complete")
       return
     }
     #expect(reply.isOK)
     #expect(reply.rows.count == 1)
     #expect(reply.rows[0]["stock"] == "10")
-    #expect(reply.message == "1 items")
+    #expect(reply.message == "1 item")
     guard case .reply(let error)? = reader.feed("ERR SHORTAGE not enough") else {
       Issue.record("error reply not complete")
       return

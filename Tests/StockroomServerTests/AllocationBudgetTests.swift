@@ -21,7 +21,7 @@ import Testing
 ///
 /// What a request cost before: the loop's task queue made a new array every turn, the tokenizer
 /// an array of words and the parser another of positionals, and STOCK an existential box per
-/// item name, arrays for its item and figures and a string for `OK 1 items`. What an ORDER still
+/// item name, arrays for its item and figures and a string for `OK 1 item`. What an ORDER still
 /// allocates on the loop is the change itself: its lines, the order and receipt kept in the shop
 /// (`ShopState.order`, its stock needs, the order history), the waiter on the commit ticket and
 /// the events handed to the committer. (The reply held for its commit takes the output's buffer

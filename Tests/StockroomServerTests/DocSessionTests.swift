@@ -170,7 +170,7 @@ struct DocSessionTests {
       ```session
       > STOCK banana
       * banana kind=fruit stock=8 initial=10
-      OK 1 items
+      OK 1 item
       ```
       """
     let session = try #require(try DocSession.all(in: text, file: "inline").first)

@@ -5,7 +5,7 @@ import StockroomText
 ///
 /// A reply is `{"status":"OK","code":null,"message":"...","fields":{...},"rows":[{...}]}`;
 /// row objects hold `id` and every `key=value` field, whole numbers as JSON numbers. The
-/// status line's words stay in `message` as the text they are (`1 items`); only its
+/// status line's words stay in `message` as the text they are (`1 item`); only its
 /// `key=value` words are also `fields`, since splitting prose into words tells a tool nothing.
 public enum JSONReply {
   /// One line per reply, for pipes; `pretty` lays it out for a person at a terminal, one key

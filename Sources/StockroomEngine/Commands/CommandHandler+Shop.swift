@@ -288,7 +288,7 @@ extension CommandHandler {
         Self.stockFigures(try state.resolveStocked(name, allowJuice: true), in: state)
       }
       Self.writeStockRow(figures, out: &out)
-      out.ok(count: 1, "items")
+      out.ok(count: 1, "item")
       return
     }
     let levels = try store.read { state throws(ShopError) in
@@ -303,7 +303,7 @@ extension CommandHandler {
       return refs.map { Self.stockFigures($0, in: state) }
     }
     for level in levels { Self.writeStockRow(level, out: &out) }
-    out.ok(count: levels.count, "items")
+    out.ok(count: levels.count, levels.count == 1 ? "item" : "items")
   }
 
   private static func stockFigures(_ ref: ItemRef, in state: borrowing ShopState) -> StockFigures {

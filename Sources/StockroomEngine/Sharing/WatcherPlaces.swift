@@ -3,8 +3,8 @@ import Synchronization
 /// The connection places watchers may hold (docs/security.md, "Fair shares"): `total` in all,
 /// `perSource` from one address, so that the rest of the server's places are kept for
 /// connections that are not watching. When every watcher place is held, the address holding the
-/// most (at least two more than the newcomer's) gives its newest up, as a full server's places
-/// are given: the source using most is cut, never the newcomer.
+/// most (at least two more than the newcomer's) gives its newest up (`SourceShares`), as a full
+/// server's places are given: the source using most is cut, never the newcomer.
 ///
 /// A place is taken by the WATCH that starts a connection watching (`admit`, in the handler,
 /// which can still refuse it) and named with the way to close its connection when the
@@ -18,23 +18,27 @@ package final class WatcherPlaces: Sendable {
     case full
   }
 
-  private struct Holder {
-    let source: PeerSource?
-    var cut: (@Sendable (_ held: Int) -> Void)?
-  }
+  /// How to close a watcher's connection, told how many places its address held.
+  package typealias Cut = @Sendable (_ held: Int) -> Void
 
   private struct State {
-    var holders: [Int: Holder] = [:]
-    var counts: [PeerSource?: Int] = [:]
+    var shares: SourceShares<Int, PeerSource?>
+    var cuts: [Int: Cut] = [:]
+    /// Each watcher's address, to tell a cut one how many its address held.
+    var sources: [Int: PeerSource?] = [:]
+    /// Watchers whose places went to others before their connections attached a cut: cut on
+    /// attaching, with what their addresses held.
+    var cutBeforeAttach: [Int: Int] = [:]
   }
 
   package let total: Int
   package let perSource: Int
-  private let state = Mutex(State())
+  private let state: Mutex<State>
 
   package init(total: Int, perSource: Int) {
     self.total = max(1, total)
     self.perSource = max(1, min(perSource, total))
+    state = Mutex(State(shares: SourceShares(total: self.total, perSource: self.perSource, victim: .newest)))
   }
 
   /// The places for a server of `maxClients` places, `perAddress` from one address (0: no
@@ -46,56 +50,53 @@ package final class WatcherPlaces: Sendable {
   }
 
   /// Watchers holding places now.
-  package var count: Int { state.withLock { $0.holders.count } }
+  package var count: Int { state.withLock { $0.shares.count } }
 
   /// Takes a place for connection `id` from `source`; when every place is held, the heaviest
-  /// address's newest watcher is cut (after the lock is let go) and its place is this one's.
+  /// address's newest watcher (one that can be closed, first) is cut, after the lock is let go,
+  /// and its place is this one's.
   package func admit(_ id: Int, from source: PeerSource?) -> Admission {
     let (admission, cut) = state.withLock { state -> (Admission, (() -> Void)?) in
-      guard state.holders[id] == nil else { return (.admitted, nil) }
-      let held = state.counts[source, default: 0]
-      guard held < perSource else { return (.sourceFull, nil) }
-      var cut: (() -> Void)?
-      if state.holders.count >= total {
-        guard let victim = Self.heaviest(state, against: source) else { return (.full, nil) }
-        let victimHeld = state.counts[victim.source, default: 0]
-        Self.remove(victim.id, from: &state)
-        cut = { victim.cut(victimHeld) }
+      guard !state.shares.holds(id) else { return (.admitted, nil) }
+      guard state.shares.held(by: source) < perSource else { return (.sourceFull, nil) }
+      let cuts = state.cuts
+      let admission = state.shares.admit(id, from: source, rank: { cuts[$0] == nil ? 1 : 0 })
+      if admission != .refused { state.sources[id] = source }
+      switch admission {
+      case .admitted: return (.admitted, nil)
+      case .refused: return (.full, nil)
+      case .admittedCutting(let victim):
+        // What its address held before this place went: one more than it holds now.
+        let held = state.shares.held(by: state.sources.removeValue(forKey: victim) ?? nil) + 1
+        guard let cut = state.cuts.removeValue(forKey: victim) else {
+          state.cutBeforeAttach[victim] = held
+          return (.admitted, nil)
+        }
+        return (.admitted, { cut(held) })
       }
-      state.holders[id] = Holder(source: source, cut: nil)
-      state.counts[source] = held + 1
-      return (.admitted, cut)
     }
     cut?()
     return admission
   }
 
-  /// Names how to close watcher `id`'s connection, should its place go to another address.
-  package func attach(_ id: Int, cut: @escaping @Sendable (_ held: Int) -> Void) {
-    state.withLock { $0.holders[id]?.cut = cut }
+  /// Names how to close watcher `id`'s connection, should its place go to another address; a
+  /// watcher whose place went already is closed now.
+  package func attach(_ id: Int, cut: @escaping Cut) {
+    let owed = state.withLock { state -> Int? in
+      if let held = state.cutBeforeAttach.removeValue(forKey: id) { return held }
+      if state.shares.holds(id) { state.cuts[id] = cut }
+      return nil
+    }
+    if let owed { cut(owed) }
   }
 
   /// Watcher `id` stopped watching, or closed: its place is free.
   package func release(_ id: Int) {
-    state.withLock { Self.remove(id, from: &$0) }
-  }
-
-  private static func remove(_ id: Int, from state: inout State) {
-    guard let gone = state.holders.removeValue(forKey: id) else { return }
-    let left = state.counts[gone.source, default: 1] - 1
-    state.counts[gone.source] = left > 0 ? left : nil
-  }
-
-  /// The newest watcher that can be cut of the address holding the most places, when that is at
-  /// least two more than `source` holds (losing one leaves it no fewer than the newcomer has).
-  private static func heaviest(
-    _ state: State, against source: PeerSource?
-  ) -> (id: Int, source: PeerSource?, cut: @Sendable (Int) -> Void)? {
-    guard let (heaviest, held) = state.counts.max(by: { $0.value < $1.value }), heaviest != source,
-      held >= state.counts[source, default: 0] + 2
-    else { return nil }
-    let newest = state.holders.filter { $0.value.source == heaviest && $0.value.cut != nil }.max { $0.key < $1.key }
-    guard let newest, let cut = newest.value.cut else { return nil }
-    return (newest.key, heaviest, cut)
+    state.withLock { state in
+      state.shares.release(id)
+      state.sources[id] = nil
+      state.cuts[id] = nil
+      state.cutBeforeAttach[id] = nil
+    }
   }
 }

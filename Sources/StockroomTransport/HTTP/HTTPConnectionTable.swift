@@ -21,7 +21,7 @@ struct HTTPConnectionTable {
   }
 
   private var entries: [Int: Entry] = [:]
-  private var shares = HTTPSourceShares<Int>(
+  private var shares = SourceShares<Int, PeerSource>(
     total: Int(HTTPLimits.connections), perSource: Int(HTTPLimits.connectionsPerAddress))
 
   /// A connection MHD has just accepted. Given a place, perhaps another source's (that one is

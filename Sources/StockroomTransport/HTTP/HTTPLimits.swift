@@ -5,7 +5,7 @@ package enum HTTPLimits {
   /// Connections from one IP address (an IPv6 /64): a room behind one NAT still fits, a flood
   /// from one host cannot take every place. When all `connections` are held, a connection from
   /// an address holding fewer than the address holding the most takes one of that address's
-  /// places (`HTTPSourceShares`).
+  /// places (`SourceShares`).
   package static let connectionsPerAddress: UInt32 = 32
   /// Connections MHD itself takes beyond `connections`: those the server has cut and MHD has yet
   /// to close, so that a place given to a newcomer is not refused by MHD meanwhile.

@@ -12,8 +12,8 @@ package final class HTTPServer: @unchecked Sendable {
   package private(set) var address: SocketAddress
   let site: BoardSite
   private var daemon: OpaquePointer?
-  private let streams = Mutex<(open: [Int: EventStream], shares: HTTPSourceShares<Int>, stopping: Bool)>(
-    ([:], HTTPSourceShares(total: HTTPLimits.streams, perSource: HTTPLimits.streamsPerAddress), false))
+  private let streams = Mutex<(open: [Int: EventStream], shares: SourceShares<Int, PeerSource>, stopping: Bool)>(
+    ([:], SourceShares(total: HTTPLimits.streams, perSource: HTTPLimits.streamsPerAddress), false))
   /// Every connection MHD holds: the head's deadline and the places' shares.
   let connections = Mutex(HTTPConnectionTable())
   private let ticker = DispatchSemaphore(value: 0)
@@ -102,7 +102,7 @@ package final class HTTPServer: @unchecked Sendable {
   func openStream(_ connection: OpaquePointer, resync: Bool) -> EventStream? {
     let stream = EventStream(id: site.nextID(), connection: connection, encoder: site.encoder)
     guard let source = connections.withLock({ $0.source(of: stream.connectionKey) }) else { return nil }
-    let admission = streams.withLock { streams -> HTTPSourceShares<Int>.Admission? in
+    let admission = streams.withLock { streams -> SourceShares<Int, PeerSource>.Admission? in
       guard !streams.stopping else { return nil }
       let admission = streams.shares.admit(stream.id, from: source)
       if admission != .refused { streams.open[stream.id] = stream }

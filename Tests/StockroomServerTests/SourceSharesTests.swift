@@ -2,15 +2,16 @@ import StockroomEngine
 import StockroomTransport
 import Testing
 
-/// The rule the HTTP server's connections and board streams are shared by (issue 41): when
-/// every place is held, the source holding the most gives one up, never the newcomer.
-@Suite("HTTPSourceShares: the biggest source gives way", .timeLimit(.minutes(30)))
-struct HTTPSourceSharesTests {
+/// The rule the HTTP server's connections and board streams, and watchers' places, are shared by
+/// (issue 41): when every place is held, the source holding the most gives one up, never the
+/// newcomer.
+@Suite("SourceShares: the biggest source gives way", .timeLimit(.minutes(30)))
+struct SourceSharesTests {
   private func source(_ last: UInt8) -> PeerSource { PeerSource(bytes: [127, 0, 0, last]) }
 
   @Test("past a source's share it is refused; with every place held, a smaller source takes the biggest's oldest")
   func biggestGivesWay() {
-    var shares = HTTPSourceShares<Int>(total: 6, perSource: 4)
+    var shares = SourceShares<Int, PeerSource>(total: 6, perSource: 4)
     for key in 0..<4 { #expect(shares.admit(key, from: source(2)) == .admitted) }
     #expect(shares.admit(4, from: source(2)) == .refused, "past its share")
     #expect(shares.admit(5, from: source(3)) == .admitted)
@@ -29,8 +30,16 @@ struct HTTPSourceSharesTests {
 
   @Test("the rank chooses which of the biggest source's holders is cut first, then the oldest")
   func rankFirst() {
-    var shares = HTTPSourceShares<Int>(total: 3, perSource: 3)
+    var shares = SourceShares<Int, PeerSource>(total: 3, perSource: 3)
     for key in 0..<3 { #expect(shares.admit(key, from: source(2)) == .admitted) }
     #expect(shares.admit(3, from: source(3), rank: { $0 == 2 ? 0 : 1 }) == .admittedCutting(2))
+  }
+
+  @Test("with the newest as victim, the biggest source's newest holder is cut")
+  func newestFirst() {
+    var shares = SourceShares<Int, PeerSource>(total: 3, perSource: 3, victim: .newest)
+    for key in 0..<3 { #expect(shares.admit(key, from: source(2)) == .admitted) }
+    #expect(shares.admit(3, from: source(3)) == .admittedCutting(2))
+    #expect(shares.holds(3) && !shares.holds(2))
   }
 }

@@ -1,11 +1,20 @@
-import StockroomEngine
-
 /// Places shared between sources (an address, an IPv6 /64): at most `total` held at once, at
 /// most `perSource` by one source. When every place is held, a newcomer from a source holding
 /// fewer than the source holding the most takes one of that source's places: the biggest is cut,
 /// never the newcomer, so a few hosts cannot keep everyone else out by holding every place. A
 /// newcomer is refused only when its own source is among the biggest (or at its share).
-package struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
+///
+/// One rule for the HTTP server's connections and board streams and for watchers' places
+/// (`WatcherPlaces`); docs/security.md, "Fair shares".
+package struct SourceShares<Key: Hashable & Sendable, Source: Hashable & Sendable>: Sendable {
+  /// Which of the biggest source's holders gives its place up, among those of the lowest rank.
+  package enum Victim: Sendable {
+    /// Its oldest: a board stream, whose browser reconnects and resyncs.
+    case oldest
+    /// Its newest: a watcher, as a full server's newest connection gives its place up.
+    case newest
+  }
+
   package enum Admission: Equatable, Sendable {
     case admitted
     /// Admitted in the place of `Key`, which the caller must now close.
@@ -16,22 +25,28 @@ package struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
   package let total: Int
   package let perSource: Int
   /// Each holder's source, and when it was admitted (a count: older is smaller).
-  private var holders: [Key: (source: PeerSource, order: Int)] = [:]
-  private var counts: [PeerSource: Int] = [:]
+  private var holders: [Key: (source: Source, order: Int)] = [:]
+  private var counts: [Source: Int] = [:]
   private var admissions = 0
+  private let victim: Victim
 
-  package init(total: Int, perSource: Int) {
+  package init(total: Int, perSource: Int, victim: Victim = .oldest) {
     self.total = total
     self.perSource = perSource
+    self.victim = victim
   }
 
   package var count: Int { holders.count }
 
-  package func held(by source: PeerSource) -> Int { counts[source] ?? 0 }
+  package func held(by source: Source) -> Int { counts[source] ?? 0 }
+
+  /// Whether `key` holds a place.
+  package func holds(_ key: Key) -> Bool { holders[key] != nil }
 
   /// Admits `key` from `source`, or says which holder it displaces or that it is refused.
-  /// `rank` orders the biggest source's holders for cutting: the lowest first, then the oldest.
-  package mutating func admit(_ key: Key, from source: PeerSource, rank: (Key) -> Int = { _ in 0 }) -> Admission {
+  /// `rank` orders the biggest source's holders for cutting: the lowest first, then the oldest
+  /// (or the newest, as `victim` says).
+  package mutating func admit(_ key: Key, from source: Source, rank: (Key) -> Int = { _ in 0 }) -> Admission {
     let mine = held(by: source)
     guard mine < perSource else { return .refused }
     guard holders.count >= total else {
@@ -42,8 +57,11 @@ package struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
     // so two sources never take places from each other in turn.
     guard let (biggest, most) = counts.max(by: { $0.value < $1.value }), mine + 1 < most else { return .refused }
     let candidates = holders.filter { $0.value.source == biggest }
+    let sign = self.victim == .oldest ? 1 : -1
     guard
-      let victim = candidates.min(by: { (rank($0.key), $0.value.order) < (rank($1.key), $1.value.order) })?.key
+      let victim = candidates.min(by: {
+        (rank($0.key), sign * $0.value.order) < (rank($1.key), sign * $1.value.order)
+      })?.key
     else { return .refused }
     release(victim)
     add(key, source)
@@ -57,7 +75,7 @@ package struct HTTPSourceShares<Key: Hashable & Sendable>: Sendable {
     counts[holder.source] = left > 0 ? left : nil
   }
 
-  private mutating func add(_ key: Key, _ source: PeerSource) {
+  private mutating func add(_ key: Key, _ source: Source) {
     admissions += 1
     holders[key] = (source, admissions)
     counts[source, default: 0] += 1

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("One-shot and piped modes against a real server")
+@Suite("One-shot and piped modes against a real server", .timeLimit(.minutes(30)))
 struct BatchModeTests {
   @Test("one command: its reply as raw lines, exit 0 on OK")
   func oneShotOK() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// The board's pieces without a terminal: what a frame holds, how it fits a window, how often
 /// it is drawn and when a lost server is tried again.
-@Suite("The live board: state, layout, pacing")
+@Suite("The live board: state, layout, pacing", .timeLimit(.minutes(30)))
 struct BoardLayoutTests {
   private static func reply(_ lines: String...) throws -> Reply {
     var reader = ReplyReader()

@@ -6,7 +6,7 @@ import Testing
 
 /// The board's output against a terminal that stops reading, stood in for by a pipe nobody
 /// reads: drawing must return at once, and no second frame may start behind the first.
-@Suite("The live board never waits on a slow terminal")
+@Suite("The live board never waits on a slow terminal", .timeLimit(.minutes(30)))
 struct BoardOutputTests {
   /// Whether `body` returns, run on a thread of its own: a call that blocks on a pipe nobody
   /// reads never would. The minute is only how long a hung call is waited for before failing.

@@ -2,7 +2,7 @@ import StockroomClient
 import StockroomProtocol
 import Testing
 
-@Suite("--csv output")
+@Suite("--csv output", .timeLimit(.minutes(30)))
 struct CSVWriterTests {
   @Test("RFC 4180 quoting: commas, quotes, line breaks and edge spaces are quoted, quotes doubled")
   func quoting() {

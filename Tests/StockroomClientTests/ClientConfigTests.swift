@@ -1,7 +1,7 @@
 import StockroomClient
 import Testing
 
-@Suite("~/.config/stockroom/config")
+@Suite("~/.config/stockroom/config", .timeLimit(.minutes(30)))
 struct ClientConfigTests {
   @Test("key = value lines with comments; colour spelt either way; pager on, off or a command")
   func parses() throws {
@@ -75,7 +75,8 @@ struct ClientConfigTests {
   }
 }
 
-@Suite("The REPL's settings in the config file: timing, json, wide, highlight, prompt, startup")
+@Suite(
+  "The REPL's settings in the config file: timing, json, wide, highlight, prompt, startup", .timeLimit(.minutes(30)))
 struct ClientConfigREPLTests {
   @Test("switches take on or off, the prompt keeps its quoted spaces, startup lines keep their order")
   func replSettings() throws {

@@ -1,7 +1,7 @@
 import StockroomClient
 import Testing
 
-@Suite("The options and local commands of issue 12")
+@Suite("The options and local commands of issue 12", .timeLimit(.minutes(30)))
 struct ClientOptionsTests {
   private func run(_ arguments: [String]) throws -> ClientOptions? {
     guard case .run(let options) = try ClientOptions.parse(arguments) else { return nil }

@@ -2,7 +2,7 @@ import StockroomClient
 import StockroomProtocol
 import Testing
 
-@Suite("Completion and hints come from the command table and the server's names")
+@Suite("Completion and hints come from the command table and the server's names", .timeLimit(.minutes(30)))
 struct CompletionTests {
   private static func names() -> CatalogNames {
     var names = CatalogNames()

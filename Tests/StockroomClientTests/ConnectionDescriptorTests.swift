@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// The REPL starts children (the pager, `$EDITOR`); none may inherit the server connection.
-@Suite("The client's socket")
+@Suite("The client's socket", .timeLimit(.minutes(30)))
 struct ConnectionDescriptorTests {
   /// An inherited socket outlives the REPL's close: the server keeps the session, and a pager
   /// left running holds it open.

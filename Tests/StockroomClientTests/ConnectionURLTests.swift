@@ -2,7 +2,7 @@ import StockroomClient
 import StockroomProtocol
 import Testing
 
-@Suite("stockroom:// URLs")
+@Suite("stockroom:// URLs", .timeLimit(.minutes(30)))
 struct ConnectionURLTests {
   @Test("user, host and port; each part optional; IPv6 in brackets")
   func parts() throws {

@@ -2,7 +2,7 @@ import StockroomClient
 import StockroomProtocol
 import Testing
 
-@Suite("The REPL's local HELP")
+@Suite("The REPL's local HELP", .timeLimit(.minutes(30)))
 struct HelpTextTests {
   private let plain = Palette(isEnabled: false)
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StockroomClient
 
-@Suite("Suggestions and prefix search read history newest first and never offer a secret")
+@Suite("Suggestions and prefix search read history newest first and never offer a secret", .timeLimit(.minutes(30)))
 struct HistorySuggestionTests {
   private let history = ["STOCK mango", "STOCK kiwi mango", "LOGIN alice hunter22", "PING 김치찌개"]
 

@@ -3,7 +3,7 @@ import Testing
 
 /// What people see from the real `stockroom` against a real server: widths, money, bars and
 /// dates in the user's zone and language.
-@Suite("Human output from the real client")
+@Suite("Human output from the real client", .timeLimit(.minutes(30)))
 struct HumanOutputTests {
   @Test("--human LIST dishes fits 80 columns and keeps each dish's regular and sale price")
   func dishesFitEightyColumns() throws {

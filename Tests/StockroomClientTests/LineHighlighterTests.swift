@@ -3,7 +3,8 @@ import Testing
 
 @testable import StockroomClient
 
-@Suite("The line is coloured as typed from the command table and the server's names, in few bytes")
+@Suite(
+  "The line is coloured as typed from the command table and the server's names, in few bytes", .timeLimit(.minutes(30)))
 struct LineHighlighterTests {
   private static func names() -> CatalogNames {
     var names = CatalogNames()

@@ -1,7 +1,7 @@
 import StockroomClient
 import Testing
 
-@Suite("| and > split a REPL line at the first mark outside quotes")
+@Suite("| and > split a REPL line at the first mark outside quotes", .timeLimit(.minutes(30)))
 struct OutputRedirectTests {
   @Test("a pipe, a file, an added-to file; spaces around the mark are not part of either side")
   func targets() throws {

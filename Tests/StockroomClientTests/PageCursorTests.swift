@@ -3,7 +3,7 @@ import Testing
 
 @testable import StockroomClient
 
-@Suite(":next and :prev ask for the page beside the last paged list")
+@Suite(":next and :prev ask for the page beside the last paged list", .timeLimit(.minutes(30)))
 struct PageCursorTests {
   private static func reply(_ status: String) -> Reply {
     var reader = ReplyReader()

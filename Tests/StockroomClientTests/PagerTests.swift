@@ -2,7 +2,7 @@ import Testing
 
 @testable import StockroomClient
 
-@Suite("When a reply is taller than the screen")
+@Suite("When a reply is taller than the screen", .timeLimit(.minutes(30)))
 struct PagerTests {
   @Test("lines are counted as the terminal shows them: one kept for the prompt, long ones wrapped, colour free")
   func height() {

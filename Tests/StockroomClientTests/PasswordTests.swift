@@ -5,7 +5,7 @@ import Testing
 @testable import StockroomClient
 
 /// Where `-u NAME`'s password comes from, and that it shows nowhere it should not.
-@Suite("Passwords for -u: file, environment, prompt, and nowhere else")
+@Suite("Passwords for -u: file, environment, prompt, and nowhere else", .timeLimit(.minutes(30)))
 struct PasswordTests {
   /// A made-up password; tests compare against it and never print it.
   private static let password = "correct horse 7"

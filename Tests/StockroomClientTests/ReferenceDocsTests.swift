@@ -14,7 +14,7 @@ import Testing
 /// (`ManualPage.regenerateCommand`), so a new option or command reaches every one of them by
 /// that single command; it still compares first and fails on what it had to rewrite, so a CI
 /// that sets the variable sees drift too (run it again to see it pass).
-@Suite("The references and man pages are what the tables make")
+@Suite("The references and man pages are what the tables make", .timeLimit(.minutes(30)))
 struct ReferenceDocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

@@ -3,7 +3,7 @@ import StockroomClient
 import StockroomProtocol
 import Testing
 
-@Suite("Rendering replies for people, scripts and jq")
+@Suite("Rendering replies for people, scripts and jq", .timeLimit(.minutes(30)))
 struct RenderingTests {
   private func reply(_ lines: [String]) -> Reply {
     var reader = ReplyReader()

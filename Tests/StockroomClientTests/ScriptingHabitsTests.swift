@@ -3,7 +3,7 @@ import StockroomTestSupport
 import Testing
 
 /// The redis-cli and psql habits a script uses: a URL, -r/-i, --csv, and the config file.
-@Suite("URL, -r/-i, --csv and the config file, through the real binary and a real server")
+@Suite("URL, -r/-i, --csv and the config file, through the real binary and a real server", .timeLimit(.minutes(30)))
 struct ScriptingHabitsTests {
   @Test("stockroom://alice@127.0.0.1:PORT connects and logs in as alice")
   func connectionURL() throws {

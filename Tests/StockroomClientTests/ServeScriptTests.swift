@@ -5,7 +5,7 @@ import Testing
 /// `Scripts/serve` on a fresh machine: README's next step after it pipes into `nc`, so serve
 /// installs netcat as it installs the build packages. Run with apt-get, dpkg-query, sudo and
 /// swift replaced by stand-ins on PATH, so nothing is installed or built.
-@Suite("Scripts/serve installs what README's first example needs")
+@Suite("Scripts/serve installs what README's first example needs", .timeLimit(.minutes(30)))
 struct ServeScriptTests {
   @Test("on a machine with nothing installed, Scripts/serve asks apt-get for netcat-openbsd with the build packages")
   func installsNetcat() throws {

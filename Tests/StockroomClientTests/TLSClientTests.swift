@@ -11,7 +11,7 @@ import Testing
 
 /// `stockroom --tls` and `stockrooms://` through the real binary against a real TLS port:
 /// the certificate is checked, and a refusal says what failed and how to fix it.
-@Suite("The client over TLS, through the real binary")
+@Suite("The client over TLS, through the real binary", .timeLimit(.minutes(30)))
 struct TLSClientTests {
   private func server(certificate: String? = nil, key: String? = nil, clientCA: String? = nil) throws -> ShopServer {
     let certificates = try TestCertificates.shared()
@@ -120,7 +120,7 @@ private func silentPort() throws -> (fd: Int32, port: UInt16) {
   return (fd, UInt16(bigEndian: address.sin_port))
 }
 
-@Suite("A TLS connection attempt is bounded in time")
+@Suite("A TLS connection attempt is bounded in time", .timeLimit(.minutes(30)))
 struct TLSLimitTests {
   @Test("a port that never answers the handshake is given up at the connect limit")
   func silentHandshake() throws {
@@ -138,7 +138,7 @@ struct TLSLimitTests {
 }
 
 /// The REPL and `stockroom top` over TLS, in a real terminal.
-@Suite("The REPL and the live board over TLS (tmux)")
+@Suite("The REPL and the live board over TLS (tmux)", .timeLimit(.minutes(30)))
 struct TLSTerminalTests {
   @Test("the REPL runs commands and shows watched events over TLS, and so does the board")
   func replAndBoard() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// Logging in from the REPL in a real terminal: the password prompt, failed logins, LOGIN and
 /// LOGOUT typed at the prompt. Each test owns its tmux server and shop.
-@Suite("Accounts in the REPL (tmux)")
+@Suite("Accounts in the REPL (tmux)", .timeLimit(.minutes(30)))
 struct AccountTerminalTests {
   /// True when the password is anywhere on the screen; a boolean, so a failing expectation
   /// does not print it.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// fish-style suggestions from history and Up as a prefix search, in a real terminal.
-@Suite("History suggests the rest of a line as it is typed, and Up searches by what is typed")
+@Suite("History suggests the rest of a line as it is typed, and Up searches by what is typed", .timeLimit(.minutes(30)))
 struct AutosuggestionTerminalTests {
   /// tmux writes an attribute only where it changes, so a dimmed suggestion reads as the
   /// typed text, `ESC [2m`, then the suggestion.

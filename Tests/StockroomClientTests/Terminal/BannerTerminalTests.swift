@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The REPL's first line in a real terminal (tmux).
-@Suite("The REPL greets with a banner")
+@Suite("The REPL greets with a banner", .timeLimit(.minutes(30)))
 struct BannerTerminalTests {
   @Test("a banner names the server and where to start, then the prompt")
   func banner() throws {

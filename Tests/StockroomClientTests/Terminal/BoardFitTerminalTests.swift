@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `stockroom top` laid out for the windows people have (tmux): 80x24 first, and 60 columns.
-@Suite("The board fits 80x24 and 60 columns, and draws bars as STOCK does")
+@Suite("The board fits 80x24 and 60 columns, and draws bars as STOCK does", .timeLimit(.minutes(30)))
 struct BoardFitTerminalTests {
   private func order(_ server: ShopServer, _ arguments: [String], user: String? = nil) throws {
     let login = user.map { ["-u", $0] } ?? []

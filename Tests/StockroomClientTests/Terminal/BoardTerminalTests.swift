@@ -7,7 +7,7 @@ import Testing
 
 /// `stockroom top` in a real terminal against a real server: each test owns its tmux server
 /// and its shop.
-@Suite("The live board in a real terminal (tmux)")
+@Suite("The live board in a real terminal (tmux)", .timeLimit(.minutes(30)))
 struct BoardTerminalTests {
   /// The terminal modes the board turns off, as `stty -a` names them; a board that did not put
   /// them back leaves one of them with a `-` in front. The shell then stays (`cat`): tmux

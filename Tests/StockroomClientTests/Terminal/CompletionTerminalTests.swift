@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Tab in a real terminal (tmux) against a real shop: what the line becomes.
-@Suite("Tab completion in a real terminal extends the line")
+@Suite("Tab completion in a real terminal extends the line", .timeLimit(.minutes(30)))
 struct CompletionTerminalTests {
   private func startREPL(_ server: ShopServer) throws -> TerminalSession {
     let terminal = try TerminalSession()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The config file's REPL settings in a real session (tmux).
-@Suite("The config file sets the prompt, timing and json, and runs startup lines")
+@Suite("The config file sets the prompt, timing and json, and runs startup lines", .timeLimit(.minutes(30)))
 struct ConfigStartupTerminalTests {
   @Test("prompt = FORMAT draws the prompt; timing = on times the first command; startup lines run before it")
   func configured() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Another user's words (a product's description is its seller's) reach a buyer's terminal
 /// with their control characters spelled out, never obeyed: a CR would draw a fake reply over
 /// the real one. Programs reading a pipe still get the exact text.
-@Suite("Server text never reaches the terminal as control characters (tmux)")
+@Suite("Server text never reaches the terminal as control characters (tmux)", .timeLimit(.minutes(30)))
 struct ControlCharacterTerminalTests {
   /// What a seller would like a buyer's screen to say.
   static let fake = "OK order=999 total_krw=0 (paid, nothing owed)"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// libedit's own ~/.editrc, honoured by the REPL (tmux): HOME is the terminal's folder.
-@Suite("~/.editrc is read: macros and vi mode, with the client's own keys kept")
+@Suite("~/.editrc is read: macros and vi mode, with the client's own keys kept", .timeLimit(.minutes(30)))
 struct EditrcTerminalTests {
   private func writeEditrc(_ text: String, in terminal: TerminalSession) throws {
     try text.write(to: terminal.folder.appendingPathComponent(".editrc"), atomically: true, encoding: .utf8)

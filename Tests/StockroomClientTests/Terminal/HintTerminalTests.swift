@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The argument hint while a word is half-typed, and without colour, in a real terminal.
-@Suite("Hints in the middle of a word, and labelled when colour is off")
+@Suite("Hints in the middle of a word, and labelled when colour is off", .timeLimit(.minutes(30)))
 struct HintTerminalTests {
   @Test("ORDER 김치찌개 k hints what comes after the word being typed")
   func hintInsideAWord() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The server closing an idle REPL (tmux): said once.
-@Suite("The idle-timeout notice is printed once")
+@Suite("The idle-timeout notice is printed once", .timeLimit(.minutes(30)))
 struct IdleNoticeTerminalTests {
   @Test("closed for idleness: one line says so and that the next command reconnects")
   func saidOnce() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Ctrl-C on a line longer than the terminal is wide (tmux).
-@Suite("Ctrl-C on a wrapped line leaves it whole and gives a fresh prompt below")
+@Suite("Ctrl-C on a wrapped line leaves it whole and gives a fresh prompt below", .timeLimit(.minutes(30)))
 struct InterruptTerminalTests {
   @Test("a line of two rows, Ctrl-C: both rows stay, ^C ends the second, the prompt comes after")
   func wrappedLine() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The REPL names things as the shop does (tmux): a receipt and STOCK show display names from
 /// NAMES, with the id beside them where it says something the name does not.
-@Suite("Receipts and STOCK in the REPL show the shop's names")
+@Suite("Receipts and STOCK in the REPL show the shop's names", .timeLimit(.minutes(30)))
 struct ItemNamesTerminalTests {
   @Test("ORDER 김치찌개 2 p1 prints the dish's and the product's names; STOCK shows the names too")
   func namesNotIds() throws {

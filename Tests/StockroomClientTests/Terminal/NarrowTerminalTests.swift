@@ -3,7 +3,7 @@ import Testing
 
 /// Replies in a 60-column terminal (tmux): the client breaks lines at spaces itself, so the
 /// terminal never has to break one, and never inside a word.
-@Suite("At 60 columns tables and error lines wrap at spaces, within the width")
+@Suite("At 60 columns tables and error lines wrap at spaces, within the width", .timeLimit(.minutes(30)))
 struct NarrowTerminalTests {
   /// Tall enough for a whole page of exhibits even if the terminal broke every row in two.
   private func startREPL(_ server: ShopServer) throws -> TerminalSession {

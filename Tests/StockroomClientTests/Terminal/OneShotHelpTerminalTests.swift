@@ -5,7 +5,7 @@ import Testing
 
 /// `stockroom HELP ...` from the shell, in a real terminal (tmux) and into a file: the REPL's
 /// HELP, made to fit, never the generic table of the server's rows.
-@Suite("One-shot HELP is the REPL's HELP, wrapped to fit")
+@Suite("One-shot HELP is the REPL's HELP, wrapped to fit", .timeLimit(.minutes(30)))
 struct OneShotHelpTerminalTests {
   /// Runs `stockroom -p PORT ARGUMENTS` in a terminal `width` columns wide and returns the
   /// lines it printed (or sends them to the file `stdout`). It runs after a first short program: output in a pane's first moments

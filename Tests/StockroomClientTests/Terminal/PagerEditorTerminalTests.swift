@@ -4,7 +4,7 @@ import Testing
 /// The psql habits of the REPL in a real terminal: the pager, the editor, `:timing`. The pager
 /// and the editor are stand-in shell scripts set through `PAGER` and `EDITOR`, which record
 /// what they were given.
-@Suite("Pager, editor and timing in a real terminal (tmux)")
+@Suite("Pager, editor and timing in a real terminal (tmux)", .timeLimit(.minutes(30)))
 struct PagerEditorTerminalTests {
   /// Writes a shell script into the session's folder and returns the command that runs it.
   ///

@@ -3,7 +3,7 @@ import Testing
 
 /// The pager's state said plainly (tmux): `:pager` alone reports, and a pager that cannot be
 /// started is said to be so.
-@Suite(":pager alone reports; a missing $PAGER is said, not dropped")
+@Suite(":pager alone reports; a missing $PAGER is said, not dropped", .timeLimit(.minutes(30)))
 struct PagerReportTerminalTests {
   @Test(":pager alone says pager on, twice, and changes nothing")
   func reportsWithoutToggling() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A new password checked by the client before it is asked for again (tmux).
-@Suite("A too-short new password is refused at once, not after typing it twice")
+@Suite("A too-short new password is refused at once, not after typing it twice", .timeLimit(.minutes(30)))
 struct PasswordRuleTerminalTests {
   @Test("REGISTER with a 5-byte password: refused after the first prompt, nothing sent, no Again:")
   func shortPasswordRefusedLocally() throws {

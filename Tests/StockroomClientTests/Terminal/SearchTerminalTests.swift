@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Ctrl-R history search in a real terminal (tmux), left the way readline leaves it.
-@Suite("Ctrl-R search ends at an arrow key, which then moves")
+@Suite("Ctrl-R search ends at an arrow key, which then moves", .timeLimit(.minutes(30)))
 struct SearchTerminalTests {
   private func found(_ terminal: TerminalSession, _ line: String) throws {
     try terminal.waitFor("the search to find '\(line)'") { screen in

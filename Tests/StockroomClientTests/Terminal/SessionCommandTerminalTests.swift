@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Client commands that change the session (tmux): pages, wide tables, another server.
-@Suite(":next and :prev turn pages; :wide keeps every column; :connect moves to another server")
+@Suite(
+  ":next and :prev turn pages; :wide keeps every column; :connect moves to another server", .timeLimit(.minutes(30)))
 struct SessionCommandTerminalTests {
   @Test(":next after LIST dishes size=5 shows page 2, :prev page 1, and past the ends says so")
   func pages() throws {

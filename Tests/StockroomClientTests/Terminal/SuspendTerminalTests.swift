@@ -3,7 +3,7 @@ import StockroomTestSupport
 import Testing
 
 /// Ctrl-Z and `fg` from an interactive shell (bash in tmux), as a user does it.
-@Suite("After Ctrl-Z and fg the prompt and the half-typed line are drawn again")
+@Suite("After Ctrl-Z and fg the prompt and the half-typed line are drawn again", .timeLimit(.minutes(30)))
 struct SuspendTerminalTests {
   @Test("Ctrl-Z, then fg: the prompt comes back with the line as it was, and it still runs")
   func redrawnAfterForeground() throws {

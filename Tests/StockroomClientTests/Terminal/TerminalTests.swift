@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The REPL in a real terminal. Each test owns its tmux server, history file and shop.
-@Suite("The REPL in a real terminal (tmux)")
+@Suite("The REPL in a real terminal (tmux)", .timeLimit(.minutes(30)))
 struct TerminalTests {
   private static let promptEnd = "> "
 

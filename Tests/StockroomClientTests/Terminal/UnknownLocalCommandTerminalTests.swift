@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A `:` word the client does not know (tmux): answered by the client, never sent.
-@Suite("An unknown : command is answered by the client, with a suggestion")
+@Suite("An unknown : command is answered by the client, with a suggestion", .timeLimit(.minutes(30)))
 struct UnknownLocalCommandTerminalTests {
   @Test(":jsn says it is unknown, suggests :json, and the server never sees it")
   func answeredLocally() throws {

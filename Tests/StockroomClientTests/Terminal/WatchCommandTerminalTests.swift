@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `:watch SECONDS COMMAND` (tmux): the reply redrawn in place while the stock moves.
-@Suite(":watch repeats a command in place until q or Ctrl-C")
+@Suite(":watch repeats a command in place until q or Ctrl-C", .timeLimit(.minutes(30)))
 struct WatchCommandTerminalTests {
   @Test(":watch 0.3 STOCK banana follows orders from elsewhere; q and Ctrl-C stop it and the prompt works")
   func followsTheStock() throws {

@@ -149,8 +149,9 @@ let package = Package(
     .executableTarget(name: "TLSExitProbe", dependencies: ["StockroomTLS", "COpenSSL"], path: "Tests/TLSExitProbe"),
     // Which layer may import which: reads the sources, links nothing of them.
     .testTarget(name: "StockroomArchitectureTests"),
-    // The load generator's own logic: options, /proc parsing, events, the report and its JSON, the
-    // comparison's options and tables, and `compare` refusing bad input as a process.
+    // The load generator's own logic: options, /proc parsing, events, the histogram, the report and
+    // its JSON, the comparison's options, tables and figure check; its runs and its launcher against
+    // real servers; and `compare` as a process, refusing bad input and running --smoke.
     .testTarget(
       name: "StockroomBenchTests", dependencies: ["stockroom-bench", "StockroomSystem", "StockroomFixtures"]),
   ],

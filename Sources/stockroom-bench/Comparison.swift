@@ -14,6 +14,8 @@ final class Comparison {
   var launcher: ServerLauncher
   /// Runs whose generator failed: the table says so; with --smoke the run fails too, at the end.
   var failedRuns = 0
+  /// What `FigureCheck` found wrong in the table's rows: --smoke fails on any, at the end.
+  var figureProblems: [String] = []
 
   init(options: ComparisonOptions, workdir: String, redisServer: String) throws(BenchError) {
     self.options = options
@@ -59,18 +61,19 @@ final class Comparison {
     exit(passed ? 0 : 1)
   }
 
-  /// Everything in order; false when --smoke saw a run fail.
+  /// Everything in order; false when --smoke saw a run fail or a row without sane figures.
   func execute() throws(BenchError) -> Bool {
     raiseFileLimit()
     try compareServers()
     if options.backends { try compareBackends() }
     if options.startupOrders > 0 { try timeStartup() }
     if options.postgres { try compareStores() }
-    if options.mode == .smoke && failedRuns > 0 {
-      CommandLineExit.warn("--smoke: \(failedRuns) run(s) failed")
-      return false
+    guard options.mode == .smoke else { return true }
+    if failedRuns > 0 { CommandLineExit.warn("--smoke: \(failedRuns) run(s) failed") }
+    if !figureProblems.isEmpty {
+      CommandLineExit.warn("--smoke: \(figureProblems.count) row figure(s) not sane, the first: \(figureProblems[0])")
     }
-    return true
+    return failedRuns == 0 && figureProblems.isEmpty
   }
 
   /// Ten thousand idle connections need as many descriptors in the generator and in each
@@ -116,6 +119,7 @@ final class Comparison {
     }
     let report = BenchReport(text: results.joined(separator: "\n"))
     print(report.table())
+    checkFigures(report)
     if let out = options.out {
       do {
         try report.json().write(to: URL(fileURLWithPath: out))
@@ -123,6 +127,16 @@ final class Comparison {
         throw BenchError("cannot write \(out): \(error)")
       }
       print("wrote \(out)")
+    }
+  }
+
+  /// Every row's figures for both servers, each fault said on standard error; --smoke also says
+  /// on standard output that all were sane, so that a log's tail shows what was checked.
+  func checkFigures(_ report: BenchReport) {
+    figureProblems = FigureCheck(options).problems(in: report)
+    for problem in figureProblems { CommandLineExit.warn("figures: \(problem)") }
+    if options.mode == .smoke && figureProblems.isEmpty {
+      print("--smoke: every row has sane figures for both servers (\(options.rows.count) rows)")
     }
   }
 

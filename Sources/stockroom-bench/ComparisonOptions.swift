@@ -49,8 +49,9 @@ struct ComparisonOptions: Sendable, Equatable {
         --quick      one round, fewer requests, 2,000 idle connections, 200 watchers and 50 changes
                      (under two minutes once built)
         --smoke      every row and section once with a few hundred requests, so that Scripts/test
-                     sees the bench run end to end; its figures mean nothing, and a row that fails
-                     makes the script fail
+                     sees the bench run end to end; its figures mean nothing, but a row that fails
+                     or lacks a sane figure for either server (0, negative, not a number, missing,
+                     a count other than asked) makes the script fail, naming the row
         --out FILE   also write every figure, each run's and the medians and ratios, as JSON
 
       BENCH_ROUNDS          rounds (default 3; 1 with --quick; always 1 with --smoke)

@@ -16,8 +16,9 @@ public enum ItemRef: Sendable, Equatable {
   /// The catalogue's display name; nil for a product, whose name lives with the product.
   public var catalogName: String? { catalogNames?.name }
 
-  /// The entry's id and name read case by case, not through `catalogEntry`: an entry too large
-  /// for an existential's inline buffer is boxed on the heap, for every request naming an item.
+  /// The entry's id and name read case by case, not through an `any CatalogEntry`: an entry too
+  /// large for an existential's inline buffer is boxed on the heap, for every request naming an
+  /// item.
   private var catalogNames: (id: String, name: String)? {
     switch self {
     case .fruit(let fruit): (fruit.id, fruit.name)
@@ -25,18 +26,6 @@ public enum ItemRef: Sendable, Equatable {
     case .dish(let dish): (dish.id, dish.name)
     case .section(let section): (section.id, section.name)
     case .exhibit(let exhibit): (exhibit.id, exhibit.name)
-    case .product: nil
-    }
-  }
-
-  /// The catalogue item named; nil for a product, which users add and the catalogue does not hold.
-  public var catalogEntry: (any CatalogEntry)? {
-    switch self {
-    case .fruit(let fruit): fruit
-    case .juice(let juice): juice
-    case .dish(let dish): dish
-    case .section(let section): section
-    case .exhibit(let exhibit): exhibit
     case .product: nil
     }
   }

@@ -11,7 +11,6 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
   public static let serializationFailure = SQLState(rawValue: "40001")
   public static let deadlockDetected = SQLState(rawValue: "40P01")
   public static let undefinedTable = SQLState(rawValue: "42P01")
-  public static let queryCanceled = SQLState(rawValue: "57014")
   public static let adminShutdown = SQLState(rawValue: "57P01")
   public static let crashShutdown = SQLState(rawValue: "57P02")
   public static let cannotConnectNow = SQLState(rawValue: "57P03")

@@ -14,11 +14,5 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     self.systemErrno = systemErrno
   }
 
-  /// The file is not a database or is damaged.
-  public var isCorrupt: Bool {
-    let primary = code & 0xFF
-    return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
-  }
-
   public var description: String { "\(message) (SQLite error \(code))" }
 }

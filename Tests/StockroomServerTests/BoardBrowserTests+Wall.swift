@@ -70,6 +70,13 @@ extension BoardBrowserTests {
       #expect(try number(page, "document.documentElement.scrollWidth") <= 390)
       #expect(try number(page, "parseFloat(getComputedStyle(document.querySelector('#recent li')).fontSize)") >= 14)
       try savePicture(page, 390, 844, mobile: true)
+      // Dark as the phone prefers, still: a guard, dark mode was there before.
+      _ = try page.call(
+        "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+      try waitUntil(timeout: 30) {
+        try page.evaluate("getComputedStyle(document.body).backgroundColor") as? String == "rgb(18, 20, 23)"
+      }
+      #expect(try number(page, "document.querySelector('#recent li').getBoundingClientRect().bottom") <= 844)
     }
   }
 

@@ -18,10 +18,10 @@ extension Server {
   }
 
   private func boardStats(_ encoder: BoardEventEncoder) -> String {
-    let (orders, newest) = store.read { ($0.ordersMade, $0.counters.nextOrderID - 1) }
+    let (orders, newest, recent) = store.read { ($0.ordersMade, $0.counters.nextOrderID - 1, encoder.recent($0)) }
     return encoder.stats(
       connections: connectedClients, orders: orders, newestOrder: newest, watchers: store.hub.watcherCount,
-      store: boardStoreState)
+      store: boardStoreState, recent: recent)
   }
 
   /// The store as the board shows it: a lost shared store first (its levels may be stale), then

@@ -48,7 +48,7 @@ struct BoardBrowserTests {
 
   /// Runs `body` with a Chromium open on `url`, in a profile folder of its own that goes with it,
   /// and fails the test if the page's script met an error meanwhile.
-  private func withBrowser(on url: String, _ body: (DevToolsPage) throws -> Void) throws {
+  func withBrowser(on url: String, _ body: (DevToolsPage) throws -> Void) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -64,7 +64,7 @@ struct BoardBrowserTests {
   }
 
   /// The board's port, from the line `stockroomd` logs when it starts serving it.
-  private func boardPort(_ daemon: DaemonProcess) throws -> UInt16 {
+  func boardPort(_ daemon: DaemonProcess) throws -> UInt16 {
     var port: UInt16?
     try waitUntil {
       port = daemon.log.firstMatch(of: /board on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { UInt16($0.1) }
@@ -95,7 +95,7 @@ struct BoardBrowserTests {
     }
   }
 
-  private func text(_ page: DevToolsPage, _ selector: String) throws -> String? {
+  func text(_ page: DevToolsPage, _ selector: String) throws -> String? {
     try page.evaluate("document.querySelector('\(selector)')?.textContent ?? null") as? String
   }
 
@@ -117,7 +117,8 @@ struct BoardBrowserTests {
       #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")
       #expect(
         try page.evaluate("document.querySelector('[data-item=\"banana\"] .bar span').style.width") as? String == "70%")
-      #expect(try text(page, "#recent li")?.contains("#1 Banana ×3") == true)
+      // As ordered, from the next stats event's recent orders.
+      try waitUntil(timeout: 30) { try text(page, "#recent li .what")?.hasSuffix("#1 Banana ×3") == true }
       // Counted as it came, not 2 s later at the next stats event.
       #expect(try text(page, "#orders") == "1")
 
@@ -132,6 +133,8 @@ struct BoardBrowserTests {
         )
           as? Bool == true
       }
+      // Every order named as ordered (a stats event's recent orders came after it).
+      try waitUntil(timeout: 30) { try text(page, "#recent li .what")?.hasSuffix("#3 김치찌개 ×4, 미역국 ×1") == true }
       try waitUntil(timeout: 30) { try page.evaluate("document.getAnimations().length") as? Int == 0 }
       #expect(try text(page, "#orders") == "3")
 
@@ -163,9 +166,21 @@ struct BoardBrowserTests {
       _ = try first.logThroughStop()
       first.process.waitUntilExit()
       try waitUntil(timeout: 30) { try text(page, "#status") == "reconnecting…" }
+      // Unmistakably stale: a banner with the time it was lost, the store unknown, the figures
+      // and the stock dimmed, not only a grey word in the corner.
+      try waitUntil(timeout: 30) { try page.evaluate("document.getElementById('banner')?.hidden") as? Bool == false }
+      #expect(try text(page, "#banner")?.wholeMatch(of: /server unreachable since \d\d:\d\d:\d\d/) != nil)
+      #expect(try text(page, "#store") == "unreachable")
+      for part in [".figures", "main"] {
+        let opacity = try page.evaluate("Number(getComputedStyle(document.querySelector('\(part)')).opacity)")
+        #expect((opacity as? Double ?? (opacity as? Int).map(Double.init) ?? 1) < 0.6, "\(part) is not dimmed")
+      }
       let (second, newShopPort) = try data.start(["--http", "127.0.0.1:\(board)"])
       defer { withExtendedLifetime(second) {} }
       try waitUntil(timeout: 60) { try text(page, "#status") == "live" }
+      try waitUntil(timeout: 30) { try page.evaluate("document.getElementById('banner').hidden") as? Bool == true }
+      #expect(try text(page, "#store") == "up")
+      #expect(try page.evaluate("getComputedStyle(document.querySelector('main')).opacity") as? String == "1")
       #expect(try LineClient.greeted(newShopPort).request("ORDER kiwi 3").isOK)
       try waitUntil(timeout: 30) { try text(page, "[data-item=\"kiwi\"] .level") == "5" }
       #expect(try page.evaluate("window.stockroomMark") as? String == "first load", "the page was reloaded")

@@ -107,6 +107,23 @@ struct BoardEventsTests {
     #expect(stats["connections"] as? Int == 1)
   }
 
+  @Test("the snapshot's stats list the newest orders as ordered, with what they took, and no one's name")
+  func snapshotListsRecentOrders() throws {
+    let (server, port) = try boardServer()
+    let orders = try LineClient.greeted(server.port, user: "minji")
+    #expect(try orders.request("ORDER mango_juice 3").isOK)
+    #expect(try orders.request("ORDER kiwi").isOK)
+    let snapshot = try EventStreamClient(port: port).next()
+    let recent = (snapshot["stats"] as? [String: Any])?["recent"] as? [[String: Any]] ?? []
+    #expect(recent.map { $0["id"] as? Int } == [2, 1])
+    let juice = recent.last ?? [:]
+    let lines = juice["lines"] as? [[String: Any]] ?? []
+    #expect(lines.map { $0["name"] as? String } == ["Mango Juice"] && lines.first?["count"] as? Int == 3)
+    let took = juice["took"] as? [[String: Any]] ?? []
+    #expect(took.map { $0["name"] as? String } == ["Mango"] && took.first?["count"] as? Int == 9)
+    #expect(juice["placed"] is Int && juice["user"] == nil)
+  }
+
   @Test("the shared store's loss and return reach the stream as they reach a watcher (! store)")
   func storeDownAndUp() throws {
     let (server, port) = try boardServer()

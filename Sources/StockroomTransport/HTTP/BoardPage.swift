@@ -17,6 +17,7 @@ enum BoardPage {
       <h1>Stockroom</h1>
       <p id="status" class="status" data-state="connecting">connecting…</p>
     </header>
+    <p id="banner" class="banner" role="alert" hidden></p>
     <section class="figures" aria-label="figures">
       <div><span class="label">orders/s</span><span id="rate" class="value">–</span></div>
       <div><span class="label">orders</span><span id="orders" class="value">–</span></div>

@@ -4,7 +4,9 @@
 enum BoardScript {
   static let javascript = #"""
     "use strict";
-    const board = { items: new Map(), sections: [], recent: [], last: null, orders: 0, counted: 0, store: "up" };
+    const board = { items: new Map(), sections: [], recent: [], last: null, orders: 0, counted: 0, store: "up", lostSince: null };
+    // As many orders as the server's `recent` holds (BoardEventEncoder.recentOrders).
+    const recentOrders = 12;
     const byId = (id) => document.getElementById(id);
 
     function element(tag, className, text) {
@@ -39,7 +41,8 @@ enum BoardScript {
       const share = fraction(item.level, item.initial);
       row.querySelector(".level").textContent = String(item.level);
       row.querySelector(".bar span").style.width = (share * 100).toFixed(1) + "%";
-      row.dataset.state = item.level <= 0 ? "out" : share < 0.25 ? "low" : "ok";
+      // The terminal's thresholds (Palette.bar): red below a quarter, yellow below a half.
+      row.dataset.state = item.level <= 0 ? "out" : share < 0.25 ? "low" : share < 0.5 ? "half" : "ok";
       if (changed) {
         row.classList.remove("changed");
         void row.offsetWidth;
@@ -68,6 +71,20 @@ enum BoardScript {
       }
       const products = all.filter((item) => item.kind === "product");
       if (products.length) stock.append(group("Products", products));
+      fit();
+    }
+
+    // On a wall or a laptop every section fits on one screen: the type shrinks until the page
+    // no longer scrolls (a phone scrolls instead, its orders first).
+    function fit() {
+      const root = document.documentElement;
+      root.style.fontSize = "";
+      if (window.innerWidth <= 700) return;
+      let size = parseFloat(getComputedStyle(root).fontSize);
+      while (root.scrollHeight > window.innerHeight && size > 8) {
+        size -= 0.5;
+        root.style.fontSize = size + "px";
+      }
     }
 
     function drawStore(state, reason) {
@@ -78,25 +95,45 @@ enum BoardScript {
       node.title = reason || "";
     }
 
+    const listed = (lines) => lines.map((line) => line.name + " ×" + line.count).join(", ");
+
     function drawRecent() {
       const list = byId("recent");
       list.replaceChildren();
       for (const order of board.recent) {
         const entry = element("li");
         entry.append(element("span", "when", order.time));
-        const lines = order.lines.map((line) => line.name + " ×" + line.count).join(", ");
-        entry.append(document.createTextNode("#" + order.id + " " + lines + (order.user ? " · " + order.user : "")));
+        // As ordered; what it took only when that differs (a juice takes its fruit). An order
+        // known so far by its stock events alone shows what it took until `recent` names it.
+        const ordered = listed(order.lines);
+        entry.append(element("span", "what", "#" + order.id + " " + ordered + (order.user ? " · " + order.user : "")));
+        const took = listed(order.took);
+        if (took && took !== ordered) entry.append(element("span", "took", "took " + took));
         list.append(entry);
       }
+    }
+
+    // The server's newest orders, as ordered; an order seen in stock events that it did not
+    // have yet stays until the next `recent` holds it.
+    function setRecent(orders) {
+      const newest = orders.length ? orders[0].id : 0;
+      const seen = board.recent.filter((order) => order.id > newest);
+      const known = orders.map((order) => ({
+        id: order.id, lines: order.lines, took: order.took, user: order.user,
+        time: new Date(order.placed).toTimeString().slice(0, 8),
+      }));
+      board.recent = seen.concat(known).slice(0, recentOrders);
+      drawRecent();
     }
 
     function noteOrder(event) {
       let order = board.recent.find((entry) => entry.id === event.order);
       if (!order) {
         const time = new Date().toTimeString().slice(0, 8);
-        order = { id: event.order, lines: [], user: event.user, time: time };
+        order = { id: event.order, lines: [], took: [], user: event.user, time: time, seen: true };
         board.recent.unshift(order);
-        board.recent.length = Math.min(board.recent.length, 12);
+        board.recent.sort((a, b) => b.id - a.id);
+        board.recent.length = Math.min(board.recent.length, recentOrders);
       }
       // Counted as it is seen, unless the last stats event, which named the newest order it
       // counted, already has it (order ids grow in commit order, which is the events' order).
@@ -105,7 +142,7 @@ enum BoardScript {
         board.orders += 1;
         byId("orders").textContent = String(board.orders);
       }
-      order.lines.push({ name: event.name, count: -event.change });
+      if (order.seen) order.took.push({ name: event.name, count: -event.change });
       drawRecent();
     }
 
@@ -122,6 +159,7 @@ enum BoardScript {
       byId("orders").textContent = String(board.orders);
       byId("connections").textContent = String(stats.connections);
       if (stats.store) drawStore(stats.store, stats.reason);
+      if (stats.recent) setRecent(stats.recent);
     }
 
     function whole(event) {
@@ -129,6 +167,8 @@ enum BoardScript {
       board.sections = event.sections;
       // A new server's shop may number its orders from 1 again.
       board.counted = 0;
+      board.recent = [];
+      found();
       drawStock();
       drawStore(event.store, event.reason);
       drawStats(event.stats);
@@ -177,17 +217,43 @@ enum BoardScript {
       node.textContent = text;
     }
 
+    // The stream is lost: nothing on the page is known to be true any more, and it says so
+    // plainly (dimmed, a banner with the time it was lost, the store unknown), not only in
+    // the status line, until a stream brings the whole board again.
+    function lost() {
+      if (!board.lostSince) board.lostSince = new Date();
+      document.body.dataset.stale = "true";
+      const banner = byId("banner");
+      banner.textContent = "server unreachable since " + board.lostSince.toTimeString().slice(0, 8);
+      banner.hidden = false;
+      byId("rate").textContent = "–";
+      board.last = null;
+      const store = byId("store");
+      store.textContent = "unreachable";
+      store.dataset.state = "unreachable";
+      fit();
+    }
+
+    function found() {
+      board.lostSince = null;
+      delete document.body.dataset.stale;
+      byId("banner").hidden = true;
+      fit();
+    }
+
     function connect() {
       const source = new EventSource("/events");
       source.onopen = () => status("live", "live");
       source.onmessage = received;
       source.onerror = () => {
         status("lost", "reconnecting…");
+        lost();
         // EventSource retries by itself unless the server refused the stream outright.
         if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
       };
     }
 
+    window.addEventListener("resize", fit);
     connect();
 
     """#

@@ -1,7 +1,6 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
-import StockroomStorage
 import StockroomText
 
 extension CommandHandler {

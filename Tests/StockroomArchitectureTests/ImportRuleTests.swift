@@ -46,6 +46,19 @@ import Testing
       of: "StockroomStorage", forbidden: ["StockroomEngine", "StockroomPersistence", "StockroomServer"])
   }
 
+  /// The engine and the persistence target read the time only through the `EngineClock` they
+  /// are given, so a test can hand them its own: no `Date()`, `Date.now`, `ContinuousClock`,
+  /// `SuspendingClock` or `MonotonicClock` but in the clock the server hands them.
+  @Test func timeIsReadOnlyThroughTheEngineClock() throws {
+    let reads = [#"Date\(\)"#, #"Date\.now"#, "ContinuousClock", "SuspendingClock", #"MonotonicClock\b"#]
+    let patterns = try reads.map { read in (name: read, pattern: try Regex("(^|[^A-Za-z0-9_])\(read)")) }
+    for target in ["StockroomEngine", "StockroomPersistence"] {
+      let files = try Self.swiftFiles(of: target).filter { $0.lastPathComponent != "MonotonicEngineClock.swift" }
+      #expect(!files.isEmpty, "\(target) has no Swift file")
+      try expectNoLine(in: files, of: target, patterns, "reads the clock with")
+    }
+  }
+
   /// The engine starts no thread of its own, as NIOCore starts none: every thread it runs on
   /// (the committer, the shared writer and its feed, the pools' workers, the background check)
   /// is made by a `ThreadStarter` that whoever builds the engine hands it. The names are matched

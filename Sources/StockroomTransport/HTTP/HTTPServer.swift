@@ -5,9 +5,10 @@ import StockroomLogging
 import StockroomSystem
 import Synchronization
 
-/// The board (`/`, its script and style), its event stream (`/events`) and `/metrics`, served by
-/// GNU libmicrohttpd on a polling thread of its own (epoll), so no browser or scraper waits
-/// behind a shop request or delays one. Read-only: GET and HEAD only, no request body.
+/// The board (`/`, its script and style), its event stream (`/events`), `/metrics`, and the
+/// phone page (`/join`, `/menu`, `POST /order`), served by GNU libmicrohttpd on a polling thread
+/// of its own (epoll), so no browser or scraper waits behind a shop request or delays one.
+/// GET and HEAD only, and no request body, but for a phone's order.
 package final class HTTPServer: @unchecked Sendable {
   package private(set) var address: SocketAddress
   let site: BoardSite
@@ -16,6 +17,11 @@ package final class HTTPServer: @unchecked Sendable {
     ([:], SourceShares(total: HTTPLimits.streams, perSource: HTTPLimits.streamsPerAddress), false))
   /// Every connection MHD holds: the head's deadline and the places' shares.
   let connections = Mutex(HTTPConnectionTable())
+  /// The phone pages' tokens and the taps' keys.
+  let phone = PhoneOrderDesk()
+  /// Phone orders placed and not yet answered; `stop` waits for them, as MHD must not be
+  /// stopped while their connections are suspended.
+  let ordersUnderWay = Atomic<Int>(0)
   private let ticker = DispatchSemaphore(value: 0)
   private let tickerDone = DispatchSemaphore(value: 0)
   private let logger: Logger
@@ -68,6 +74,23 @@ package final class HTTPServer: @unchecked Sendable {
       let json = site.stats()
       for stream in open { stream.tick(json) }
     }
+  }
+
+  /// Whether `stop` has begun: no new order is taken.
+  var isStopping: Bool { streams.withLock { $0.stopping } }
+
+  /// Where `connection` comes from, as the connection table has it.
+  func source(of connection: OpaquePointer) -> PeerSource {
+    let key = Int(bitPattern: UnsafeRawPointer(connection))
+    return connections.withLock { $0.source(of: key) } ?? PeerSource(bytes: [])
+  }
+
+  /// The phone page's address as the board shows it: the address this server listens on, or,
+  /// when that is every address (0.0.0.0, ::), the host the board itself was reached by.
+  func joinURL(host: String?) -> String {
+    let everywhere = address.host == "0.0.0.0" || address.host == "::"
+    guard everywhere, let host, !host.isEmpty else { return "http://\(address)/join" }
+    return "http://\(host)/join"
   }
 
   /// MHD accepted `connection`: it is given a place, or another source's, or refused.
@@ -152,7 +175,11 @@ package final class HTTPServer: @unchecked Sendable {
     }
     for stream in open { stream.end() }
     let deadline = ContinuousClock.now + .seconds(5)
-    while streams.withLock({ !$0.open.isEmpty }) && ContinuousClock.now < deadline { usleep(2_000) }
+    while (streams.withLock({ !$0.open.isEmpty }) || ordersUnderWay.load(ordering: .relaxed) > 0)
+      && ContinuousClock.now < deadline
+    {
+      usleep(2_000)
+    }
     ticker.signal()
     tickerDone.wait()
     if let daemon { MHD_stop_daemon(daemon) }

@@ -52,12 +52,13 @@ package final class HTTPServer: @unchecked Sendable {
   }
 
   /// What a start on `address` warns of: the board has no login, so an address other machines
-  /// reach shows them the live stock and the server's figures.
+  /// reach shows them the live stock and the server's figures, and lets them order as guests
+  /// from the phone page (as a guest on the shop's port may).
   package static func exposureWarning(_ address: SocketAddress) -> String? {
     guard !address.isLoopback else { return nil }
     return "the board and /metrics on http://\(address)/ can be reached from other machines, and show anyone "
-      + "there the live stock and the server's figures (read-only, no login); give --http 127.0.0.1:PORT "
-      + "unless that is meant"
+      + "there the live stock and the server's figures (no login), and its phone page (/join) takes their "
+      + "orders as guests; give --http 127.0.0.1:PORT unless that is meant"
   }
 
   /// Each second, until `stop`: closes the connections whose request head is past its deadline,

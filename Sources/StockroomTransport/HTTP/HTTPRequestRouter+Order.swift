@@ -58,13 +58,16 @@ extension HTTPRequestRouter {
       if !upload.suspendUnlessAnswered(), let reply = upload.reply { return answer(connection, reply) }
       return .YES
     case .order(let order, let key):
-      let suspended = upload.suspendUnlessAnswered()
-      server.ordersUnderWay.add(1, ordering: .relaxed)
+      guard server.admitOrder() else {
+        let refusal = PhoneOrderReply.refusal(.serviceUnavailable, code: "UNAVAILABLE", "the server is stopping")
+        _ = server.phone.finish(key, reply: refusal, from: source)
+        return answer(connection, refusal)
+      }
+      _ = upload.suspendUnlessAnswered()
       server.site.order(order, source) { [phone = server.phone] reply in
         _ = phone.finish(key, reply: reply, from: source)
-        server.ordersUnderWay.subtract(1, ordering: .relaxed)
+        server.orderAnswered()
       }
-      if !suspended, let reply = upload.reply { return answer(connection, reply) }
       return .YES
     }
   }

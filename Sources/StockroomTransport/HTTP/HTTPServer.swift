@@ -19,9 +19,10 @@ package final class HTTPServer: @unchecked Sendable {
   let connections = Mutex(HTTPConnectionTable())
   /// The phone pages' tokens and the taps' keys.
   let phone = PhoneOrderDesk()
-  /// Phone orders placed and not yet answered; `stop` waits for them, as MHD must not be
-  /// stopped while their connections are suspended.
-  let ordersUnderWay = Atomic<Int>(0)
+  /// Phone orders placed and not yet answered, and whether `stop` has begun: then no order is
+  /// taken, and `stop` waits for those under way, as MHD must not be stopped while their
+  /// connections are suspended. One lock for both, so no order slips in after `stop` looked.
+  private let orderGate = Mutex((underWay: 0, closed: false))
   private let ticker = DispatchSemaphore(value: 0)
   private let tickerDone = DispatchSemaphore(value: 0)
   private let logger: Logger
@@ -78,7 +79,21 @@ package final class HTTPServer: @unchecked Sendable {
   }
 
   /// Whether `stop` has begun: no new order is taken.
-  var isStopping: Bool { streams.withLock { $0.stopping } }
+  var isStopping: Bool { orderGate.withLock { $0.closed } }
+
+  /// Counts an order as under way; false once `stop` has begun.
+  func admitOrder() -> Bool {
+    orderGate.withLock { gate in
+      guard !gate.closed else { return false }
+      gate.underWay += 1
+      return true
+    }
+  }
+
+  /// An order admitted by `admitOrder` has its answer (and every request waiting for it).
+  func orderAnswered() {
+    orderGate.withLock { $0.underWay -= 1 }
+  }
 
   /// Where `connection` comes from, as the connection table has it.
   func source(of connection: OpaquePointer) -> PeerSource {
@@ -170,13 +185,14 @@ package final class HTTPServer: @unchecked Sendable {
   /// Ends every stream, waits (at most 5 s) for MHD to let them go, then stops MHD: it must not
   /// be stopped while a connection is suspended.
   package func stop() {
+    orderGate.withLock { $0.closed = true }
     let open = streams.withLock { streams in
       streams.stopping = true
       return Array(streams.open.values)
     }
     for stream in open { stream.end() }
     let deadline = ContinuousClock.now + .seconds(5)
-    while (streams.withLock({ !$0.open.isEmpty }) || ordersUnderWay.load(ordering: .relaxed) > 0)
+    while (streams.withLock({ !$0.open.isEmpty }) || orderGate.withLock({ $0.underWay > 0 }))
       && ContinuousClock.now < deadline
     {
       usleep(2_000)

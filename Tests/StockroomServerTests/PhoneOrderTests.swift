@@ -132,6 +132,19 @@ struct PhoneOrderTests {
     #expect(newcomer.status == 200, "\(newcomer.body)")
   }
 
+  @Test("a flood of page loads from one address forgets its own oldest tokens, never another address's")
+  func tokensSharedFairly() throws {
+    let (server, port) = try server()
+    let theirs = try token(port, from: "127.0.0.2")
+    let firstOfMine = try token(port)
+    for _ in 0..<HTTPLimits.pageTokensPerAddress { _ = try token(port) }
+    let stale = try post(order(firstOfMine, "tap-0001", "kiwi"), port: port)
+    #expect(stale.status == 403 && stale.body.contains("\"TOKEN\""), "\(stale.body)")
+    let answer = try post(order(theirs, "tap-0002", "kiwi"), port: port, from: "127.0.0.2")
+    #expect(answer.status == 200, "\(answer.body)")
+    #expect(level(server, "kiwi") == 99)
+  }
+
   @Test("the join link's QR code, as SVG for the board and as half blocks for a terminal")
   func joinCode() throws {
     let (server, port) = try server()

@@ -13,11 +13,7 @@ enum PhoneOrderAnswer {
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
       if case .reply(let whole)? = reader.feed(line) { reply = whole }
     }
-    guard let reply else {
-      return PhoneOrderReply(
-        status: .internalServerError,
-        json: "{\"ok\":false,\"code\":\"INTERNAL\",\"message\":\"the shop gave no answer\"}")
-    }
+    guard let reply else { return .refusal(.internalServerError, code: "INTERNAL", "the shop gave no answer") }
     guard reply.isOK else { return refusal(reply, names: names) }
     let lines = reply.rows.filter { $0["kind"] != "taken" }.map { row in
       var fields = [("item", q(row.id ?? "")), ("name", q(names(row.id ?? ""))), ("quantity", n(row["quantity"]))]

@@ -31,12 +31,7 @@ extension Server {
       done(PhoneOrderAnswer.reply(bytes) { id in store.read { $0.displayName(of: id) } })
     }
     let queued = loops[0].execute { run.start(line) }
-    if !queued {
-      done(
-        PhoneOrderReply(
-          status: .serviceUnavailable,
-          json: "{\"ok\":false,\"code\":\"UNAVAILABLE\",\"message\":\"the server is stopping\"}"))
-    }
+    if !queued { done(.refusal(.serviceUnavailable, code: "UNAVAILABLE", "the server is stopping")) }
   }
 
   private func boardStats(_ encoder: BoardEventEncoder) -> String {

@@ -21,11 +21,12 @@ package struct BoardSite: Sendable {
   package var menu: @Sendable () -> String = { "{\"sections\":[]}" }
   /// Places `order` as a guest's `ORDER` from `source`, through the shop's change path, and
   /// calls `done` with the answer once it is saved (or refused), on any thread.
-  package var order:
-    @Sendable (_ order: PhoneOrder, _ source: PeerSource, _ done: @escaping @Sendable (PhoneOrderReply) -> Void) -> Void =
-      {
-        _, _, done in done(.refusal(.serviceUnavailable, code: "UNAVAILABLE", "this server takes no orders here"))
-      }
+  package var order: Ordering = { _, _, done in
+    done(.refusal(.serviceUnavailable, code: "UNAVAILABLE", "this server takes no orders here"))
+  }
+
+  package typealias Ordering =
+    @Sendable (_ order: PhoneOrder, _ source: PeerSource, _ done: @escaping @Sendable (PhoneOrderReply) -> Void) -> Void
 
   package init(
     metrics: @escaping @Sendable () -> String, board: @escaping @Sendable (Bool) -> String,

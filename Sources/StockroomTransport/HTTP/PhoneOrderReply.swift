@@ -12,7 +12,7 @@ package struct PhoneOrderReply: Sendable, Equatable {
   }
 
   /// A refusal made by the HTTP server itself (a bad token, a cross-site request, a bad body).
-  static func refusal(_ status: HTTPStatusCode, code: String, _ message: String) -> PhoneOrderReply {
+  package static func refusal(_ status: HTTPStatusCode, code: String, _ message: String) -> PhoneOrderReply {
     PhoneOrderReply(
       status: status,
       json: "{\"ok\":false,\"code\":\(JSONString.quoted(code)),\"message\":\(JSONString.quoted(message))}")

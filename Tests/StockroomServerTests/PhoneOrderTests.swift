@@ -152,6 +152,7 @@ struct PhoneOrderTests {
     let svg = try HTTPExchange.get("/join.svg", port: port)
     #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
     #expect(svg.body.hasPrefix("<svg") && svg.body.contains("crispEdges"))
+    #expect(try HTTPExchange.get("/order", port: port).header("Allow") == "POST")
     let text = try HTTPExchange.get("/join.txt", port: port)
     let code = try #require(QRMatrix("http://127.0.0.1:\(port)/join"))
     #expect(text.body == code.halfBlocks)

@@ -79,6 +79,8 @@ enum HTTPRequestRouter {
       let (body, type) =
         path == "/join.svg" ? (code.svg, "image/svg+xml") : (code.halfBlocks, "text/plain; charset=utf-8")
       return respond(connection, .ok, body, type: type, headers: fresh)
+    case "/order":
+      return respond(connection, .methodNotAllowed, "POST only\n", headers: [("Allow", "POST")])
     default:
       return respond(connection, .notFound, "not found\n")
     }

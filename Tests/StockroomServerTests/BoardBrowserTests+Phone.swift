@@ -126,4 +126,41 @@ extension BoardBrowserTests {
       #expect(try phone.evaluate("typeof window.pwned") as? String == "undefined")
     }
   }
+
+  @Test("a form on another site that posts an order to the shop, with a leaked token, is refused by its Origin")
+  func crossSiteFormRefused() throws {
+    let shop = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    let shopHTTP = try shop.server.startHTTP()
+    // Another origin (another port): the page a visitor was lured to.
+    let elsewhere = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    let elsewhereHTTP = try elsewhere.server.startHTTP()
+    let page = try HTTPExchange.get("/join", port: shopHTTP)
+    let token = try #require(page.body.firstMatch(of: /name="stockroom-token" content="([0-9a-f]{32})"/)).1
+    try withBrowser(on: "http://127.0.0.1:\(elsewhereHTTP)/join") { browser in
+      try waitUntil(timeout: 60) { try browser.evaluate("document.body.dataset.menu") as? String == "ready" }
+      // The classic JSON-by-form body: a text/plain form whose one field's name and value
+      // make up the JSON. The browser sends it with its own Origin, as it sends every POST.
+      let json = "{\"token\":\"\(token)\",\"key\":\"tap-evil-1\",\"item\":\"mango_juice\",\"quantity\":1,\"x\":\""
+      _ = try browser.evaluate(
+        """
+        (() => { const form = document.createElement('form'); form.method = 'POST';
+          form.action = 'http://127.0.0.1:\(shopHTTP)/order'; form.enctype = 'text/plain';
+          const field = document.createElement('input'); field.name = \(try jsonString(json));
+          field.value = '"}'; form.append(field); document.body.append(form); form.submit(); })()
+        """)
+      try waitUntil(timeout: 30) {
+        try browser.evaluate("document.body?.textContent ?? ''") as? String ?? "" != ""
+          && browser.evaluate("location.port") as? String == String(shopHTTP)
+      }
+      #expect(try text(browser, "body")?.contains("\"code\":\"ORIGIN\"") == true)
+    }
+    #expect(shop.server.store.read { $0.level(of: "mango")?.current } == 10)
+    #expect(shop.server.store.read { $0.ordersMade } == 0)
+  }
+
+  /// `text` as a JavaScript string literal.
+  private func jsonString(_ text: String) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast()
+      .description
+  }
 }

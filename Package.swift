@@ -32,6 +32,8 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     // System GNU libmicrohttpd, from Debian's libmicrohttpd-dev: the board's and /metrics' HTTP.
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    // System libqrencode, from Debian's libqrencode-dev: the board's join link as a QR code.
+    .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     // TLS over a socket, shaped like read and write, with no loop of its own: contexts,
     // connections and what failed.
     .target(name: "StockroomTLS", dependencies: ["COpenSSL"]),
@@ -80,7 +82,7 @@ let package = Package(
       name: "StockroomTransport",
       dependencies: [
         "StockroomEngine", "StockroomProtocol", "StockroomDomain", "StockroomSystem", "CStockroomSystem",
-        "StockroomTLS", "StockroomLogging", "StockroomText", "CMicroHTTPD",
+        "StockroomTLS", "StockroomLogging", "StockroomText", "CMicroHTTPD", "CQRencode",
       ],
       swiftSettings: requestPathSettings
     ),

@@ -16,7 +16,7 @@ need_packages() {
 }
 
 # Every package a build or test needs; kept in one list so serve and test agree.
-BUILD_PACKAGES=(libedit-dev libicu-dev libmicrohttpd-dev libpq-dev libsodium-dev libsqlite3-dev libssl-dev pkg-config)
+BUILD_PACKAGES=(libedit-dev libicu-dev libmicrohttpd-dev libpq-dev libqrencode-dev libsodium-dev libsqlite3-dev libssl-dev pkg-config)
 # What README's first steps need besides the server: its examples pipe into nc.
 SERVE_PACKAGES=(netcat-openbsd)
 TEST_PACKAGES=(netcat-openbsd tmux locales postgresql strace openssl systemd less testssl.sh groff-base chromium prometheus fonts-nanum fonts-noto-color-emoji gcc)

@@ -1,11 +1,12 @@
 import StockroomEngine
+import StockroomProtocol
 import StockroomTransport
 
 extension Server {
   /// What the HTTP server serves, read from this server when asked.
   var boardSite: BoardSite {
     let encoder = BoardEventEncoder(showsNames: configuration.httpNames)
-    return BoardSite(
+    var site = BoardSite(
       metrics: { [self] in metricsText() },
       board: { [self] resync in
         let state = boardStoreState
@@ -15,6 +16,22 @@ extension Server {
       stats: { [self] in boardStats(encoder) }, hub: store.hub, counters: stats,
       nextID: { [self] in nextConnectionID.add(1, ordering: .relaxed).oldValue },
       watchTimeout: configuration.watchTimeout, encoder: encoder)
+    site.menu = { [self] in store.read { PhoneMenuEncoder.menu($0) } }
+    site.order = { [self] order, source, done in phoneOrder(order, from: source, done: done) }
+    return site
+  }
+
+  /// A phone's order (`POST /order`) as a guest's `ORDER` from the phone's address, run on the
+  /// first event loop as a connection's line is (`PhoneOrderRun`).
+  private func phoneOrder(
+    _ order: PhoneOrder, from source: PeerSource, done: @escaping @Sendable (PhoneOrderReply) -> Void
+  ) {
+    let line = "ORDER \(Quoting.quote(order.item)) \(order.quantity)"
+    let run = PhoneOrderRun(handler: handler, loop: loops[0], source: source) { [store] bytes in
+      done(PhoneOrderAnswer.reply(bytes) { id in store.read { $0.displayName(of: id) } })
+    }
+    let queued = loops[0].execute { run.start(line) }
+    if !queued { done(.refusal(.serviceUnavailable, code: "UNAVAILABLE", "the server is stopping")) }
   }
 
   private func boardStats(_ encoder: BoardEventEncoder) -> String {

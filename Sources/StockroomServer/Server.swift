@@ -39,7 +39,7 @@ public final class Server: Sendable {
   /// The places each source address holds: see `admit`.
   private let sources = Mutex(SourceCounts())
   /// One event loop per core, each a thread of its own that serves its share of the connections.
-  private let loops: [EventLoop]
+  let loops: [EventLoop]
   /// `--max-clients`, or fewer when the open-file limit cannot hold that many.
   package let maxClients: Int
   /// Where passwords are hashed and checked (`JobPool.credentials`).
@@ -49,7 +49,7 @@ public final class Server: Sendable {
   package let throttle: LoginThrottle
   private let presence: Presence
   /// What every connection shares, made once: the handler and the limits the configuration sets.
-  private let handler: CommandHandler
+  let handler: CommandHandler
   private let limits: ConnectionLimits
   /// What watchers may leave unsent, all together (`UnsentOutputBudget`).
   package let unsentBudget: UnsentOutputBudget

@@ -1,7 +1,8 @@
 import StockroomEngine
 
 /// What the HTTP server serves, from the server that runs it: the metrics text, the board's
-/// JSON, the hub its streams subscribe to, and where a dropped stream is counted.
+/// JSON, the hub its streams subscribe to, where a dropped stream is counted, and the phone
+/// page's menu and orders.
 package struct BoardSite: Sendable {
   package var metrics: @Sendable () -> String
   /// The whole board now; true for a `resync` (the browser had a stream before).
@@ -16,6 +17,16 @@ package struct BoardSite: Sendable {
   /// 0 for never).
   package var watchTimeout: Int
   package var encoder: BoardEventEncoder
+  /// The phone page's menu as JSON (`PhoneMenuEncoder`), now.
+  package var menu: @Sendable () -> String = { "{\"sections\":[]}" }
+  /// Places `order` as a guest's `ORDER` from `source`, through the shop's change path, and
+  /// calls `done` with the answer once it is saved (or refused), on any thread.
+  package var order: Ordering = { _, _, done in
+    done(.refusal(.serviceUnavailable, code: "UNAVAILABLE", "this server takes no orders here"))
+  }
+
+  package typealias Ordering =
+    @Sendable (_ order: PhoneOrder, _ source: PeerSource, _ done: @escaping @Sendable (PhoneOrderReply) -> Void) -> Void
 
   package init(
     metrics: @escaping @Sendable () -> String, board: @escaping @Sendable (Bool) -> String,

@@ -53,6 +53,10 @@ enum BoardStyle {
     @keyframes flash { from { color: var(--half); } }
     /* The column is as tall as the stock beside it, never taller: the oldest orders are cut. */
     aside { contain: size; min-height: 16rem; overflow: hidden; }
+    /* The join link and its QR code, for the phones in the room: dark on white, as a camera needs. */
+    .join { display: flex; gap: 0.6rem; align-items: center; margin-bottom: 0.6rem; color: var(--fg);
+      text-decoration: none; font-size: 0.9rem; overflow-wrap: anywhere; }
+    .join img { width: 7rem; height: 7rem; flex: none; border-radius: 0.3rem; }
     .recent { list-style: none; margin: 0; padding: 0; }
     .recent li { border-bottom: 1px solid var(--line); padding: 0.3rem 0; font-size: 1.05rem; word-break: keep-all;
       overflow-wrap: anywhere; }
@@ -67,6 +71,9 @@ enum BoardStyle {
       /* Orders first, a few at a time: the stock follows within the same screen. */
       aside { contain: none; min-height: 0; order: -1; }
       .recent { max-height: 12rem; overflow-y: auto; }
+      /* A phone is already in the hand: the link alone, one line. */
+      .join img { display: none; }
+      .join { margin-bottom: 0.3rem; }
       .stock { columns: 2 9rem; column-gap: 1rem; }
     }
 

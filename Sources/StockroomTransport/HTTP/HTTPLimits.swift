@@ -34,3 +34,18 @@ package enum HTTPLimits {
   /// gone that it is gone.
   package static let tickSeconds = 2
 }
+
+extension HTTPLimits {
+  /// Bytes of a `POST /order` body: a token, a key, an item's id and a quantity fit in far less.
+  package static let orderBody = 2 * 1024
+  /// Phone pages' tokens kept (each `GET /join` makes one), and from one address; a page whose
+  /// token was forgotten (after 12 hours, or its address's oldest past 64) asks for a reload.
+  package static let pageTokens = 4096
+  package static let pageTokensPerAddress = 64
+  package static let pageTokenLifetime: Duration = .seconds(12 * 3600)
+  /// Order keys remembered with their answers, so that a double tap or a retry orders once,
+  /// and from one address; each for 10 minutes (the page makes a new key for each tap).
+  package static let orderKeys = 4096
+  package static let orderKeysPerAddress = 256
+  package static let orderKeyLifetime: Duration = .seconds(600)
+}

@@ -9,16 +9,25 @@ import StockroomSystem
 /// MHD's callbacks for `HTTPServer`: which answer a request gets, and the end of a request.
 /// Each is a C function; its context is the server.
 enum HTTPRequestRouter {
-  /// The board's files, by path: body and type.
+  /// The board's and the phone page's fixed files, by path: body and type.
   private static let files: [String: (body: String, type: String)] = [
-    "/": (BoardPage.html, "text/html; charset=utf-8"),
     "/board.js": (BoardScript.javascript, "text/javascript; charset=utf-8"),
     "/board.css": (BoardStyle.css, "text/css; charset=utf-8"),
+    "/join.js": (PhoneScript.javascript, "text/javascript; charset=utf-8"),
+    "/join.css": (PhoneStyle.css, "text/css; charset=utf-8"),
   ]
 
-  static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, version, _, _, requestContext in
+  static let handle: MHD_AccessHandlerCallback = {
+    context, connection, url, method, version, upload, uploadSize, requestContext in
     guard let context, let connection, let url, let method, let version else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    // A `POST /order` whose body is arriving, or whose order is done.
+    if let held = requestContext?.pointee {
+      guard let order = Unmanaged<AnyObject>.fromOpaque(held).takeUnretainedValue() as? PhoneOrderUpload else {
+        return .NO
+      }
+      return continueOrder(server, connection, order, upload, uploadSize)
+    }
     // A connection cut while its head arrived (its deadline passed, or its place went to
     // another address) has had its answer.
     let key = Int(bitPattern: UnsafeRawPointer(connection))
@@ -27,14 +36,16 @@ enum HTTPRequestRouter {
       return respond(connection, .badRequest, problem)
     }
     let verb = String(cString: method)
+    let path = String(cString: url)
+    if verb == "POST" && path == "/order" { return beginOrder(server, connection, requestContext) }
     guard verb == "GET" || verb == "HEAD" else {
-      return respond(connection, .methodNotAllowed, "GET and HEAD only\n", headers: [("Allow", "GET, HEAD")])
+      let allowed = path == "/order" ? "POST" : "GET, HEAD"
+      return respond(connection, .methodNotAllowed, "\(allowed) only\n", headers: [("Allow", allowed)])
     }
     // Read-only: a request with a body is refused before any of it is read.
     if header(connection, "Transfer-Encoding") != nil || (header(connection, "Content-Length") ?? "0") != "0" {
       return respond(connection, .contentTooLarge, "no request body is accepted\n")
     }
-    let path = String(cString: url)
     if let file = files[path] {
       return respond(connection, .ok, file.body, type: file.type, headers: [("Cache-Control", "no-cache")])
     }
@@ -43,6 +54,33 @@ enum HTTPRequestRouter {
       return respond(connection, .ok, server.site.metrics(), type: MetricsText.contentType)
     case "/events":
       return stream(server, connection, requestContext)
+    default:
+      return page(server, connection, path)
+    }
+  }
+
+  /// The pages made for each request: the board (with the join link), the phone page (with
+  /// its token), the menu, and the join link's QR code.
+  private static func page(_ server: HTTPServer, _ connection: OpaquePointer, _ path: String) -> MHD_Result {
+    let fresh = [("Cache-Control", "no-store")]
+    switch path {
+    case "/":
+      let html = BoardPage.html(joinURL: server.joinURL(host: header(connection, "Host")))
+      return respond(connection, .ok, html, type: "text/html; charset=utf-8", headers: fresh)
+    case "/join":
+      let token = server.phone.newToken(for: server.source(of: connection))
+      return respond(connection, .ok, PhonePage.html(token: token), type: "text/html; charset=utf-8", headers: fresh)
+    case "/menu":
+      return respond(connection, .ok, server.site.menu(), type: "application/json", headers: fresh)
+    case "/join.svg", "/join.txt":
+      guard let code = QRMatrix(server.joinURL(host: header(connection, "Host"))) else {
+        return respond(connection, .internalServerError, "the join link is too long for a QR code\n")
+      }
+      let (body, type) =
+        path == "/join.svg" ? (code.svg, "image/svg+xml") : (code.halfBlocks, "text/plain; charset=utf-8")
+      return respond(connection, .ok, body, type: type, headers: fresh)
+    case "/order":
+      return respond(connection, .methodNotAllowed, "POST only\n", headers: [("Allow", "POST")])
     default:
       return respond(connection, .notFound, "not found\n")
     }
@@ -107,21 +145,22 @@ enum HTTPRequestRouter {
   }
 
   static let completed: MHD_RequestCompletedCallback = { context, _, requestContext, termination in
-    guard let context, let requestContext, let stream = requestContext.pointee else { return }
+    guard let context, let requestContext, let held = requestContext.pointee else { return }
     requestContext.pointee = nil
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    server.streamClosed(
-      Unmanaged<EventStream>.fromOpaque(stream).takeRetainedValue(),
-      timedOut: sr_mhd_timed_out(termination) != 0)
+    // An event stream, or a `POST /order` (which has nothing to end).
+    let object = Unmanaged<AnyObject>.fromOpaque(held).takeRetainedValue()
+    guard let stream = object as? EventStream else { return }
+    server.streamClosed(stream, timedOut: sr_mhd_timed_out(termination) != 0)
   }
 
-  private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+  static func header(_ connection: OpaquePointer, _ name: String) -> String? {
     MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
   }
 
   /// A whole answer, closed after (`Connection: close`): nothing here is worth keeping a
   /// connection open for.
-  private static func respond(
+  static func respond(
     _ connection: OpaquePointer, _ status: HTTPStatusCode, _ body: String,
     type: String = "text/plain; charset=utf-8", headers: [(String, String)] = []
   ) -> MHD_Result {

@@ -5,9 +5,10 @@ import StockroomLogging
 import StockroomSystem
 import Synchronization
 
-/// The board (`/`, its script and style), its event stream (`/events`) and `/metrics`, served by
-/// GNU libmicrohttpd on a polling thread of its own (epoll), so no browser or scraper waits
-/// behind a shop request or delays one. Read-only: GET and HEAD only, no request body.
+/// The board (`/`, its script and style), its event stream (`/events`), `/metrics`, and the
+/// phone page (`/join`, `/menu`, `POST /order`), served by GNU libmicrohttpd on a polling thread
+/// of its own (epoll), so no browser or scraper waits behind a shop request or delays one.
+/// GET and HEAD only, and no request body, but for a phone's order.
 package final class HTTPServer: @unchecked Sendable {
   package private(set) var address: SocketAddress
   let site: BoardSite
@@ -16,6 +17,12 @@ package final class HTTPServer: @unchecked Sendable {
     ([:], SourceShares(total: HTTPLimits.streams, perSource: HTTPLimits.streamsPerAddress), false))
   /// Every connection MHD holds: the head's deadline and the places' shares.
   let connections = Mutex(HTTPConnectionTable())
+  /// The phone pages' tokens and the taps' keys.
+  let phone = PhoneOrderDesk()
+  /// Phone orders placed and not yet answered, and whether `stop` has begun: then no order is
+  /// taken, and `stop` waits for those under way, as MHD must not be stopped while their
+  /// connections are suspended. One lock for both, so no order slips in after `stop` looked.
+  private let orderGate = Mutex((underWay: 0, closed: false))
   private let ticker = DispatchSemaphore(value: 0)
   private let tickerDone = DispatchSemaphore(value: 0)
   private let logger: Logger
@@ -46,12 +53,13 @@ package final class HTTPServer: @unchecked Sendable {
   }
 
   /// What a start on `address` warns of: the board has no login, so an address other machines
-  /// reach shows them the live stock and the server's figures.
+  /// reach shows them the live stock and the server's figures, and lets them order as guests
+  /// from the phone page (as a guest on the shop's port may).
   package static func exposureWarning(_ address: SocketAddress) -> String? {
     guard !address.isLoopback else { return nil }
     return "the board and /metrics on http://\(address)/ can be reached from other machines, and show anyone "
-      + "there the live stock and the server's figures (read-only, no login); give --http 127.0.0.1:PORT "
-      + "unless that is meant"
+      + "there the live stock and the server's figures (no login), and its phone page (/join) takes their "
+      + "orders as guests; give --http 127.0.0.1:PORT unless that is meant"
   }
 
   /// Each second, until `stop`: closes the connections whose request head is past its deadline,
@@ -68,6 +76,37 @@ package final class HTTPServer: @unchecked Sendable {
       let json = site.stats()
       for stream in open { stream.tick(json) }
     }
+  }
+
+  /// Whether `stop` has begun: no new order is taken.
+  var isStopping: Bool { orderGate.withLock { $0.closed } }
+
+  /// Counts an order as under way; false once `stop` has begun.
+  func admitOrder() -> Bool {
+    orderGate.withLock { gate in
+      guard !gate.closed else { return false }
+      gate.underWay += 1
+      return true
+    }
+  }
+
+  /// An order admitted by `admitOrder` has its answer (and every request waiting for it).
+  func orderAnswered() {
+    orderGate.withLock { $0.underWay -= 1 }
+  }
+
+  /// Where `connection` comes from, as the connection table has it.
+  func source(of connection: OpaquePointer) -> PeerSource {
+    let key = Int(bitPattern: UnsafeRawPointer(connection))
+    return connections.withLock { $0.source(of: key) } ?? PeerSource(bytes: [])
+  }
+
+  /// The phone page's address as the board shows it: the address this server listens on, or,
+  /// when that is every address (0.0.0.0, ::), the host the board itself was reached by.
+  func joinURL(host: String?) -> String {
+    let everywhere = address.host == "0.0.0.0" || address.host == "::"
+    guard everywhere, let host, !host.isEmpty else { return "http://\(address)/join" }
+    return "http://\(host)/join"
   }
 
   /// MHD accepted `connection`: it is given a place, or another source's, or refused.
@@ -146,13 +185,18 @@ package final class HTTPServer: @unchecked Sendable {
   /// Ends every stream, waits (at most 5 s) for MHD to let them go, then stops MHD: it must not
   /// be stopped while a connection is suspended.
   package func stop() {
+    orderGate.withLock { $0.closed = true }
     let open = streams.withLock { streams in
       streams.stopping = true
       return Array(streams.open.values)
     }
     for stream in open { stream.end() }
     let deadline = ContinuousClock.now + .seconds(5)
-    while streams.withLock({ !$0.open.isEmpty }) && ContinuousClock.now < deadline { usleep(2_000) }
+    while (streams.withLock({ !$0.open.isEmpty }) || orderGate.withLock({ $0.underWay > 0 }))
+      && ContinuousClock.now < deadline
+    {
+      usleep(2_000)
+    }
     ticker.signal()
     tickerDone.wait()
     if let daemon { MHD_stop_daemon(daemon) }

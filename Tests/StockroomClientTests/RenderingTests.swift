@@ -175,24 +175,6 @@ struct RenderingTests {
     #expect(renderer(width: 80).render(reply(["OK total=0 page=1 pages=1 size=20"])) == "OK none\n")
   }
 
-  @Test("HELP's reply for people is one table, its groups after its commands, though groups have a kind")
-  func helpIsOneTable() {
-    let renderer = Renderer(mode: .human, palette: Palette(isEnabled: false))
-    let text = renderer.render(
-      reply([
-        "* PING group=connection usage=PING summary=\"Check the connection.\"",
-        "* WHO group=live usage=WHO summary=\"How many are connected.\"",
-        "* @connection kind=group commands=\"HELP, PING\" summary=\"This connection.\"",
-        "* @live kind=group commands=WHO summary=\"Stock changes.\"",
-        "OK 2 commands in 2 groups",
-      ]))
-    let lines = text.split(separator: "\n").map(String.init)
-    // One header over all four rows: a second table would repeat it after a blank line.
-    #expect(lines.filter { $0.contains("summary") && $0.contains("usage") }.count == 1, "\(text)")
-    #expect(!text.contains("\n\n"), "\(text)")
-    #expect(lines.count == 6, "\(text)")
-  }
-
   @Test("EXPO shows visitors once, for people, and no protocol leftovers")
   func expoCard() {
     let expo = reply([

@@ -17,6 +17,20 @@ struct HumanOutputTests {
     #expect(result.lines.last == "OK 15 dishes", "\(result.output)")
   }
 
+  @Test("HELP from a script, for people, is one table: the groups (kind=group) follow the commands (no kind)")
+  func helpFromAScriptIsOneTable() throws {
+    let server = try ShopServer()
+    // From stdin HELP goes to the server, and its reply is rendered as any other.
+    let result = try ClientProcess.run(["-p", "\(server.port)", "--human"], input: "HELP\n")
+    #expect(result.status == 0)
+    let headers = result.lines.filter { $0.hasPrefix("id ") }
+    #expect(headers.count == 1, "a second table began: \(result.output)")
+    #expect(!result.lines.contains(""), "\(result.output)")
+    let command = try #require(result.lines.firstIndex { $0.hasPrefix("PING ") }, "\(result.output)")
+    let group = try #require(result.lines.firstIndex { $0.hasPrefix("@connection ") }, "\(result.output)")
+    #expect(command < group, "\(result.output)")
+  }
+
   @Test("a bar is drawn against the starting level: banana at 2 of 10 is short whatever else is listed")
   func barsAgainstTheStart() throws {
     let server = try ShopServer()

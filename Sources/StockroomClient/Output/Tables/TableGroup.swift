@@ -8,6 +8,6 @@ struct TableGroup: Equatable {
 
   init(_ row: Row) {
     levelOnly = TableView.isLevelOnly(row)
-    kind = levelOnly ? nil : RowKind(row)
+    kind = levelOnly ? nil : RowKind(row).flatMap { $0.joinsKindlessTable ? nil : $0 }
   }
 }

@@ -61,7 +61,7 @@ enum TableView {
         .field("order", alignment: .right), .field("user"),
       ]
     case .taken?: return [.id("item"), .field("quantity", alignment: .right), .stock]
-    case .expo?, nil: return generic(rows, dates: dates)
+    case .expo?, .user?, .group?, nil: return generic(rows, dates: dates)
     }
   }
 

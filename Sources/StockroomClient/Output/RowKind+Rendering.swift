@@ -1,22 +1,8 @@
 import StockroomProtocol
 
-/// What a data row is, read from its `kind=`; it decides which columns a person sees.
-enum RowKind: String, Sendable {
-  case category
-  case fruit
-  case juice
-  case ingredient
-  case section
-  case dish
-  case product
-  case exhibit
-  case expo
-  case diary
-  case order
-  case taken
-  case shortage
-  case ledger
-
+/// The protocol's row kinds as the client reads and words them for people.
+extension RowKind {
+  /// The kind a row's `kind=` names; nil when it names none, or one this client does not know.
   init?(_ row: Row) {
     guard let kind = row["kind"], let known = RowKind(rawValue: kind) else { return nil }
     self = known
@@ -24,6 +10,11 @@ enum RowKind: String, Sendable {
 
   /// Things that have a stock level, which STOCK and ADD list without their names.
   var isStocked: Bool { self == .fruit || self == .dish || self == .product }
+
+  /// Rows that share the table of the rows of no kind around them rather than start one of
+  /// their own: HELP's groups follow its commands in one listing, and WHO's users have no
+  /// columns of their own.
+  var joinsKindlessTable: Bool { self == .user || self == .group }
 
   /// How a count of them reads: `1 dish`, `2 dishes`.
   func counted(_ count: Int) -> String {

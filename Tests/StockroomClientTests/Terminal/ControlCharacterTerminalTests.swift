@@ -42,8 +42,6 @@ struct ControlCharacterTerminalTests {
       let id = try listTrap(on: server)
       try terminal.start(["-p", "\(server.port)"])
       try terminal.waitFor(text: "127.0.0.1:\(server.port)>")
-      let log = terminal.folder.appendingPathComponent("output.log").path
-      try terminal.logOutput(to: log)
       try terminal.type("PRODUCT SHOW \(id)")
       try terminal.send("Enter")
       let screen = try terminal.waitForPrompt(after: "seller", from: "PRODUCT SHOW \(id)")
@@ -62,8 +60,6 @@ struct ControlCharacterTerminalTests {
       let terminal = try TerminalSession()
       defer { terminal.stop() }
       try terminal.start(["-p", "\(server.port)", mode, "PRODUCT", "SHOW", id])
-      let log = terminal.folder.appendingPathComponent("output.log").path
-      try terminal.logOutput(to: log)
       let screen = try terminal.waitFor(text: "[stockroom exited with status 0]")
       #expect(try terminal.joinedScreen().contains(Self.shown), "\(mode): \(screen)")
     }

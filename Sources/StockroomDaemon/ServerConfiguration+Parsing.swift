@@ -127,9 +127,6 @@ extension ServerConfiguration {
         throw UsageError(message: "STOCKROOM_IO \(error.message)")
       }
     }
-    // The command line's address wins over the file's, under either name; both names on the
-    // command line (or both in the file) are refused.
-    settings.httpName = nil
     for (spelling, option, value) in given {
       do throws(OptionProblem) {
         switch option.action {

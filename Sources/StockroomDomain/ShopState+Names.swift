@@ -20,7 +20,7 @@ extension ShopState {
       throw Self.ambiguous(word, ids.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 })
     }
     var message = "no item named \(Echo.quoted(word))"
-    if let guess = suggestion(for: word) { message += "; did you mean \(Echo.quoted(guess))?" }
+    if let guess = suggestion(for: word) { message += NameSuggestion.didYouMean(guess) }
     throw ShopError(.notFound, message)
   }
 
@@ -37,7 +37,7 @@ extension ShopState {
         if let name = products[id]?.name { candidates.append(name) }
       }
     }
-    return ItemNames.suggestion(for: word, among: candidates)
+    return NameSuggestion.closest(to: word, among: candidates)
   }
 
   /// Names shared by several items; at most a few ids are listed, in id order for products.

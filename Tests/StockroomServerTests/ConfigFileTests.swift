@@ -170,11 +170,11 @@ struct ConfigFileTests {
     #expect(
       lines == [
         "\(file.path):2: unknown key; the keys are the long options of stockroomd --help, without the dashes",
-        "\(file.path):3: unknown key 'max_clients'; did you mean max-clients?",
+        "\(file.path):3: unknown key 'max_clients'; did you mean 'max-clients'?",
         "\(file.path):5: port is already set on line 1",
         "\(file.path):6: expected 'key = value'",
         "\(file.path):8: registration needs a value",
-        "\(file.path):9: unknown key 'looops'; did you mean loops?",
+        "\(file.path):9: unknown key 'looops'; did you mean 'loops'?",
         "\(file.path):4: loops takes a whole number from 1 to 256, not '0'",
         "\(file.path):7: quiet takes yes or no, not 'maybe'",
       ], "\(message)")

@@ -255,7 +255,7 @@ struct ShopSessionTests {
     #expect(help.rows.filter { $0["kind"] == nil }.map(\.id) == CommandTable.commands.map(\.name))
     let order = try client.request("help order")
     #expect(order.rows[0]["usage"] == "ORDER <item> [n] [<item> [n] ...] [key=<text>]")
-    #expect(try client.request("HELP ORDR").message.contains("did you mean ORDER"))
+    #expect(try client.request("HELP ORDR").message.contains("did you mean 'ORDER'"))
     try client.request("ORDER banana_juice")
     let info = try client.request("INFO")
     #expect(info.rows[0]["orders"] == "1")

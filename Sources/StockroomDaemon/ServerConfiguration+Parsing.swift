@@ -34,7 +34,7 @@ extension ServerConfiguration {
     ),
     (
       "stockroomd user add|passwd|del NAME, stockroomd user list   [--data DIR]",
-      "manages accounts while no server runs on DIR; see stockroomd user --help."
+      "manages accounts while no server runs on DIR (add and list on --store URL too); see stockroomd user --help."
     ),
     (
       "stockroomd migrate --store URL, stockroomd import [--data DIR] --store URL",

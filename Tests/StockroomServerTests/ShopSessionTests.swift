@@ -209,6 +209,11 @@ struct ShopSessionTests {
     let list = try minji.request("DIARY LIST")
     #expect(list.rows.map { $0["title"] } == ["second", "첫 일기"])
     #expect(list.rows[1]["preview"] == "오늘은 딸기를 샀다.")
+    // LIST diary is the same listing, paged the same way.
+    for paging in ["", " page=2 size=1"] {
+      let listed = try minji.request("LIST diary\(paging)").lines
+      #expect(listed == (try minji.request("DIARY LIST\(paging)").lines), "\(paging)")
+    }
 
     let shown = try minji.request("DIARY SHOW \(id)")
     #expect(shown.rows[0]["body"] == "오늘은 딸기를 샀다.\n내일은 망고 🥭")

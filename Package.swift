@@ -55,15 +55,24 @@ let package = Package(
     // What the bench and the tests set up around a server and nothing ships: programs started
     // with a clean signal mask, a throw-away PostgreSQL cluster, loopback certificates.
     .target(name: "StockroomFixtures", dependencies: ["StockroomSystem", "CStockroomSystem"]),
-    // The shop's engine, without sockets, event loops or Dispatch: connection cores and sessions,
-    // the command handlers and their replies, the store and its change paths, watching, counters.
+    // The shop's engine, without sockets, event loops, Dispatch or a database driver: connection
+    // cores and sessions, the command handlers and their replies, the store and the seam its
+    // change paths plug into (`ChangePath`), watching, counters.
     .target(
       name: "StockroomEngine",
       dependencies: [
-        "StockroomDomain", "StockroomProtocol", "StockroomStorage", "StockroomText", "StockroomSecurity",
-        "StockroomSystem", "StockroomLogging",
+        "StockroomDomain", "StockroomProtocol", "StockroomText", "StockroomSecurity", "StockroomSystem",
+        "StockroomLogging",
       ],
       swiftSettings: requestPathSettings
+    ),
+    // The change paths with a disk, which drive SQLite and libpq for the engine: the SQLite
+    // committer, and the PostgreSQL shared writer with its feed and flusher.
+    .target(
+      name: "StockroomPersistence",
+      dependencies: [
+        "StockroomEngine", "StockroomStorage", "StockroomDomain", "StockroomSystem", "StockroomLogging",
+      ]
     ),
     // Bytes on sockets: the epoll and Dispatch loops, listeners, connections, TLS, and the board's
     // and /metrics' HTTP (libmicrohttpd).
@@ -79,8 +88,8 @@ let package = Package(
     .target(
       name: "StockroomServer",
       dependencies: [
-        "StockroomEngine", "StockroomTransport", "StockroomDomain", "StockroomProtocol", "StockroomStorage",
-        "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomLogging",
+        "StockroomEngine", "StockroomPersistence", "StockroomTransport", "StockroomDomain", "StockroomProtocol",
+        "StockroomStorage", "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomLogging",
       ]
     ),
     // stockroomd's command line: options, the config file, and the offline subcommands.

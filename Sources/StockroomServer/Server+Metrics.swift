@@ -1,5 +1,6 @@
 import Foundation
 import StockroomEngine
+import StockroomPersistence
 import StockroomProtocol
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import StockroomDomain
 import StockroomEngine
 import StockroomLogging
 import StockroomProtocol

@@ -21,14 +21,13 @@ extension PostgresShopDatabase {
   /// the sequence number the store is at afterwards: this node's change's when it made one.
   ///
   /// Two round trips, since every one is paid while other nodes wait for the lock: one takes the
-  /// lock and brings the changes missed, the other writes every row and commits, and with
-  /// `--fsync always` goes on to the flush barrier and the announcement (`flushAndAnnounce`), so
-  /// that once it returns, the change and every change it replayed are on disk. Unless
-  /// `confirming` is false: then the caller confirms them (`confirmCommitted`), which lets this
-  /// connection go on to the next transaction while the flush runs.
-  public func commitChange(
-    after known: Int, node: String, confirming: Bool = true, _ prepare: ([ChangeRecord]) throws -> PreparedChange?
-  ) throws -> Int {
+  /// lock and brings the changes missed, the other writes every row and commits. With
+  /// `--fsync always` the commit does not wait for its flush: the caller confirms it and every
+  /// change it replayed (`confirmCommitted`), which lets this connection go on to the next
+  /// transaction while the flush runs.
+  public func commitChange(after known: Int, node: String, _ prepare: ([ChangeRecord]) throws -> PreparedChange?)
+    throws -> Int
+  {
     let connection = try usableWriter()
     do {
       // The changes are read by a statement of their own, after the lock is held: in READ
@@ -49,19 +48,18 @@ extension PostgresShopDatabase {
       let head = Self.int(locked[begin.count].values.first?[0])
       let missed = try Self.records(locked[begin.count + 1].values, after: known, through: head, in: url)
       guard let change = try prepare(missed) else {
-        // What it replayed may be another node's change that is not yet on disk.
-        try flushAndAnnounce(after: [PostgresStatement("COMMIT")], node: node, flushing: confirming && head != known)
+        // What it replayed may be another node's change not yet on disk: the caller confirms it.
+        try connection.pipeline([PostgresStatement("COMMIT")])
         return head
       }
       let sequence = head + 1
-      try flushAndAnnounce(
-        after: PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
+      try connection.pipeline(
+        PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
           PostgresStatement(
             "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
             [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest], prepared: true),
           PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)], prepared: true),
-        ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")],
-        node: node, flushing: confirming)
+        ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")])
       return sequence
     } catch {
       // A failed statement left the transaction aborted, or a failed COMMIT ended it already.

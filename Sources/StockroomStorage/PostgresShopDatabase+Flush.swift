@@ -7,13 +7,27 @@ extension PostgresShopDatabase {
   public var flushesSeparately: Bool { fsync == .always }
 
   /// Returns once everything committed before it is on PostgreSQL's disk, and tells the other
-  /// nodes how far that is (`flushAndAnnounce` with nothing before it).
+  /// nodes how far that is (`flushAndAnnounce`).
   public func flushBarrier(node: String) throws {
-    try flushAndAnnounce(after: [], node: node, flushing: true)
+    guard flushesSeparately else { return }
+    try flushAndAnnounce(node: node, on: try usableWriter())
   }
 
-  /// Runs `transaction` (statements ending in a `COMMIT`, or none) and, when `flushing` with
-  /// `--fsync always`, the barrier and the announcement after it, in one round trip.
+  /// Returns once every change committed before it is on disk, as `flushBarrier` does, but on a
+  /// connection of its own: the writer's next transaction (and the writers' lock) need not wait
+  /// for this one's flush. Without `announcing`, the other nodes are told later
+  /// (`announceFlushed`). For the shared writer's flusher thread alone.
+  public func confirmCommitted(node: String, announcing: Bool) throws {
+    try flushAndAnnounce(node: node, announcing: announcing, on: try usableConfirmer())
+  }
+
+  /// Tells the other nodes how far this node's last barrier confirmed the log; a failure loses
+  /// nothing (they poll). For the shared writer's flusher thread alone.
+  public func announceFlushed(node: String) throws {
+    try usableConfirmer().pipeline(transactions: [Self.announcement(node)])
+  }
+
+  /// Runs the barrier and the announcement after it in one round trip on `connection`.
   ///
   /// The barrier is a one-row write of this node's own, committed with `synchronous_commit` on,
   /// whose flush carries every commit before it in the log: a transaction that only took an id
@@ -26,42 +40,15 @@ extension PostgresShopDatabase {
   /// done, flush included, which would make the nodes' barriers take turns. Its failure loses
   /// nothing (the other nodes poll), so it is not thrown; a barrier's is, as a lost connection:
   /// the transaction before it committed, but is not known to be on disk.
-  func flushAndAnnounce(after transaction: [PostgresStatement], node: String, flushing: Bool) throws {
-    let connection = try usableWriter()
-    guard flushing && flushesSeparately else {
-      if !transaction.isEmpty { try connection.pipeline(transaction) }
-      return
-    }
-    try flushAndAnnounce(after: transaction, node: node, on: connection)
-  }
-
-  /// Returns once every change committed before it is on disk, as `flushBarrier` does, but on a
-  /// connection of its own: the writer's next transaction (and the writers' lock) need not wait
-  /// for this one's flush. Without `announcing`, the other nodes are told later
-  /// (`announceFlushed`). For the shared writer's flusher thread alone.
-  public func confirmCommitted(node: String, announcing: Bool) throws {
-    try flushAndAnnounce(after: [], node: node, announcing: announcing, on: try usableConfirmer())
-  }
-
-  /// Tells the other nodes how far this node's last barrier confirmed the log; a failure loses
-  /// nothing (they poll). For the shared writer's flusher thread alone.
-  public func announceFlushed(node: String) throws {
-    try usableConfirmer().pipeline(transactions: [Self.announcement(node)])
-  }
-
-  /// `transaction`, the barrier and the announcement in one round trip on `connection`.
-  private func flushAndAnnounce(
-    after transaction: [PostgresStatement], node: String, announcing: Bool = true, on connection: PostgresConnection
-  ) throws {
+  private func flushAndAnnounce(node: String, announcing: Bool = true, on connection: PostgresConnection) throws {
     let barrier = Self.barrier(node)
     var answered: [[PostgresRows]] = []
     do {
       let announcement = announcing ? [Self.announcement(node)] : []
-      try connection.pipeline(transactions: [transaction + barrier] + announcement, answered: &answered)
+      try connection.pipeline(transactions: [barrier] + announcement, answered: &answered)
     } catch {
-      let ran = answered.first?.count ?? 0
-      if ran == transaction.count + barrier.count { return }
-      guard ran >= transaction.count else { throw error }
+      // The barrier ran whole, and only the announcement failed: nothing is lost (they poll).
+      if answered.first?.count ?? 0 == barrier.count { return }
       throw PostgresError(.connectionLost, "the changes could not be confirmed on disk: \(error)")
     }
   }

@@ -10,7 +10,7 @@ import StockroomText
 /// The writer connection is the shared writer's alone, and the confirmer (the flush barriers')
 /// its flusher's, which makes the unchecked `Sendable` sound; reads go through another
 /// connection behind a lock.
-public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
+public final class PostgresShopDatabase: ShopHistory, @unchecked Sendable {
   public let url: PostgresURL
   public let fsync: FsyncPolicy
   public var location: String { url.redacted }
@@ -79,10 +79,6 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
   }
 
   // MARK: Loading
-
-  public func load(catalog: Catalog, catalogJSON: String, limits: ShopLimits, persist: Bool) throws -> ShopState {
-    try loadShared(catalog: catalog, catalogJSON: catalogJSON, limits: limits, persist: persist).shop
-  }
 
   /// The shop, and the number of the last change it holds: a node replays the change log from
   /// there.
@@ -224,33 +220,8 @@ public final class PostgresShopDatabase: ShopJournal, @unchecked Sendable {
 
   // MARK: Writing
 
-  /// Writes rows outside the change log, where other nodes would not hear of them: the server
-  /// commits through `commitChange` instead; this serves the `ShopJournal` contract.
-  public func write(_ batch: JournalBatch) throws {
-    let connection = try usableWriter()
-    try connection.transaction { try writeRows(batch, countersBefore: nil, on: connection) }
-  }
-
-  /// Writes `batch`'s rows in one round trip. `countersBefore`: the counters as the database
-  /// holds them, so that only those that moved are written; nil writes them all.
-  func writeRows(_ batch: JournalBatch, countersBefore: ShopCounters?, on connection: PostgresConnection) throws {
-    try connection.pipeline(PostgresRowWrites.statements(for: batch, countersBefore: countersBefore))
-  }
-
-  public func probe() throws {
-    let connection = try usableWriter()
-    try connection.query(
-      "INSERT INTO meta(key, value) VALUES ('probe', 0) ON CONFLICT (key) DO UPDATE SET value = meta.value + 1")
-  }
-
-  /// PostgreSQL flushes its own log; nothing is owed here.
-  public func syncIfDue(now: Date) throws {}
-
-  public func checkpoint() throws {}
-
-  /// Each commit writes its rows: there is no log to fold.
-  public func foldIfDue(idle: Bool) throws -> Bool { false }
-
+  /// Drops order keys past their retention: the shared writer's housekeeping. Every other write
+  /// goes through the change log (`commitChange`), where the other nodes hear of it.
   public func expireKeys(olderThan cutoff: Date) throws {
     try usableWriter().query(
       "DELETE FROM order_keys WHERE placed < to_timestamp($1::float8)", [String(cutoff.timeIntervalSince1970)])

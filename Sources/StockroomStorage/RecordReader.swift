@@ -1,3 +1,5 @@
+import StockroomDomain
+
 /// Reads back what `RecordWriter` wrote, throwing `DamagedRow` for bytes it cannot have written
 /// (cut short, a varint too long, text that is not UTF-8).
 struct RecordReader {

@@ -1,3 +1,5 @@
+import StockroomDomain
+
 /// Why the stored shop cannot be opened, in words an operator can act on: which file, what is
 /// wrong with it, and what to do.
 public enum StartupDiagnosis {

@@ -3,13 +3,15 @@ import Testing
 
 /// One change path, one way round: the paths a change takes (memory, the SQLite committer, the
 /// PostgreSQL writer) are given the shop when they are made and call into it; nothing in
-/// `Changes` is wired up after construction, and none of it knows how a reply is written.
+/// `Changes`, nor in the persistence target that holds the paths with a disk, is wired up after
+/// construction, and none of it knows how a reply is written.
 @Suite(.timeLimit(.minutes(30))) struct ChangePathShapeTests {
   static let changes = ImportRuleTests.sources.appendingPathComponent("StockroomEngine/Changes")
+  static let persistence = ImportRuleTests.sources.appendingPathComponent("StockroomPersistence")
 
-  /// The code of each file in `Changes`, comments left out.
+  /// The code of each file in `Changes` and the persistence target, comments left out.
   static func code() throws -> [(file: String, lines: [Substring])] {
-    try ImportRuleTests.swiftFiles(in: changes).map { file in
+    try (ImportRuleTests.swiftFiles(in: changes) + ImportRuleTests.swiftFiles(in: persistence)).map { file in
       let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter {
         !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
       }

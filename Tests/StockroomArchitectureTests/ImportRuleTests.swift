@@ -14,8 +14,8 @@ import Testing
     try expectImports(
       of: "StockroomEngine",
       allowed: [
-        "Foundation", "Synchronization", "Glibc", "Musl", "StockroomDomain", "StockroomProtocol",
-        "StockroomStorage", "StockroomText", "StockroomSecurity", "StockroomSystem", "StockroomLogging",
+        "Foundation", "Synchronization", "Glibc", "Musl", "StockroomDomain", "StockroomProtocol", "StockroomText",
+        "StockroomSecurity", "StockroomSystem", "StockroomLogging",
       ])
     try expectNoCalls(
       of: "StockroomEngine",
@@ -23,13 +23,52 @@ import Testing
       types: ["Dispatch", "TLSChannel", "TLSContext", "SocketAddress", "EventLoop", "Listener"])
   }
 
+  /// The engine drives no database: SQLite and libpq are the persistence target's
+  /// (`StockroomPersistence`), which the engine reaches only through its `ChangePath` seam and
+  /// the `ShopHistory` it is handed. So no engine file imports the storage layer or a driver, or
+  /// names a driver's type, its errors included: a driver's failure reaches the engine as a
+  /// `CommitFailure`, classified beside the driver.
+  @Test func engineDrivesNoStorage() throws {
+    try expectImports(
+      of: "StockroomEngine", forbidden: ["StockroomStorage", "StockroomPersistence", "CSQLite", "CLibPQ"])
+    try expectNoNames(
+      of: "StockroomEngine",
+      ["SQLiteError", "PostgresError", "PostgresShopDatabase", "PostgresChangeFeed", "ShopDatabase", "SQLiteDatabase"])
+  }
+
+  /// The persistence target sits between the engine and the storage layer, and below the server:
+  /// it reaches neither sockets nor the layers above it, and storage never reaches up to it.
+  @Test func persistenceSitsBetweenEngineAndStorage() throws {
+    try expectImports(
+      of: "StockroomPersistence",
+      forbidden: ["StockroomTransport", "StockroomServer", "StockroomDaemon", "StockroomFixtures"])
+    try expectImports(
+      of: "StockroomStorage", forbidden: ["StockroomEngine", "StockroomPersistence", "StockroomServer"])
+  }
+
+  /// The engine and the persistence target read the time only through the `EngineClock` they
+  /// are given, so a test can hand them its own: no `Date()`, `Date.now`, `ContinuousClock`,
+  /// `SuspendingClock` or `MonotonicClock` but in the clock the server hands them.
+  @Test func timeIsReadOnlyThroughTheEngineClock() throws {
+    let reads = [#"Date\(\)"#, #"Date\.now"#, "ContinuousClock", "SuspendingClock", #"MonotonicClock\b"#]
+    let patterns = try reads.map { read in (name: read, pattern: try Regex("(^|[^A-Za-z0-9_])\(read)")) }
+    for target in ["StockroomEngine", "StockroomPersistence"] {
+      let files = try Self.swiftFiles(of: target).filter { $0.lastPathComponent != "MonotonicEngineClock.swift" }
+      #expect(!files.isEmpty, "\(target) has no Swift file")
+      try expectNoLine(in: files, of: target, patterns, "reads the clock with")
+    }
+  }
+
   /// The engine starts no thread of its own, as NIOCore starts none: every thread it runs on
   /// (the committer, the shared writer and its feed, the pools' workers, the background check)
   /// is made by a `ThreadStarter` that whoever builds the engine hands it. The names are matched
   /// as whole words, after a dot too (`Thread.detachNewThread`, `Foundation.Thread`).
+  /// The persistence target's threads (the committer's, the writer's, its feed's and flusher's)
+  /// are made the same way.
   @Test func engineStartsNoThreadOfItsOwn() throws {
-    try expectNoNames(
-      of: "StockroomEngine", ["NamedThread", "Thread", "pthread_create", "detachNewThread", "DispatchQueue"])
+    for target in ["StockroomEngine", "StockroomPersistence"] {
+      try expectNoNames(of: target, ["NamedThread", "Thread", "pthread_create", "detachNewThread", "DispatchQueue"])
+    }
   }
 
   /// The shop's rules and the wire know nothing but text.
@@ -61,8 +100,8 @@ import Testing
   /// a program users run.
   @Test func fixturesShipInNothingUsersRun() throws {
     for target in [
-      "StockroomSystem", "StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon",
-      "StockroomClient", "stockroomd", "stockroom",
+      "StockroomSystem", "StockroomEngine", "StockroomPersistence", "StockroomTransport", "StockroomServer",
+      "StockroomDaemon", "StockroomClient", "stockroomd", "stockroom",
     ] {
       try expectImports(of: target, forbidden: ["StockroomFixtures"])
     }
@@ -110,7 +149,7 @@ import Testing
   @Test func everyTargetNamedHasSources() throws {
     for target in [
       "StockroomEngine", "StockroomTransport", "StockroomServer", "StockroomDaemon", "StockroomLogging",
-      "StockroomFixtures",
+      "StockroomFixtures", "StockroomPersistence", "StockroomStorage",
     ] {
       #expect(try !Self.imports(of: target).isEmpty, "\(target) has no Swift file")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDaemon
+import StockroomDomain
 import StockroomServer
 import StockroomTestSupport
 import Testing

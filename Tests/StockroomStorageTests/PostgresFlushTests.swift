@@ -1,3 +1,4 @@
+import StockroomDomain
 import StockroomStorage
 import StockroomTestSupport
 import Testing

@@ -1,18 +1,19 @@
 import StockroomDomain
-import StockroomStorage
 
 /// The one way a change goes from a request to the shop and its store, and back as an answer:
 /// submitted, committed, answered.
 ///
-/// Three paths implement it: `MemoryChanges` (no disk: applied and answered at once),
-/// `Committer` (SQLite: applied at once, the reply held until its group commit is on disk) and
-/// `SharedWriter` (PostgreSQL shared by several nodes: queued, applied on the writer's thread to
-/// the shop as the database holds it, answered from that result after its commit). Each is
-/// given the `LockedShop` it changes when it is made, and calls into it; the shop never calls
-/// back, and nothing is assigned after construction.
+/// Three paths implement it: `MemoryChanges` (no disk: applied and answered at once), and in
+/// the persistence target (`StockroomPersistence`), which drives the databases so that the
+/// engine does not, `Committer` (SQLite: applied at once, the reply held until its group commit
+/// is on disk) and `SharedWriter` (PostgreSQL shared by several nodes: queued, applied on the
+/// writer's thread to the shop as the database holds it, answered from that result after its
+/// commit). Each is given the `LockedShop` it changes when it is made, and calls into it; the
+/// shop never calls back, and nothing is assigned after construction. This protocol and
+/// `ShopHistory` are all the engine knows of a store.
 package protocol ChangePath: AnyObject, Sendable {
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
-  var journal: (any ShopJournal)? { get }
+  var history: (any ShopHistory)? { get }
   /// What the writer of the changes counts; nil in memory.
   var commitFigures: CommitFigures? { get }
   /// How this node stands with a store shared by several; nil unless it is one.

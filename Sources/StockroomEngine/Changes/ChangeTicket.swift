@@ -15,10 +15,10 @@ package final class ChangeTicket: Sendable {
   }
 
   package let mutation: Mutation
-  private let writer: SharedWriter
+  private let writer: any ChangeQueue
   private let outcome = OneShotResult<Result>()
 
-  init(_ mutation: Mutation, writer: SharedWriter) {
+  package init(_ mutation: Mutation, writer: any ChangeQueue) {
     self.mutation = mutation
     self.writer = writer
   }

@@ -1,7 +1,8 @@
 import StockroomProtocol
-import StockroomStorage
 
-/// Why a group commit did not happen, sorted by what the server does about it.
+/// Why a group commit did not happen, sorted by what the server does about it. The engine's own
+/// word for a database's failure: the persistence target classifies its drivers' errors into it
+/// (`CommitFailure+Driver`), so no driver error type reaches the engine.
 package struct CommitFailure: Sendable, Equatable {
   package enum Kind: String, Sendable, Equatable, CaseIterable {
     /// The disk refused (full, I/O error, read-only): refuse writes until it accepts them again.
@@ -19,15 +20,6 @@ package struct CommitFailure: Sendable, Equatable {
   package init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
-  }
-
-  package init(_ error: any Error) {
-    if let error = error as? PostgresError, error.isUnavailable {
-      self.init(.unreachable, "\(error)")
-      return
-    }
-    let environmental = (error as? SQLiteError)?.isEnvironmental ?? false
-    self.init(environmental ? .io : .logic, "\(error)")
   }
 
   /// The one place a failed commit becomes a reply.

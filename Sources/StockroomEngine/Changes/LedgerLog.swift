@@ -1,4 +1,4 @@
-import StockroomStorage
+import StockroomDomain
 
 /// The recent ledger, kept in memory when the server runs without a database.
 package struct LedgerLog: Sendable {

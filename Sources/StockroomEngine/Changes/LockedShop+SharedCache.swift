@@ -1,66 +1,53 @@
-import Foundation
 import StockroomDomain
-import StockroomStorage
 import Synchronization
 
 /// The shop as the cache of a store shared by several nodes: changed only by the shared
 /// writer's thread (`SharedWriter`), in the store's commit order.
 extension LockedShop {
   /// Applies this node's mutations to the cache, in order, while the shared writer holds the
-  /// store's writers' lock; returns each one's result, the rows and log entry of those that
-  /// changed something (nil when none did), their events and the newest order among them.
-  package func applyShared(_ mutations: [Mutation]) -> (
-    results: [ChangeTicket.Result], change: PreparedChange?, events: [StockEvent], newestOrder: Int?
-  ) {
-    let now = Date()
-    return state.withLock { state in
-      let before = state.shop.counters
-      var batch = JournalBatch()
-      var results: [ChangeTicket.Result] = []
-      var logged: [Mutation] = []
-      var events: [StockEvent] = []
+  /// store's writers' lock, and returns what they gave. `record` is handed each change that
+  /// changed something, with the shop right after it, under the lock: the writer writes its rows
+  /// from that, so the rows keep the order the changes were made in.
+  package func applyShared(
+    _ mutations: [Mutation], record: (Applied, borrowing ShopState) -> Void
+  ) -> SharedApplication {
+    state.withLock { state in
+      var outcome = SharedApplication(countersBefore: state.shop.counters)
       for mutation in mutations {
         do throws(ShopError) {
           let applied = try state.shop.apply(mutation)
-          results.append(.applied(applied))
+          outcome.results.append(.applied(applied))
           switch applied.outcome {
           case .reordered, .ordered(_, repeated: true):
             // A retried keyed order changes nothing: its first attempt is already in the store.
             continue
           default: noteAccounts(applied)
           }
-          let levels = applied.events.map { state.shop.level(of: $0.item) }
-          batch.record(applied, levels: levels, counters: state.shop.counters, at: now)
-          logged.append(mutation)
-          events += applied.events
+          record(applied, state.shop)
+          outcome.logged.append(mutation)
+          outcome.events += applied.events
         } catch {
-          results.append(.refused(error))
+          outcome.results.append(.refused(error))
         }
       }
-      guard !logged.isEmpty else { return (results, nil, [], nil) }
-      let digest = ShopDigest.of(state.shop, after: events)
-      return (
-        results, PreparedChange(batch: batch, mutations: logged, digest: digest, countersBefore: before), events,
-        batch.receipts.last?.order.id
-      )
+      if !outcome.logged.isEmpty { outcome.digest = ShopDigest.of(state.shop, after: outcome.events) }
+      return outcome
     }
   }
 
-  /// Replays a change another node committed, and returns its events for `committed` to
-  /// deliver once the change is known to be on disk (it may have been committed without waiting
-  /// for its flush). Throws when the replay does not end where it ended on that node: the cache
-  /// has diverged and must be loaded again.
-  package func replayShared(_ record: ChangeRecord) throws -> [StockEvent] {
-    try state.withLock { state throws -> [StockEvent] in
+  /// Replays a change another node committed (its `mutations`, and the `digest` of the shop it
+  /// left there), and returns its events for `committed` to deliver once the change is known to
+  /// be on disk (it may have been committed without waiting for its flush). nil when the replay
+  /// does not end where it ended on that node: the cache has diverged and must be loaded again.
+  package func replayShared(_ mutations: [Mutation], digest: String) throws(ShopError) -> [StockEvent]? {
+    try state.withLock { state throws(ShopError) -> [StockEvent]? in
       var events: [StockEvent] = []
-      for mutation in record.mutations {
+      for mutation in mutations {
         let applied = try state.shop.apply(mutation)
         noteAccounts(applied)
         events += applied.events
       }
-      guard ShopDigest.of(state.shop, after: events) == record.digest else {
-        throw StorageError("replaying change \(record.sequence) from \(record.node) did not give what it gave there")
-      }
+      guard ShopDigest.of(state.shop, after: events) == digest else { return nil }
       // Already in the store, so their receipts are read there.
       state.shop.settleReceipts(through: state.shop.counters.nextOrderID - 1)
       return events

@@ -1,6 +1,5 @@
 import Foundation
 import StockroomDomain
-import StockroomStorage
 import Synchronization
 
 /// The one shop every connection reads and changes, behind its lock, and whether it takes changes.

@@ -14,9 +14,9 @@ package final class ReadIndexTicket: Sendable {
   }
 
   private let outcome = OneShotResult<Result>()
-  private let writer: SharedWriter
+  private let writer: any ChangeQueue
 
-  init(writer: SharedWriter) {
+  package init(writer: any ChangeQueue) {
     self.writer = writer
   }
 
@@ -30,7 +30,7 @@ package final class ReadIndexTicket: Sendable {
   }
 
   /// Called once, by the writer.
-  func finish(_ result: Result) {
+  package func finish(_ result: Result) {
     outcome.give(result)
   }
 }

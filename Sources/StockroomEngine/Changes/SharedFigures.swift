@@ -23,4 +23,21 @@ package struct SharedFigures: Sendable, Equatable {
   package var readCatchUps: Int
   /// Reads answered from the cache unconfirmed, while the store could not be reached.
   package var readsUnconfirmed: Int
+
+  package init(
+    node: String, connected: Bool, sequence: Int, waiting: Int, replayed: Int, retries: Int, reloads: Int,
+    reads: ReadMode, readsWaited: Int, readCatchUps: Int, readsUnconfirmed: Int
+  ) {
+    self.node = node
+    self.connected = connected
+    self.sequence = sequence
+    self.waiting = waiting
+    self.replayed = replayed
+    self.retries = retries
+    self.reloads = reloads
+    self.reads = reads
+    self.readsWaited = readsWaited
+    self.readCatchUps = readCatchUps
+    self.readsUnconfirmed = readsUnconfirmed
+  }
 }

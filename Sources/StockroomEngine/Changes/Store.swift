@@ -1,7 +1,6 @@
 import Foundation
 import StockroomDomain
 import StockroomLogging
-import StockroomStorage
 import StockroomSystem
 import StockroomText
 import Synchronization
@@ -16,6 +15,8 @@ package final class Store: Sendable {
   package let changes: any ChangePath
   /// Makes the background check's thread: the engine starts no thread of its own.
   private let starter: any ThreadStarter
+  /// Stamps an account an operator makes, and times the background check.
+  private let clock: any EngineClock
   /// The background check's thread (`verifyInBackground`), which holds the database open
   /// while it runs; set only when one was started.
   private let verification = Mutex<(any WorkerThread)?>(nil)
@@ -24,21 +25,27 @@ package final class Store: Sendable {
   /// Fixed for the store's life, so readable without the lock.
   package var limits: ShopLimits { shop.limits }
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
-  package var journal: (any ShopJournal)? { changes.journal }
+  package var history: (any ShopHistory)? { changes.history }
 
   /// A store whose changes take `changes`, made on `shop`; starts the path's threads. A
   /// background check (`verifyInBackground`) runs on a thread `starter` makes.
-  package init(shop: LockedShop, changes: any ChangePath, starter: any ThreadStarter) {
+  package init(
+    shop: LockedShop, changes: any ChangePath, starter: any ThreadStarter,
+    clock: any EngineClock = MonotonicEngineClock()
+  ) {
     self.shop = shop
     self.changes = changes
     self.starter = starter
+    self.clock = clock
     changes.start()
   }
 
   /// A shop kept in memory only.
-  package convenience init(_ state: ShopState, starter: any ThreadStarter) {
+  package convenience init(
+    _ state: ShopState, starter: any ThreadStarter, clock: any EngineClock = MonotonicEngineClock()
+  ) {
     let shop = LockedShop(state)
-    self.init(shop: shop, changes: MemoryChanges(shop: shop), starter: starter)
+    self.init(shop: shop, changes: MemoryChanges(shop: shop, clock: clock), starter: starter, clock: clock)
   }
 
   /// Applies one mutation, or queues it for the shared writer; throws the shop's refusal.
@@ -71,7 +78,7 @@ package final class Store: Sendable {
   /// Makes an account from a hash made earlier with `PasswordHash.make`, as an operator does
   /// (`stockroomd user add`, a test's fixture): not self-registered, and saved before it returns.
   package func addAccount(name: String, passwordHash hash: String, role: Role) throws {
-    let now = Date()
+    let now = clock.wallTime()
     try applyAndWait(
       .createAccount(
         Account(name: try TextRules.userName(name), role: role, passwordHash: hash, created: now, updated: now),
@@ -92,15 +99,15 @@ package final class Store: Sendable {
 
   /// The receipt of a keyed order already on disk, read there outside the lock.
   package func receipt(of key: OrderKey, orderID: Int) throws -> OrderReceipt {
-    guard let journal, let receipt = try journal.receipt(of: key), receipt.order.id == orderID else {
-      throw StorageError("the receipt of order \(orderID) is missing from the database")
+    guard let history, let receipt = try history.receipt(of: key), receipt.order.id == orderID else {
+      throw MissingReceipt(orderID: orderID)
     }
     return receipt
   }
 
   /// The ledger of one item, newest first, from the database or from memory.
   package func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
-    if let journal { return try journal.ledger(of: item, paging: paging) }
+    if let history { return try history.ledger(of: item, paging: paging) }
     let all = shop.memoryLedger(of: item)
     let page = paging.slice(all)
     return (page.items, page.total)
@@ -114,7 +121,7 @@ package final class Store: Sendable {
     let (page, kept, newest, made) = shop.read { shop in
       (shop.orders.page(paging), shop.orders.count, shop.counters.nextOrderID - 1, shop.ordersMade)
     }
-    guard let journal else { return page }
+    guard let history else { return page }
     let first = (paging.page - 1) * paging.size
     guard first + paging.size > kept else { return Page(items: page.items, paging: paging, total: made) }
     // Ids count up without gaps, so the n-th newest order is `newest - n`; memory holds the
@@ -122,7 +129,7 @@ package final class Store: Sendable {
     let high = newest - first - page.items.count
     let low = max(1, newest - first - paging.size + 1)
     guard high >= low else { return Page(items: page.items, paging: paging, total: made) }
-    let older = try journal.orders(from: low, through: high)
+    let older = try history.orders(from: low, through: high)
     return Page(items: page.items + older, paging: paging, total: made)
   }
 
@@ -134,29 +141,29 @@ package final class Store: Sendable {
     }
     let first = (paging.page - 1) * paging.size
     let fromMemory = Array(recent.dropFirst(first).prefix(paging.size))
-    guard let journal else { return Page(items: fromMemory, paging: paging, total: recent.count) }
-    let older = try journal.orders(
+    guard let history else { return Page(items: fromMemory, paging: paging, total: recent.count) }
+    let older = try history.orders(
       of: user, below: oldest, offset: max(0, first - recent.count), limit: paging.size - fromMemory.count)
     return Page(items: fromMemory + older.orders, paging: paging, total: recent.count + older.total)
   }
 
   /// How many orders `LIST orders` can page through: all of them with a database.
   package func listedOrders(_ shop: borrowing ShopState) -> Int {
-    journal == nil ? shop.orders.count : shop.ordersMade
+    history == nil ? shop.orders.count : shop.ordersMade
   }
 
-  /// Runs the store's whole checks (`ShopJournal.verify`) on a thread of their own, so
+  /// Runs the store's whole checks (`ShopHistory.verify`) on a thread of their own, so
   /// that a large shop is serving within a second or two of a restart instead of after them. A
   /// failure refuses writes until the file is repaired and the server restarted; reads go on.
   package func verifyInBackground(logger: Logger) {
-    guard let database = journal else { return }
+    guard let database = history else { return }
     let thread = starter.thread(named: "sr-verify", quality: .utility)
     verification.withLock { $0 = thread }
-    thread.start { [weak self] in
-      let started = ContinuousClock.now
+    thread.start { [weak self, clock] in
+      let started = clock.now()
       do {
         try database.verify()
-        let elapsed = ContinuousClock.now - started
+        let elapsed = clock.elapsed(since: started)
         logger.info(
           "verified \(database.location): \(database.kind == .sqlite ? "pages sound, " : "")every item agrees with its ledger verify_ms=\(elapsed.milliseconds)"
         )

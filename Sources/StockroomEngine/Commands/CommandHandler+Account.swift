@@ -126,7 +126,7 @@ extension CommandHandler {
     let name = request.arguments[0].text
     let role = try Self.role(request.arguments[1].text)
     let by = session.user
-    return ChangeRequest(.setRole(name: name, role: role, at: Date())) { _, _, out in
+    return ChangeRequest(.setRole(name: name, role: role, at: clock.wallTime())) { _, _, out in
       logger.info("account role user=\(name) role=\(role.rawValue) by=\(by)")
       out.ok("role", fields: [("user", name), ("role", role.rawValue)])
     }
@@ -167,7 +167,7 @@ extension CommandHandler {
     case .wrongPassword, .verified, .hashed:
       break
     }
-    let now = Date()
+    let now = clock.wallTime()
     switch ticket.purpose {
     case .login(let name):
       guard result == .verified, let account = store.read({ $0.accounts[name] }) else {

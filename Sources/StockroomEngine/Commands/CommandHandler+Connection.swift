@@ -147,10 +147,10 @@ extension CommandHandler {
         state.namesGeneration
       )
     }
-    if let journal = store.journal, let figures = store.commitFigures {
-      out.field("storage", journal.kind.rawValue)
+    if let history = store.history, let figures = store.commitFigures {
+      out.field("storage", history.kind.rawValue)
       // Where the shop lives on the machine is the operator's business, not a visitor's.
-      if role >= .staff { out.field("data", journal.location) }
+      if role >= .staff { out.field("data", history.location) }
       out.field("fsync", settings.fsync.description)
       out.field("commits", figures.commits.load(ordering: .relaxed))
       out.field("committed_changes", figures.committedMutations.load(ordering: .relaxed))

@@ -9,7 +9,7 @@ extension CommandHandler {
 
   package func diaryNew(_ request: Request, session: Session) -> ChangeRequest {
     let mutation = Mutation.createDiary(
-      owner: session.user, title: request.arguments[0].text, body: request.arguments[1].text, at: Date())
+      owner: session.user, title: request.arguments[0].text, body: request.arguments[1].text, at: clock.wallTime())
     return ChangeRequest(mutation) { applied, _, out in
       guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
       out.diaryRow(entry, detail: false)
@@ -43,7 +43,7 @@ extension CommandHandler {
   package func diaryEdit(_ request: Request, session: Session) throws -> ChangeRequest {
     let id = try Self.diaryID(request.arguments[0])
     let mutation = Mutation.editDiary(
-      id: id, owner: session.user, title: request.options[.title], body: request.options[.body], at: Date())
+      id: id, owner: session.user, title: request.options[.title], body: request.options[.body], at: clock.wallTime())
     return ChangeRequest(mutation) { applied, _, out in
       guard case .diarySaved(let entry) = applied.outcome else { preconditionFailure("diary answers saved") }
       out.diaryRow(entry, detail: true)

@@ -25,7 +25,7 @@ extension CommandHandler {
     let draft = ProductDraft(
       name: try request.required(.name), description: options[.description] ?? "", price: price, discount: discount,
       stock: stock)
-    return ChangeRequest(.createProduct(seller: session.user, draft: draft, at: Date())) { applied, _, out in
+    return ChangeRequest(.createProduct(seller: session.user, draft: draft, at: clock.wallTime())) { applied, _, out in
       savedProduct(applied, out: &out)
     }
   }
@@ -51,7 +51,7 @@ extension CommandHandler {
     if let text = options[.discount] {
       changes.discount = .some(try Discount.parse(text, price: changes.price ?? current.price))
     }
-    return ChangeRequest(.editProduct(id: id, user: session.user, changes: changes, at: Date())) {
+    return ChangeRequest(.editProduct(id: id, user: session.user, changes: changes, at: clock.wallTime())) {
       applied, _, out in
       savedProduct(applied, out: &out)
     }

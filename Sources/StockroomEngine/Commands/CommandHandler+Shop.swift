@@ -1,7 +1,6 @@
 import Foundation
 import StockroomDomain
 import StockroomProtocol
-import StockroomStorage
 import StockroomText
 
 extension CommandHandler {
@@ -403,7 +402,8 @@ extension CommandHandler {
     }
     // The answer holds the store alone, not the whole handler: one reference, which Swift
     // passes as the closure's context instead of allocating one per order.
-    return ChangeRequest(.order(user: session.user, lines: lines, at: Date(), key: key)) { [store] applied, _, out in
+    return ChangeRequest(.order(user: session.user, lines: lines, at: clock.wallTime(), key: key)) {
+      [store] applied, _, out in
       try Self.answerOrder(applied, store: store, out: &out)
     }
   }

@@ -3,7 +3,6 @@ import StockroomDomain
 import StockroomLogging
 import StockroomProtocol
 import StockroomSecurity
-import StockroomStorage
 import StockroomText
 
 /// Turns one request line into one reply, using the command table for dispatch and checks.
@@ -164,7 +163,7 @@ package struct CommandHandler: Sendable {
     case .queued(let change): return .work(.change(change, request))
     case .applied(let done, let commit): (applied, ticket) = (done, commit)
     }
-    if case .reordered = applied.outcome, store.journal != nil {
+    if case .reordered = applied.outcome, store.history != nil {
       // A retry of a keyed order whose first answer is in the database: read there, off the
       // loop. It changed nothing, so nothing waits for a commit; an order's answer leaves the
       // session as it is.
@@ -191,7 +190,7 @@ package struct CommandHandler: Sendable {
   package func reading(
     for session: Session, out: inout ReplyEncoder, _ body: @escaping @Sendable (inout ReplyEncoder) throws -> Void
   ) throws -> ReplyWait? {
-    guard store.journal != nil else {
+    guard store.history != nil else {
       try body(&out)
       return nil
     }

@@ -19,6 +19,8 @@ package final class CommitFigures: Sendable {
   package let failures = AtomicCounters(count: CommitFailure.Kind.allCases.count)
 
   /// One commit done, with `changes` changes in it, written in `duration`.
+  package init() {}
+
   package func recordCommit(changes: Int, duration: Duration) {
     commits.add(1, ordering: .relaxed)
     guard changes > 0 else { return }

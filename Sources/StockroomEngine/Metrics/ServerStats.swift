@@ -3,7 +3,12 @@ import Synchronization
 
 /// Counters INFO and the metrics report; atomics so no request waits on another to count itself.
 package final class ServerStats: Sendable {
-  package let started = Date()
+  /// When the server started, as the metrics page reports it (seconds since the epoch).
+  package let started: Date
+  /// The same moment on the clock's monotonic side, which uptime is measured from, so that a
+  /// step of the wall clock does not move it.
+  private let startedAt: UInt64
+  private let clock: any EngineClock
   package let connectedClients = Atomic<Int>(0)
   package let totalConnections = Atomic<Int>(0)
   package let commandsServed = Atomic<Int>(0)
@@ -18,7 +23,11 @@ package final class ServerStats: Sendable {
   /// Connections closed for not reading: output past the hard limit, or a watcher far behind.
   package let slowConsumerDisconnects = Atomic<Int>(0)
 
-  package var uptimeSeconds: Int { Int(Date().timeIntervalSince(started)) }
+  package var uptimeSeconds: Int { Int(clock.elapsed(since: startedAt).components.seconds) }
 
-  package init() {}
+  package init(clock: any EngineClock = MonotonicEngineClock()) {
+    self.clock = clock
+    started = clock.wallTime()
+    startedAt = clock.now()
+  }
 }

@@ -1,4 +1,4 @@
-import StockroomStorage
+import StockroomDomain
 
 /// What the command handlers are told of the server they run in: the policy they apply
 /// (registration, passwords in clear, the line limit) and the facts INFO reports. The daemon's

@@ -1,6 +1,5 @@
 import StockroomDomain
 import StockroomEngine
-import StockroomStorage
 import Synchronization
 
 /// A change path whose commits happen when the test says: changes are applied to the shop at
@@ -20,7 +19,7 @@ final class HeldChanges: ChangePath, @unchecked Sendable {
     self.shop = shop
   }
 
-  var journal: (any ShopJournal)? { nil }
+  var history: (any ShopHistory)? { nil }
   var commitFigures: CommitFigures? { nil }
   /// The newest change held, as the SQLite committer's newest group is.
   var uncommitted: CommitTicket? { held.withLock { $0.last?.ticket } }

@@ -1,3 +1,4 @@
+import Foundation
 import StockroomEngine
 import Synchronization
 
@@ -27,6 +28,9 @@ final class ManualClock: EngineClock {
   private let state = Mutex(State())
 
   func now() -> UInt64 { state.withLock { $0.now } }
+
+  /// The system's: the harness moves waits, not the dates orders and entries are stamped with.
+  func wallTime() -> Date { Date() }
 
   /// Runs `task` for channel `owner` once the clock has been moved `delay` on.
   func schedule(after delay: Duration, for owner: Int, _ task: @escaping @Sendable () -> Void) {

@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomEngine
 
 /// One transaction of this node's on a shared store, committed, with what is told of it once it
 /// is known to be on disk: its waiters' results, its events (replayed changes first) and its
@@ -13,7 +14,8 @@ struct SharedCommit: Sendable {
   let newestOrder: Int?
   /// The changes it made, as the commit figures count them.
   let made: Int
-  let started: ContinuousClock.Instant
+  /// When it began (`EngineClock.now()`), for the commit figures.
+  let started: UInt64
   /// False when it neither made a change nor replayed one: nothing of it can be short of disk.
   let needsFlush: Bool
 }

@@ -1,5 +1,4 @@
 import Foundation
-import StockroomDomain
 
 /// One movement of one item's stock, as STOCKTAKE lists it.
 public struct LedgerEntry: Sendable, Hashable {

@@ -1,4 +1,6 @@
-/// When SQLite forces committed changes to the disk, as Redis's appendfsync does for its log.
+/// When the store forces committed changes to the disk, as Redis's appendfsync does for its log
+/// (SQLite's synchronous pragma; PostgreSQL's commits or a flush barrier). A value the engine
+/// reports in INFO and the storage layer acts on, so it lives here, below both.
 ///
 /// All three survive a crash of the server process: a commit is in the operating system's hands
 /// before any reply is sent. They differ on power loss or a kernel crash.
@@ -18,11 +20,4 @@ public enum FsyncPolicy: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  var synchronousPragma: String {
-    switch self {
-    case .always: "FULL"
-    case .batch: "NORMAL"
-    case .off: "OFF"
-    }
-  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomEngine
 import StockroomLogging
 import StockroomStorage
 import StockroomSystem
@@ -41,12 +42,15 @@ package final class Committer: ChangePath, @unchecked Sendable {
   private let logger: Logger
   /// Made by the starter the committer was given: the engine starts no thread of its own.
   private let thread: any WorkerThread
+  /// Stamps the rows, times the commits and says when housekeeping is due.
+  private let clock: any EngineClock
 
   package let figures = CommitFigures()
   private let failing = Atomic<Bool>(false)
-  private var lastExpiry = Date()
+  /// When keys were last expired (`clock.now()`).
+  private var lastExpiry: UInt64
   /// When the last commit was written: the journal folds its log once none came for `idleAfter`.
-  private var lastCommit = ContinuousClock.now
+  private var lastCommit: UInt64
   /// Long enough that a client ordering one at a time never looks idle, short enough that a
   /// read of history seldom finds anything to fold.
   private let idleAfter = Duration.milliseconds(50)
@@ -54,19 +58,22 @@ package final class Committer: ChangePath, @unchecked Sendable {
   private var foldFailing = false
 
   /// Commits the changes made to `shop` to `database`, which holds what `shop` was loaded from,
-  /// on a thread `starter` makes (`sr-committer`), started by `start()`.
+  /// on a thread `starter` makes (`sr-committer`), started by `start()`; `clock` is its time.
   package init(
     database: any ShopJournal, shop: LockedShop, logger: Logger, starter: any ThreadStarter,
-    reload: @escaping @Sendable () throws -> ShopState
+    clock: any EngineClock, reload: @escaping @Sendable () throws -> ShopState
   ) {
     self.database = database
     self.shop = shop
     self.logger = logger
     self.reload = reload
+    self.clock = clock
+    // Both are due from now: keys expire a minute after start, the log folds once it is idle.
+    (lastExpiry, lastCommit) = (clock.now(), clock.now())
     thread = starter.thread(named: "sr-committer", quality: .userInitiated)
   }
 
-  package var journal: (any ShopJournal)? { database }
+  package var history: (any ShopHistory)? { database }
   package var commitFigures: CommitFigures? { figures }
 
   /// The group a change joins is committed after the one being written, so waiting for the
@@ -85,7 +92,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// Applies the change to the shop at once and queues its rows for the next group commit; the
   /// ticket says when the reply may go.
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
-    let now = Date()
+    let now = clock.wallTime()
     let (applied, ticket) = try shop.apply(mutation) { applied, shop in
       switch applied.outcome {
       case .reordered:
@@ -176,15 +183,15 @@ package final class Committer: ChangePath, @unchecked Sendable {
       work.ticket.complete(.failed(CommitFailure(.io, "the server is refusing writes until the disk accepts them")))
       return
     }
-    let started = ContinuousClock.now
+    let started = clock.now()
     do {
       if !work.batch.isEmpty { try database.write(work.batch) }
     } catch {
-      fail(work, CommitFailure(error))
+      fail(work, CommitFailure(sqlite: error))
       return
     }
-    lastCommit = ContinuousClock.now
-    figures.recordCommit(changes: work.batch.count, duration: lastCommit - started)
+    lastCommit = clock.now()
+    figures.recordCommit(changes: work.batch.count, duration: clock.elapsed(since: started))
     shop.committed(work.events, settledThrough: work.batch.receipts.last?.order.id)
     work.ticket.complete(.committed)
   }
@@ -192,22 +199,17 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// The store reloads what is on disk and fails what came after; then this batch's waiters hear.
   private func fail(_ work: Pending, _ failure: CommitFailure) {
     figures.recordFailure(failure.kind)
-    switch failure.kind {
-    case .io:
-      failing.store(true, ordering: .relaxed)
-      logger.error(
-        "commit of \(work.batch.count) changes failed: \(failure.message); refusing writes until the disk accepts them"
-      )
-    case .unreachable:
-      failing.store(true, ordering: .relaxed)
-      logger.error(
-        "commit of \(work.batch.count) changes failed: \(failure.message); refusing writes until the database answers"
-      )
-    case .logic:
+    // A file is never unreachable (`CommitFailure(sqlite:)`): it is the disk's failure, or the rows'.
+    if failure.kind == .logic {
       // Not the disk's fault, so no read-only mode: a bug or a damaged file, which a person must see.
       logger.error(
         "commit of \(work.batch.count) changes refused by the database: \(failure.message); those changes and any "
           + "queued after them were not made, the shop was reloaded from the disk, and writes go on")
+    } else {
+      failing.store(true, ordering: .relaxed)
+      logger.error(
+        "commit of \(work.batch.count) changes failed: \(failure.message); refusing writes until the disk accepts them"
+      )
     }
     let later = CommitFailure(failure.kind, "an earlier change could not be saved: \(failure.message)")
     let readBack = shop.commitFailed(failure, reloaded: Result { try reload() }) { failPending(later) }
@@ -222,7 +224,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// the log, which start-up and the next fold read), so it is logged once, not per commit.
   private func fold() {
     do {
-      guard try database.foldIfDue(idle: ContinuousClock.now - lastCommit >= idleAfter), foldFailing else { return }
+      guard try database.foldIfDue(idle: clock.elapsed(since: lastCommit) >= idleAfter), foldFailing else { return }
       logger.info("the commit log folds into the tables again")
       foldFailing = false
     } catch {
@@ -248,12 +250,10 @@ package final class Committer: ChangePath, @unchecked Sendable {
   private func housekeeping() {
     fold()
     do {
-      try database.syncIfDue(now: Date())
-      let now = Date()
-      if now.timeIntervalSince(lastExpiry) > 60 {
-        lastExpiry = now
-        // An hour past the shop's own retention, so a key the shop still honours is always on disk.
-        try database.expireKeys(olderThan: now.addingTimeInterval(-(ShopLimits().orderKeyRetention + 3600)))
+      try database.syncIfDue(now: clock.wallTime())
+      if clock.elapsed(since: lastExpiry) > .seconds(60) {
+        lastExpiry = clock.now()
+        try database.expireKeys(olderThan: shop.limits.keyExpiry(now: clock.wallTime()))
       }
     } catch {
       logger.warning("background sync failed: \(error)")

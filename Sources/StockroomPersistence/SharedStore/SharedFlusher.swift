@@ -1,3 +1,4 @@
+import StockroomEngine
 import StockroomLogging
 import StockroomStorage
 import StockroomSystem
@@ -34,16 +35,19 @@ package final class SharedFlusher: Sendable {
   private let failures: Semaphore
   /// Whether the writer is in a transaction, whose commit a barrier will soon confirm.
   private let committing = Atomic<Bool>(false)
+  /// Times the commits it tells and the announcements it puts off.
+  private let clock: any EngineClock
 
   init(
     database: PostgresShopDatabase, node: String, shop: LockedShop, figures: CommitFigures,
-    starter: any ThreadStarter, failures: Semaphore
+    starter: any ThreadStarter, clock: any EngineClock, failures: Semaphore
   ) {
     self.database = database
     self.node = node
     self.shop = shop
     self.figures = figures
     self.failures = failures
+    self.clock = clock
     thread = database.flushesSeparately ? starter.thread(named: "sr-flusher", quality: .userInitiated) : nil
   }
 
@@ -110,7 +114,7 @@ package final class SharedFlusher: Sendable {
   /// sets off at every other node.
   private func run() {
     var owesAnnouncement = false
-    var lastAnnounced = ContinuousClock.now
+    var lastAnnounced = clock.now()
     while true {
       let (items, stopping) = queue.withLock { queue in
         defer { queue.items = [] }
@@ -119,7 +123,7 @@ package final class SharedFlusher: Sendable {
       if items.isEmpty {
         if owesAnnouncement && announcementDue(since: lastAnnounced) {
           owesAnnouncement = false
-          lastAnnounced = .now
+          lastAnnounced = clock.now()
           try? database.announceFlushed(node: node)
           continue
         }
@@ -132,7 +136,7 @@ package final class SharedFlusher: Sendable {
       if items.contains(where: Self.needsFlush) {
         let announcing = announcementDue(since: lastAnnounced)
         failure = confirm(announcing: announcing)
-        if announcing { lastAnnounced = .now }
+        if announcing { lastAnnounced = clock.now() }
         owesAnnouncement = !announcing || failure != nil
       }
       for item in items { tell(item, unconfirmed: failure) }
@@ -144,8 +148,8 @@ package final class SharedFlusher: Sendable {
   }
 
   /// Whether to announce now: no barrier of the writer's is near, or the last was long enough ago.
-  private func announcementDue(since last: ContinuousClock.Instant) -> Bool {
-    !committing.load(ordering: .relaxed) || ContinuousClock.now - last >= Self.announcementDelay
+  private func announcementDue(since last: UInt64) -> Bool {
+    !committing.load(ordering: .relaxed) || clock.elapsed(since: last) >= Self.announcementDelay
   }
 
   /// One barrier for every commit taken, as each was committed before it began; nil once it
@@ -175,7 +179,7 @@ package final class SharedFlusher: Sendable {
         for ticket in commit.tickets { ticket.finish(.failed(failure)) }
       } else {
         commit.durable.complete(.committed)
-        figures.recordCommit(changes: commit.made, duration: ContinuousClock.now - commit.started)
+        figures.recordCommit(changes: commit.made, duration: clock.elapsed(since: commit.started))
         shop.committed(commit.events, settledThrough: commit.newestOrder)
         for (ticket, result) in zip(commit.tickets, commit.results) { ticket.finish(result) }
       }

@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomEngine
 import StockroomSystem
 
 /// What the shared writer hands its flusher, which tells each in the order it was handed.

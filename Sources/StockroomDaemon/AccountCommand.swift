@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomEngine
 import StockroomLogging
 import StockroomSecurity
 import StockroomServer
@@ -14,16 +15,20 @@ import StockroomText
 #endif
 
 /// `stockroomd user add|del|list|passwd`: accounts managed on the shop's file while no server
-/// runs on it, for the first admin account above all, which no one could otherwise create.
+/// runs on it, for the first admin account above all, which no one could otherwise create; add
+/// and list work on a PostgreSQL store too, where other nodes may be running.
 public struct AccountCommand: Sendable, Equatable {
   public var action: AccountAction
   public var dataDirectory: String
+  /// A PostgreSQL store to change instead of the file in `dataDirectory` (`--store URL`, or
+  /// `STOCKROOM_STORE` as for the server).
+  public var store: String? = nil
 
   public static let usage = """
-    usage: stockroomd user add NAME [--role customer|staff|admin] [--data DIR]
+    usage: stockroomd user add NAME [--role customer|staff|admin] [--data DIR | --store URL]
            stockroomd user passwd NAME [--data DIR]
            stockroomd user del NAME [--data DIR]
-           stockroomd user list [--data DIR]
+           stockroomd user list [--data DIR | --store URL]
 
       Changes the accounts in DIR/stockroom.sqlite (default ./data) while no server runs on it;
       a new shop is made there first if there is none. add and passwd ask for the password twice
@@ -31,10 +36,14 @@ public struct AccountCommand: Sendable, Equatable {
         printf '%s\\n' "$PASSWORD" | stockroomd user add alice --role admin
       The password is never an argument. A password has 8 to 1,024 bytes; add's role is
       customer unless --role says otherwise. list prints one "name role created" line per account.
+      With --store (default $STOCKROOM_STORE), add and list work on that PostgreSQL store instead,
+      while its nodes run; change passwords and remove accounts there with USER PASSWD and USER DEL.
     """
 
   /// Reads the words after `user`; nil for `--help`.
-  public static func parse(_ words: [String]) throws(ServerConfiguration.UsageError) -> AccountCommand? {
+  public static func parse(
+    _ words: [String], environment: [String: String] = [:]
+  ) throws(ServerConfiguration.UsageError) -> AccountCommand? {
     // `--flag=value` is read as `--flag value`, as the server's own options are.
     let arguments = words.flatMap { word -> [String] in
       guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return [word] }
@@ -42,6 +51,7 @@ public struct AccountCommand: Sendable, Equatable {
     }
     var directory = ServerConfiguration().dataDirectory ?? "data"
     var role: Role? = nil
+    var store = environment["STOCKROOM_STORE"].flatMap { $0.isEmpty ? nil : $0 }
     var positional: [String] = []
     var index = 0
     func value(_ flag: String) throws(ServerConfiguration.UsageError) -> String {
@@ -54,6 +64,7 @@ public struct AccountCommand: Sendable, Equatable {
       switch argument {
       case "--help", "-h": return nil
       case "--data": directory = try value(argument)
+      case "--store": store = try value(argument)
       case "--role":
         let text = try value(argument)
         guard let parsed = Role(rawValue: text), Role.accountRoles.contains(parsed) else {
@@ -95,7 +106,13 @@ public struct AccountCommand: Sendable, Equatable {
     default:
       throw usageError("unknown command '\(verb)'; the commands are add, passwd, del and list")
     }
-    return AccountCommand(action: action, dataDirectory: directory)
+    if store != nil, case .passwd = action {
+      throw usageError("on a PostgreSQL store, change a password with USER PASSWD as an admin")
+    }
+    if store != nil, case .delete = action {
+      throw usageError("on a PostgreSQL store, remove an account with USER DEL as an admin")
+    }
+    return AccountCommand(action: action, dataDirectory: directory, store: store)
   }
 
   private static func usageError(_ message: String) -> ServerConfiguration.UsageError {
@@ -107,7 +124,7 @@ public struct AccountCommand: Sendable, Equatable {
   public static func main(_ words: [String]) -> Never {
     let command: AccountCommand
     do {
-      guard let parsed = try parse(words) else {
+      guard let parsed = try parse(words, environment: ProcessInfo.processInfo.environment) else {
         print(usage)
         exit(0)
       }
@@ -128,7 +145,9 @@ public struct AccountCommand: Sendable, Equatable {
       fail(error.message)
     } catch {
       let file = ShopDatabase.path(in: command.dataDirectory)
-      fail("cannot change the accounts: \(StartupDiagnosis.message(for: error, file: file))")
+      fail(
+        "cannot change the accounts: \(command.store == nil ? StartupDiagnosis.message(for: error, file: file) : "\(error)")"
+      )
     }
   }
 
@@ -139,6 +158,13 @@ public struct AccountCommand: Sendable, Equatable {
 
   /// Does the work; returns the lines to print. Nothing here prints or returns a password or hash.
   package func run() throws -> [String] {
+    if store != nil {
+      switch action {
+      case .list: return try Self.lines(try withStore { opened in opened.read { Array($0.accounts.values) } })
+      case .add(let raw, let role): return try add(Account.newName(raw), role: role)
+      case .passwd, .delete: preconditionFailure("parse refuses passwd and del on a PostgreSQL store")
+      }
+    }
     let exposed = ExposedFiles(directory: dataDirectory)
     guard exposed.isEmpty else {
       // The accounts' hashes are secrets too; the server refuses such a shop for the same reason.
@@ -147,31 +173,9 @@ public struct AccountCommand: Sendable, Equatable {
     }
     switch action {
     case .list:
-      let accounts = try ShopDatabase.withAccounts(directory: dataDirectory) { try ShopDatabase.accounts(in: $0) }
-      return accounts.map { "\($0.name) \($0.role.rawValue) \($0.created.formatted(.iso8601))" }
+      return Self.lines(try ShopDatabase.withAccounts(directory: dataDirectory) { try ShopDatabase.accounts(in: $0) })
     case .add(let raw, let role):
-      let name = try Account.newName(raw)
-      try ShopDatabase.withAccounts(directory: dataDirectory) { database in
-        // Asked before the password, so no one types a password twice only to be told no.
-        guard try ShopDatabase.account(named: name, in: database) == nil else {
-          throw AccountCommandError(
-            "an account named \(Echo.quoted(name)) already exists; change its password with "
-              + "`stockroomd user passwd \(name)`")
-        }
-        // The new name's probes once, against each account's looks.
-        let probes = LookalikeKey.probes(of: name) ?? []
-        let alike = { (other: Account) in
-          other.name != name && LookalikeKey.looks(of: other.name)?.contains(where: probes.contains) == true
-        }
-        if let existing = try ShopDatabase.accounts(in: database).first(where: alike) {
-          throw AccountCommandError(AccountBook.looksTaken(name, like: existing.name).message)
-        }
-        let hash = try Self.newHash(for: name)
-        let now = Date()
-        try ShopDatabase.insert(
-          Account(name: name, role: role, passwordHash: hash, created: now, updated: now), into: database)
-      }
-      return ["added \(name) as \(role.rawValue)"]
+      return try add(Account.newName(raw), role: role)
     case .passwd(let raw):
       let name = try Account.name(raw)
       try ShopDatabase.withAccounts(directory: dataDirectory) { database in
@@ -188,6 +192,54 @@ public struct AccountCommand: Sendable, Equatable {
       }
       return ["deleted \(name)"]
     }
+  }
+
+  /// One "name role created" line per account, by name.
+  private static func lines(_ accounts: [Account]) -> [String] {
+    accounts.sorted { $0.name < $1.name }.map { "\($0.name) \($0.role.rawValue) \($0.created.formatted(.iso8601))" }
+  }
+
+  /// Makes the account as the server does (`Store.addAccount`, the account creation REGISTER and
+  /// USER ADD run), so a name taken, or looking like a taken one, is refused by the one rule in
+  /// `AccountBook`, and on PostgreSQL the running nodes hear of it as of any change.
+  private func add(_ name: String, role: Role) throws -> [String] {
+    try withStore { opened in
+      // Asked before the password, so no one types a password twice only to be told no.
+      let (taken, alike) = opened.read { ($0.accounts[name] != nil, $0.accountBook.lookalike(of: name)) }
+      guard !taken else {
+        throw AccountCommandError(
+          "an account named \(Echo.quoted(name)) already exists; change its password with "
+            + (store == nil ? "`stockroomd user passwd \(name)`" : "USER PASSWD as an admin"))
+      }
+      if let alike { throw AccountCommandError(AccountBook.looksTaken(name, like: alike).message) }
+      try opened.addAccount(name: name, passwordHash: try Self.newHash(for: name), role: role)
+    }
+    return ["added \(name) as \(role.rawValue)"]
+  }
+
+  /// Opens the shop as a starting server does (the SQLite file, made when missing and refused
+  /// while a server runs on it, or the PostgreSQL store), on a catalogue of nothing so that no
+  /// item is added, runs `body`, and writes what it changed before returning.
+  private func withStore<Result>(_ body: (Store) throws -> Result) throws -> Result {
+    var configuration = ServerConfiguration()
+    configuration.dataDirectory = store == nil ? dataDirectory : nil
+    configuration.store = store
+    configuration.fsync = .always
+    let opened = try StoreOpening.open(
+      configuration: configuration, catalog: .empty, catalogText: "{}", logger: Logger(isEnabled: false),
+      starter: NamedThreadStarter())
+    let result: Result
+    do {
+      result = try body(opened)
+    } catch {
+      opened.stopWriting()
+      throw error
+    }
+    opened.stopWriting()
+    if let reason = opened.readOnlyReason {
+      throw AccountCommandError("the store refuses writes (\(reason)); the change may not be saved")
+    }
+    return result
   }
 
   /// Asks for the new password, checks it against the rules, and hashes it.

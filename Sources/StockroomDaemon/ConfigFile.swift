@@ -2,6 +2,7 @@ import Foundation
 import StockroomDomain
 import StockroomServer
 import StockroomSystem
+import StockroomText
 
 #if canImport(Glibc)
   import Glibc
@@ -117,9 +118,9 @@ package struct ConfigFile {
       return "\(option.name) is an option of the command line only, not a key"
     }
     let spelled = key.replacingOccurrences(of: "_", with: "-").lowercased()
-    if keys.contains(spelled) { return "unknown key '\(key)'; did you mean \(spelled)?" }
-    if key.count <= 64, let guess = ItemNames.suggestion(for: key, among: keys) {
-      return "unknown key '\(key)'; did you mean \(guess)?"
+    if keys.contains(spelled) { return "unknown key '\(key)'" + NameSuggestion.didYouMean(spelled) }
+    if key.count <= 64, let guess = NameSuggestion.closest(to: key, among: keys) {
+      return "unknown key '\(key)'" + NameSuggestion.didYouMean(guess)
     }
     return "unknown key; the keys are the long options of stockroomd --help, without the dashes"
   }

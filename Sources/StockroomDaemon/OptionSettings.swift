@@ -27,8 +27,6 @@ public struct OptionSettings: Sendable {
   package var tlsKey: String?
   package var tlsPort: UInt16?
   package var tlsCA: String?
-  /// Which name set the board's address, `http` or its older `metrics`: giving both is refused.
-  package var httpName: String?
 
   public init() {}
 

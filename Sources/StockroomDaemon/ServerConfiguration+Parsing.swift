@@ -34,7 +34,7 @@ extension ServerConfiguration {
     ),
     (
       "stockroomd user add|passwd|del NAME, stockroomd user list   [--data DIR]",
-      "manages accounts while no server runs on DIR; see stockroomd user --help."
+      "manages accounts while no server runs on DIR (add and list on --store URL too); see stockroomd user --help."
     ),
     (
       "stockroomd migrate --store URL, stockroomd import [--data DIR] --store URL",
@@ -127,9 +127,6 @@ extension ServerConfiguration {
         throw UsageError(message: "STOCKROOM_IO \(error.message)")
       }
     }
-    // The command line's address wins over the file's, under either name; both names on the
-    // command line (or both in the file) are refused.
-    settings.httpName = nil
     for (spelling, option, value) in given {
       do throws(OptionProblem) {
         switch option.action {

@@ -10,24 +10,6 @@ import StockroomTransport
 /// (a certificate needs its key) goes in `OptionSettings.finish()`, and what `--check-config`
 /// should look at beyond the value (whether a certificate loads) goes in `ConfigCheck`.
 public enum ServerOptions {
-  /// What `--http` and its older name `--metrics` both do. Both given on the command line, or
-  /// both in the file, is refused rather than one silently winning: a configuration that names
-  /// two addresses is a mistake to be told about. (The command line still wins over the file.)
-  private static func setHTTP(
-    named name: String
-  ) -> @Sendable (inout OptionSettings, String) throws(OptionProblem) -> Void {
-    { settings, text throws(OptionProblem) in
-      if let other = settings.httpName, other != name {
-        throw OptionProblem(
-          name == "metrics"
-            ? "is the older name of --http, which is given too; give only one of them"
-            : "is given together with its older name --metrics; give only one of them")
-      }
-      settings.configuration.http = try ListenAddress(parsing: text)
-      settings.httpName = name
-    }
-  }
-
   public static let all: [ServerOption] = [
     ServerOption(
       "host",
@@ -188,14 +170,14 @@ public enum ServerOptions {
         clear from other machines (refused by default: use TLS)
         """),
     ServerOption(
-      "http", .value(placeholder: "ADDRESS:PORT", setHTTP(named: "http")),
+      "http",
+      .value(placeholder: "ADDRESS:PORT") { settings, text throws(OptionProblem) in
+        settings.configuration.http = try ListenAddress(parsing: text)
+      },
       help: """
         serve the live board on http://ADDRESS:PORT/ and Prometheus metrics on
         /metrics (off by default; port 0 picks a free one and logs it)
         """),
-    ServerOption(
-      "metrics", .value(placeholder: "ADDRESS:PORT", setHTTP(named: "metrics")),
-      help: "the older name of --http, kept for existing configurations (not both)"),
     ServerOption(
       "http-names", .flag { settings, on in settings.configuration.httpNames = on },
       help: "show on the board who made each change (hidden by default, as WHO hides them from guests)"),

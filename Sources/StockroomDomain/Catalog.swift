@@ -15,6 +15,12 @@ public struct Catalog: Sendable {
   /// Largest stock level the shop keeps for one item.
   public static let maximumStock = 1_000_000_000
 
+  /// A catalogue of nothing, for opening a shop only to change its accounts (`stockroomd user`):
+  /// a shop loaded on it gains no item, and keeps every one it has.
+  public static let empty = Catalog(
+    format: 1, initialStock: 0, fruits: [], juices: [], sections: [], dishes: [],
+    expo: Expo(title: "", visitors: 0, location: "", opened: "", closed: "", description: ""), exhibits: [])
+
   /// Decodes and validates a catalogue; every problem names where it is.
   public static func decode(from data: Data) throws(CatalogError) -> Catalog {
     let decoder = JSONDecoder()

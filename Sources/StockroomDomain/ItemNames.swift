@@ -35,10 +35,4 @@ public enum ItemNames {
     guard utf8.count >= 2, utf8.first == UInt8(ascii: "p") || utf8.first == UInt8(ascii: "P") else { return false }
     return utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
-
-  /// The closest known name to `word`, for "did you mean"; the rule is NameSuggestion's, shared
-  /// with the client's local HELP.
-  public static func suggestion(for word: String, among names: some Sequence<String>) -> String? {
-    NameSuggestion.closest(to: word, among: names)
-  }
 }

@@ -46,7 +46,7 @@ public enum CommandGroup: String, Sendable, CaseIterable, Hashable {
   public static func unknown(_ word: String, among names: [String]) -> ProtocolError {
     var message = "unknown group \(Echo.quoted(word))"
     let typed = word.hasPrefix("@") ? String(word.dropFirst()) : word
-    if let guess = NameSuggestion.closest(to: typed, among: names) { message += "; did you mean @\(guess)?" }
+    message += NameSuggestion.didYouMean(typed, among: names, prefix: "@")
     message += (message.hasSuffix("?") ? " " : "; ") + "groups: " + names.map { "@" + $0 }.joined(separator: " ")
     return ProtocolError(.unknown, message)
   }

@@ -42,14 +42,6 @@ public enum PasswordHash {
     }
   }
 
-  /// Whether `hash` was made with other limits than today's (or is not a hash at all): after a
-  /// successful login the password can be hashed again and the new hash stored.
-  public static func needsRehash(_ hash: String) -> Bool {
-    Sodium.ready()
-    guard hash.utf8.count < crypto_pwhash_strbytes() else { return true }
-    return crypto_pwhash_str_needs_rehash(hash, operationsLimit, memoryLimit) != 0
-  }
-
   /// A hash of 32 random bytes nobody ever sees, made on first use and kept for the process's
   /// life. A login for a name with no account verifies against it, so a wrong name takes as long
   /// as a wrong password and the time of a reply does not tell which names exist. Making it costs

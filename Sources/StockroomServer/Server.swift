@@ -237,8 +237,10 @@ public final class Server: Sendable {
     }
     // No connection reads another request from here on, so nothing new reaches the committer.
     for loop in loops { loop.beginShutdown() }
-    // It writes what it was given; each finished commit releases its held replies.
-    store.changes.stop()
+    // It writes what it was given; each finished commit releases its held replies. The background
+    // check is waited for too: it holds the database open, and a restart in this process would
+    // otherwise find the file still locked.
+    store.stopWriting()
     // Every reply whose commit finished is written before the loops stop (bounded: a client
     // that does not read cannot keep the server up).
     let deadline = ContinuousClock.now + Self.shutdownGrace

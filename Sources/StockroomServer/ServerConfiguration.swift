@@ -71,7 +71,7 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// Lets LOGIN, REGISTER, PASSWD and USER ADD/PASSWD run over plaintext from other machines.
   public var allowPlaintextAuth = false
   /// Where the live board (`/`, `/events`) and Prometheus' `/metrics` are served over HTTP
-  /// (`--http`, or its older name `--metrics`); nil serves none.
+  /// (`--http`); nil serves none.
   public var http: ListenAddress? = nil
   /// Whether the board shows who made each change (`--http-names`); by default it shows what
   /// WATCH shows a guest: no names.

@@ -20,19 +20,6 @@ extension ShopDatabase {
       .rows([.text(name)], readAccount).first
   }
 
-  /// Adds `account`; refuses a name that is taken or not a valid account name, and a role
-  /// accounts cannot hold (guest).
-  public static func insert(_ account: Account, into database: SQLiteDatabase) throws {
-    try check(account)
-    guard try Self.account(named: account.name, in: database) == nil else {
-      throw ShopError(.invalid, "an account named \(Echo.quoted(account.name)) already exists")
-    }
-    try database.prepare("INSERT INTO accounts(name, role, hash, created, updated) VALUES (?, ?, ?, ?, ?)").run([
-      .text(account.name), .text(account.role.rawValue), .text(account.passwordHash),
-      .real(account.created.timeIntervalSince1970), .real(account.updated.timeIntervalSince1970),
-    ])
-  }
-
   /// Replaces the role, hash and `updated` of the account with `account`'s name (its `created`
   /// stays as stored); false when there is no such account.
   @discardableResult

@@ -30,6 +30,17 @@ public enum NameSuggestion {
     return best?.name
   }
 
+  /// `; did you mean 'ORDER'?`: how every "unknown ..." message offers `guess`, quoted as the
+  /// word it stands for is quoted. `prefix` goes before the name (a group's `@`).
+  public static func didYouMean(_ guess: String, prefix: String = "") -> String {
+    "; did you mean \(Echo.quoted(prefix + guess))?"
+  }
+
+  /// `didYouMean` for the closest of `names` to `word`; empty when none is close.
+  public static func didYouMean(_ word: String, among names: some Sequence<String>, prefix: String = "") -> String {
+    closest(to: word, among: names).map { didYouMean($0, prefix: prefix) } ?? ""
+  }
+
   /// Names are mostly lower-case ASCII ids; those skip `lowercased()`, which allocates.
   private static func folded(_ name: String) -> String {
     for byte in name.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {

@@ -33,7 +33,7 @@ struct HelpTextTests {
     // The server's words for the same mistake, with the REPL's own group among the names.
     let server = CommandGroup.unknown("@shp", among: HelpText.groups).description
     #expect(text == server + "\n")
-    #expect(text.hasPrefix("ERR UNKNOWN unknown group '@shp'; did you mean @shop? groups: "))
+    #expect(text.hasPrefix("ERR UNKNOWN unknown group '@shp'; did you mean '@shop'? groups: "))
     for group in CommandGroup.allCases { #expect(text.contains(group.label)) }
     #expect(text.hasSuffix(" @client\n"))
     #expect(HelpText.groups == CommandGroup.allCases.map(\.rawValue) + ["client"])

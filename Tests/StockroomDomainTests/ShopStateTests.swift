@@ -227,7 +227,7 @@ struct ShopStateTests {
         #expect(error.message.contains("did you mean '\(guess)'"), "\(error.message)")
       }
     }
-    #expect(ItemNames.suggestion(for: "zzzzzz", among: ["banana", "kiwi"]) == nil)
+    #expect(NameSuggestion.closest(to: "zzzzzz", among: ["banana", "kiwi"]) == nil)
   }
 
   @Test("display names resolve, Korean and English, in any case")

@@ -70,7 +70,7 @@ struct CommandTableTests {
     #expect(throws: ProtocolError.self) { try CommandGroup.named("shop") }
     let error = CommandGroup.unknown("@shp", among: CommandGroup.allCases.map(\.rawValue))
     #expect(error.code == .unknown)
-    #expect(error.message.hasPrefix("unknown group '@shp'; did you mean @shop? groups: @connection @account"))
+    #expect(error.message.hasPrefix("unknown group '@shp'; did you mean '@shop'? groups: @connection @account"))
   }
 
   @Test("command words are case-insensitive and subcommands resolve")

@@ -81,6 +81,39 @@ struct AccountCommandTests {
 
   /// A server keeps the accounts in memory, so while one runs on the directory the command
   /// takes neither lock and changes nothing. A shop the command made is one the server starts on.
+  @Test("on a PostgreSQL store, add makes the account through the store while a node runs, which hears of it")
+  func addOnPostgreSQL() throws {
+    let data = try DataDirectory(store: .postgresql)
+    let url = try data.postgresURL()
+    let (node, port) = try data.start()
+    defer { node.process.terminate() }
+    let password = LineClient.password(for: "bob")
+    let added = try data.user(["add", "bob", "--role", "staff", "--store", url], input: password + "\n")
+    #expect(added.status == 0, "\(added.errors)")
+    #expect(added.output == "added bob as staff\n")
+    // The running node learns of the account as of any change made on another node.
+    try waitUntil { (try? PostgresShop.client(port, as: "bob")) != nil }
+    let stored = try PostgresConnection(PostgresURL(url)).query("SELECT role, hash FROM accounts WHERE name = 'bob'")
+      .values
+    #expect(stored.count == 1 && stored.first?[0] == "staff")
+    #expect(PasswordHash.verify(try #require(stored.first?[1] ?? nil), Password(password)))
+
+    // The store's own rule for names that look alike, before any password is asked for.
+    let alike = try data.user(["add", "Bob", "--store", url])
+    #expect(alike.status == 1)
+    #expect(alike.errors.contains("looks like the existing account 'bob'"), "\(alike.errors)")
+    let listed = try data.user(["list", "--store", url])
+    #expect(listed.status == 0, "\(listed.errors)")
+    #expect(listed.output.split(separator: "\n").contains { $0.hasPrefix("bob staff 20") }, "\(listed.output)")
+    let passwd = try data.user(["passwd", "bob", "--store", url], input: "another-password\n")
+    #expect(passwd.status == 1)
+    #expect(passwd.errors.contains("USER PASSWD"), "\(passwd.errors)")
+    for run in [added, alike, listed, passwd] {
+      let shown = run.shown.contains(password) || run.shown.contains("$argon2id")
+      #expect(!shown, "a password or hash is shown")
+    }
+  }
+
   @Test func refusedWhileAServerRuns() throws {
     let data = try DataDirectory()
     #expect(try data.user(["add", "first"], input: "first-password\n").status == 0)

@@ -36,7 +36,7 @@ struct HelpGroupTests {
     let typo = try client.request("HELP @shp")
     #expect(typo.errorCode == .unknown)
     let groups = CommandGroup.allCases.map(\.label).joined(separator: " ")
-    #expect(typo.lines == ["ERR UNKNOWN unknown group '@shp'; did you mean @shop? groups: \(groups)"])
+    #expect(typo.lines == ["ERR UNKNOWN unknown group '@shp'; did you mean '@shop'? groups: \(groups)"])
     let far = try client.request("HELP @zzzzzzzz")
     #expect(far.lines == ["ERR UNKNOWN unknown group '@zzzzzzzz'; groups: \(groups)"])
     #expect(try client.request("HELP @").errorCode == .unknown)

@@ -41,7 +41,7 @@ struct InfoSectionTests {
     let reply = try client.request("INFO cleints")
     #expect(reply.errorCode == .notFound)
     #expect(reply.rows.isEmpty)
-    #expect(reply.message == "no INFO section 'cleints'; sections: server clients store stats; did you mean clients?")
+    #expect(reply.message == "no INFO section 'cleints'; sections: server clients store stats; did you mean 'clients'?")
     #expect(
       try client.request("INFO keyspace").message == "no INFO section 'keyspace'; sections: server clients store stats")
     #expect(try client.request("INFO server keyspace").errorCode == .notFound, "one bad section fails the request")

@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Prometheus metrics on --metrics", .timeLimit(.minutes(30)))
+@Suite("Prometheus metrics on --http", .timeLimit(.minutes(30)))
 struct MetricsTests {
   /// The port the daemon logged for /metrics.
   private func metricsPort(_ daemon: DaemonProcess) throws -> UInt16 {
@@ -38,7 +38,7 @@ struct MetricsTests {
   func scrapeRealDaemon() throws {
     let data = try DataDirectory().addAccount()
     let launched = Date().timeIntervalSince1970
-    let (daemon, port) = try data.start(["--metrics", "127.0.0.1:0"])
+    let (daemon, port) = try data.start(["--http", "127.0.0.1:0"])
     let metrics = try metricsPort(daemon)
     #expect(metrics != port, "metrics has its own socket")
     let before = try scrape(metrics)
@@ -105,7 +105,7 @@ struct MetricsTests {
   @Test("commits are timed and counted by whichever writer the store has", arguments: StoreKind.allCases)
   func commitFiguresPerStore(_ store: StoreKind) throws {
     let data = try DataDirectory(store: store).addAccount()
-    let (daemon, port) = try data.start(["--metrics", "127.0.0.1:0"])
+    let (daemon, port) = try data.start(["--http", "127.0.0.1:0"])
     let metrics = try metricsPort(daemon)
     let client = try LineClient.greeted(port)
     try client.logInExisting("admin")

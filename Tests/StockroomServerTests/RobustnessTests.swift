@@ -70,7 +70,7 @@ struct RobustnessTests {
     let server = try EngineHarness()
     let client = try server.client()
     #expect(try client.request("SHOW banan").message.contains("did you mean 'banana'?"))
-    #expect(try client.request("ORDR banana_juice").message.contains("did you mean ORDER?"))
+    #expect(try client.request("ORDR banana_juice").message.contains("did you mean 'ORDER'?"))
     #expect(try client.request("LIST dishe").errorCode == .notFound, "no guessing at half-words")
     #expect(try client.request("LIST dish").isOK)
     #expect(try client.request("ORDER 딸바쥬수").message.contains("did you mean '딸바쥬스'"))

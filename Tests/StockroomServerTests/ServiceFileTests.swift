@@ -73,13 +73,13 @@ struct ServiceFileTests {
     let config = Self.contrib.appendingPathComponent("stockroomd.conf").path
     let data = try DataDirectory()
     // Only what this machine needs differently: the data directory and free ports.
-    let daemon = try DaemonProcess(["--config", config, "--data", data.path, "--port", "0", "--metrics", "127.0.0.1:0"])
+    let daemon = try DaemonProcess(["--config", config, "--data", data.path, "--port", "0", "--http", "127.0.0.1:0"])
     let port = try daemon.port()
     #expect(daemon.logShows("config=\(config)"), "\(daemon.log)")
     let client = try LineClient.greeted(port)
     #expect(try client.request("PING").message == "PONG")
-    // Logged once the HTTP server listens, just after the shop's port. `--metrics` is --http's
-    // older name, and overrides the example's `http =`.
+    // Logged once the HTTP server listens, just after the shop's port. `--http` overrides the
+    // example's `http =`.
     #expect(daemon.logShows("metrics on http://"), "\(daemon.log)")
     let match = try #require(daemon.log.firstMatch(of: /metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/))
     let metrics = try HTTPExchange.get("/metrics", port: try #require(UInt16(match.1)))

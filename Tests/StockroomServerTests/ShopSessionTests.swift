@@ -209,6 +209,11 @@ struct ShopSessionTests {
     let list = try minji.request("DIARY LIST")
     #expect(list.rows.map { $0["title"] } == ["second", "첫 일기"])
     #expect(list.rows[1]["preview"] == "오늘은 딸기를 샀다.")
+    // LIST diary is the same listing, paged the same way.
+    for paging in ["", " page=2 size=1"] {
+      let listed = try minji.request("LIST diary\(paging)").lines
+      #expect(listed == (try minji.request("DIARY LIST\(paging)").lines), "\(paging)")
+    }
 
     let shown = try minji.request("DIARY SHOW \(id)")
     #expect(shown.rows[0]["body"] == "오늘은 딸기를 샀다.\n내일은 망고 🥭")
@@ -255,7 +260,7 @@ struct ShopSessionTests {
     #expect(help.rows.filter { $0["kind"] == nil }.map(\.id) == CommandTable.commands.map(\.name))
     let order = try client.request("help order")
     #expect(order.rows[0]["usage"] == "ORDER <item> [n] [<item> [n] ...] [key=<text>]")
-    #expect(try client.request("HELP ORDR").message.contains("did you mean ORDER"))
+    #expect(try client.request("HELP ORDR").message.contains("did you mean 'ORDER'"))
     try client.request("ORDER banana_juice")
     let info = try client.request("INFO")
     #expect(info.rows[0]["orders"] == "1")

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomProtocol
+import StockroomServer
 import StockroomStorage
 import Testing
 
@@ -38,6 +39,28 @@ struct StartupTests {
     let storage = try #require(log.text.split(separator: "\n").first { $0.contains("storage sqlite") })
     #expect(storage.contains(" open_ms=") && storage.contains(" load_ms=") && storage.contains(" order_keys=0"))
     #expect(try engine.client(as: "clerk", role: .staff).request("INFO").rows[0]["read_only"] == "no")
+  }
+
+  @Test("stop waits for the background check: when it returns the check has finished and logged")
+  func stopJoinsTheCheck() throws {
+    let data = try DataDirectory().addAccount()
+    // A ledger long enough that its check takes far longer than a stop (the sums still agree:
+    // every line moves nothing).
+    try SQLiteDatabase(path: data.database).execute(
+      """
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+      INSERT INTO ledger(item, change, cause, order_id, user, at) SELECT 'kiwi', 0, 'restock', NULL, 'x', 0 FROM n
+      """)
+    let log = try LogCapture()
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.dataDirectory = data.path
+    let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: nil)
+    let server = try Server.open(configuration: configuration, catalog: catalog, catalogText: "{}", logger: log.logger)
+    try server.start()
+    server.stop()
+    try log.caughtUp()
+    #expect(log.text.contains("verified \(data.database)"), "\(log.text)")
   }
 
   @Test("after a restart LIST orders pages through the file and the orders made since, with none missing")

@@ -27,11 +27,10 @@ extension CommandHandler {
       return
     }
     guard let spec = CommandTable.command(named: word) else {
-      var message = "unknown command \(Echo.quoted(word))"
-      if let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name)) {
-        message += "; did you mean \(guess)?"
-      }
-      throw ProtocolError(.unknown, message)
+      throw ProtocolError(
+        .unknown,
+        "unknown command \(Echo.quoted(word))"
+          + NameSuggestion.didYouMean(word, among: CommandTable.commands.map(\.name)))
     }
     func describe(_ spec: CommandSpec, path: String) {
       out.beginRow(path)
@@ -94,9 +93,10 @@ extension CommandHandler {
     for word in request.arguments {
       guard let section = InfoSection(rawValue: word.text.lowercased()) else {
         let names = InfoSection.allCases.map(\.rawValue)
-        var message = "no INFO section \(Echo.quoted(word.text)); sections: \(names.joined(separator: " "))"
-        if let guess = ItemNames.suggestion(for: word.text, among: names) { message += "; did you mean \(guess)?" }
-        throw ProtocolError(.notFound, message)
+        throw ProtocolError(
+          .notFound,
+          "no INFO section \(Echo.quoted(word.text)); sections: \(names.joined(separator: " "))"
+            + NameSuggestion.didYouMean(word.text, among: names))
       }
       asked.insert(section)
     }

@@ -19,7 +19,11 @@ extension CommandHandler {
   }
 
   package func diaryList(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
-    let paging = try Paging(page: request.options[.page], size: request.options[.size])
+    try listDiary(try Paging(page: request.options[.page], size: request.options[.size]), session: session, out: &out)
+  }
+
+  /// The caller's own entries, newest first: DIARY LIST and LIST diary, which are one listing.
+  func listDiary(_ paging: Paging, session: Session, out: inout ReplyEncoder) throws {
     let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
     for entry in page.items {
       out.diaryRow(entry, detail: false)

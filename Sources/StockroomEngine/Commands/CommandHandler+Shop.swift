@@ -75,12 +75,11 @@ extension CommandHandler {
     -> ReplyWait?
   {
     guard let category = Category(word: word) else {
-      var message =
-        "unknown category \(Echo.quoted(word)); expected \(Category.allCases.map(\.rawValue).joined(separator: ", "))"
-      if let guess = ItemNames.suggestion(for: word, among: Category.allCases.map(\.rawValue)) {
-        message += "; did you mean \(guess)?"
-      }
-      throw ProtocolError(.notFound, message)
+      let names = Category.allCases.map(\.rawValue)
+      throw ProtocolError(
+        .notFound,
+        "unknown category \(Echo.quoted(word)); expected \(names.joined(separator: ", "))"
+          + NameSuggestion.didYouMean(word, among: names))
     }
     if request.arguments.count > 1 && category != .dishes {
       throw ProtocolError(.args, "only LIST dishes takes a section")
@@ -122,12 +121,7 @@ extension CommandHandler {
       }
       try Self.pageFooter(page, out: &out)
     case .diary:
-      let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
-      for entry in page.items {
-        out.diaryRow(entry, detail: false)
-        out.endLine()
-      }
-      try Self.pageFooter(page, out: &out)
+      try listDiary(paging, session: session, out: &out)
     case .orders:
       let user = session.user
       return try reading(for: session, out: &out) { out in

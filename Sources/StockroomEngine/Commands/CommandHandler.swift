@@ -203,11 +203,9 @@ package struct CommandHandler: Sendable {
     do throws(ProtocolError) {
       return try CommandTable.parse(consume words)
     } catch {
-      guard error.code == .unknown, CommandTable.command(named: word) == nil,
-        let guess = ItemNames.suggestion(for: word, among: CommandTable.commands.map(\.name))
-      else { throw error }
-      throw ProtocolError(
-        .unknown, "unknown command \(Echo.quoted(word)); did you mean \(guess)? Type HELP for the list")
+      let guess = NameSuggestion.didYouMean(word, among: CommandTable.commands.map(\.name))
+      guard error.code == .unknown, CommandTable.command(named: word) == nil, !guess.isEmpty else { throw error }
+      throw ProtocolError(.unknown, "unknown command \(Echo.quoted(word))\(guess) Type HELP for the list")
     }
   }
 

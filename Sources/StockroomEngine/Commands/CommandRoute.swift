@@ -3,7 +3,9 @@ import StockroomProtocol
 
 /// How the engine answers one command: which handler runs, and what its reply waits for. The
 /// kinds are the ways a reply comes, so a reader of `CommandRoutes` sees at a glance which
-/// commands change the store and which make password work.
+/// commands change the store and which make password work. Whether a command writes is the
+/// command table's `.write` flag (`CommandSpec.isWrite`), which the write check reads; a test
+/// keeps the route kinds in step with it.
 package enum CommandRoute: Sendable {
   /// Writes its reply now; it may change this connection's session, never the store.
   package typealias Answer =
@@ -28,16 +30,6 @@ package enum CommandRoute: Sendable {
   case passwordChange(Credential)
   /// Password work whose end changes only the session (LOGIN).
   case passwordCheck(Credential)
-
-  /// Whether the command changes the shared store, so a store that refuses changes refuses it
-  /// before any work is queued. The command table's `.write` flag says the same; a test keeps
-  /// the two in step.
-  package var changesStore: Bool {
-    switch self {
-    case .change, .passwordChange: true
-    case .answer, .view, .read, .passwordCheck: false
-    }
-  }
 
   /// Whether the reply shows the shop, so it is answered only from a cache that has caught up
   /// and only once every change it could see is saved.

@@ -42,6 +42,8 @@ struct ControlCharacterTerminalTests {
       let id = try listTrap(on: server)
       try terminal.start(["-p", "\(server.port)"])
       try terminal.waitFor(text: "127.0.0.1:\(server.port)>")
+      let log = terminal.folder.appendingPathComponent("output.log").path
+      try terminal.logOutput(to: log)
       try terminal.type("PRODUCT SHOW \(id)")
       try terminal.send("Enter")
       let screen = try terminal.waitForPrompt(after: "seller", from: "PRODUCT SHOW \(id)")

@@ -4,17 +4,10 @@
 enum BoardPage {
   static func html(joinURL: String) -> String {
     let link = HTMLText.escaped(joinURL)
-    return """
-      <!doctype html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta name="color-scheme" content="light dark">
-      <title>Stockroom — live stock</title>
-      <link rel="stylesheet" href="/board.css">
-      <script src="/board.js" defer></script>
-      </head>
+    let head = HTMLHead.html(
+      title: "Stockroom — live stock",
+      loads: ["<link rel=\"stylesheet\" href=\"/board.css\">", "<script src=\"/board.js\" defer></script>"])
+    return head + """
       <body>
       <header>
         <h1>Stockroom</h1>

@@ -204,7 +204,7 @@ struct AllocationBudgetTests {
       #expect(order.perRequest <= 24.5, "ORDER one in flight: \(order)")
       let loop = order.byThread["sr-loop-0", default: 0]
       #expect(loop <= 11.5, "ORDER one in flight, the loop's thread: \(loop) per request; \(order)")
-    case .dispatch, .dispatchEpoll:
+    case .dispatch:
       // The loop's queue runs on Dispatch's unnamed pool threads, so its share is the process's
       // less the committer's. The committer's own varies here (14 to 16.5), with how often the
       // queue has gone idle when it hands a commit back; epoll's case budgets what it does.

@@ -90,7 +90,6 @@ package final class EventLoop: @unchecked Sendable {
     switch io {
     case .epoll: backend = EpollBackend(name: name)
     case .dispatch: backend = DispatchBackend(name: name)
-    case .dispatchEpoll: backend = DispatchEpollBackend(name: name)
     }
     backend.start(self)
   }

@@ -6,7 +6,4 @@ public enum IOBackend: String, Sendable, Equatable, CaseIterable {
   /// Each loop is a serial Dispatch queue, and each socket has Dispatch read and write sources
   /// on it: nothing Linux-specific, for platforms without epoll.
   case dispatch
-  /// PROTOTYPE (issue 42, item 8): a serial Dispatch queue woken by one read source on the
-  /// loop's epoll descriptor.
-  case dispatchEpoll = "dispatch-epoll"
 }

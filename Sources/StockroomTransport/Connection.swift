@@ -21,7 +21,7 @@ import StockroomTLS
 /// Every mutable property is touched only on `loop`'s thread, which is what makes the unchecked
 /// `Sendable` sound. The descriptor leaves the loop's epoll set before it is closed, so the loop
 /// never reports a number the kernel has reused.
-package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost, @unchecked Sendable {
+package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecked Sendable {
   /// Whether this connection counts as a client, decided at accept and never by how it ends:
   /// a turned-away peer that resets must not free a client's place.
   package enum Admission: Sendable {
@@ -38,8 +38,9 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   package var executor: any LoopExecutor { loop }
   package let admission: Admission
   private let fd: Int32
-  private let server: ConnectionContext
-  private var core: ConnectionCore
+  // What is internal rather than private here is shared with `Connection+Watching.swift`.
+  let server: ConnectionContext
+  var core: ConnectionCore
   private var lingerTimer: EventLoop.TimerID?
   /// The one timer that enforces the idle, line and closing deadlines; it looks at the clock
   /// when it fires and sets itself again, so requests never touch it.
@@ -54,12 +55,12 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   private var tornDown = false
   /// What the loop's epoll set holds for `fd` now, so unchanged interest costs no system call.
   private var interest: EventLoop.Interest = []
-  private var mailbox: EventMailbox?
+  var mailbox: EventMailbox?
   /// Whether the server's unsent-output budget counts this connection now.
-  private var inBudget = false
+  var inBudget = false
   /// The mailbox's events are taken into this buffer and it is emptied after, so the two
   /// buffers trade places and a watcher allocates nothing per change.
-  private var eventBatch: [EncodedEvent] = []
+  var eventBatch: [EncodedEvent] = []
   /// What the core's bytes go through: the socket, or TLS over it on the TLS port.
   private let stream: any ConnectionStream
   /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
@@ -192,25 +193,9 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     if core.commitFinished() { drive() }
   }
 
-  private func workFinished() {
+  package func workFinished() {
     guard !tornDown else { return }
     core.workFinished(now: loop.now, host: self)
-    drive()
-  }
-
-  private func deliverEvents() {
-    guard core.phase == .open, let mailbox else { return }
-    let (overflowed, dropped) = mailbox.take(into: &eventBatch)
-    // Emptied an event at a time: `removeAll(keepingCapacity:)` costs the general
-    // `replaceSubrange`, more than the one or two events a watcher usually takes.
-    defer { while !eventBatch.isEmpty { eventBatch.removeLast() } }
-    if overflowed {
-      // Closing drops what was queued too: none of it reaches the client.
-      server.handler.stats.eventsDropped.add(eventBatch.count + dropped, ordering: .relaxed)
-      closeNow(.watcherBehind(events: EventMailbox.capacity))
-      return
-    }
-    core.eventsArrived(eventBatch, host: self)
     drive()
   }
 
@@ -241,7 +226,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
   /// Writes what the core has for the client until it is out or the socket is full, lets the
   /// core act on a drained output (it may answer lines it had paused on), then brings the
   /// socket in line with the core: shut, closed, interest and deadline.
-  private func drive() {
+  func drive() {
     // The descriptor is closed with the connection, and its number may already be someone else's.
     guard !tornDown, !handshaking else { return }
     quiet = .busy
@@ -301,24 +286,6 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     }
   }
 
-  /// Tells the server's budget how far behind this watcher is (`UnsentOutputBudget`), which may
-  /// choose it to be cut.
-  private func reportUnsent() {
-    let bytes = core.unsentByteCount()
-    // Checked here, before the closure below is made: a watcher that keeps up allocates nothing.
-    guard bytes >= server.unsentBudget.threshold else {
-      if inBudget { server.unsentBudget.forget(id) }
-      inBudget = false
-      return
-    }
-    inBudget = server.unsentBudget.report(id, source: source, bytes: bytes) { [self, loop] in
-      loop.execute { [self] in
-        core.cutForBudget(total: server.unsentBudget.total, host: self)
-        tearDown()
-      }
-    }
-  }
-
   // MARK: Deadlines
 
   /// Sets the deadline timer for the core's next deadline, unless it already fires by then.
@@ -351,13 +318,7 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     yield(.placeTaken(held: held), reason: "server_full", count: ("address_places", held))
   }
 
-  /// Gives this watcher's place to a watcher from a source holding fewer (every watcher place
-  /// was held and this one's source held `held`, the most), as `yieldPlace` does a connection's.
-  private func yieldWatcherPlace(held: Int) {
-    yield(.watcherPlaceTaken(held: held), reason: "watchers_full", count: ("address_watchers", held))
-  }
-
-  private func yield(_ closing: CloseReason, reason: String, count: (String, Int)) {
+  func yield(_ closing: CloseReason, reason: String, count: (String, Int)) {
     loop.execute { [self] in
       guard !tornDown else { return }
       // Said only between lines: a reply half sent would be cut by it.
@@ -372,12 +333,12 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     }
   }
 
-  private func closeNow(_ reason: CloseReason) {
+  func closeNow(_ reason: CloseReason) {
     core.close(reason, host: self)
     tearDown()
   }
 
-  private func tearDown() {
+  func tearDown() {
     guard !tornDown else { return }
     tornDown = true
     server.store.hub.unsubscribe(id)
@@ -453,60 +414,9 @@ package final class Connection: EventLoop.Handler, CommitWaiter, ConnectionHost,
     }
   }
 
-  // MARK: ConnectionHost
+  // MARK: ConnectionHost (the rest is `CommandHandlerHost`'s)
 
-  package func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
-    server.handler.handle(line, session: &session, out: &out)
-  }
-
-  package func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
-    server.handler.finish(work, session: &session, out: &out)
-  }
-
-  package func role(_ session: inout Session) -> Role {
-    server.handler.role(&session)
-  }
-
-  package func awaitCommit(_ ticket: CommitTicket) {
-    ticket.notify(self)
-  }
-
-  package func run(_ work: PendingWork) {
-    switch work {
-    case .credential(let ticket):
-      ticket.run(on: loop, pool: server.handler.credentials) { [weak self] in self?.workFinished() }
-    case .change(let ticket, _):
-      ticket.run(on: loop) { [weak self] in self?.workFinished() }
-    case .read(let ticket):
-      ticket.run(on: loop, pool: server.handler.history) { [weak self] in self?.workFinished() }
-    case .readIndex(let ticket, _):
-      ticket.run(on: loop) { [weak self] in self?.workFinished() }
-    }
-  }
-
-  package func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
-    // The loop task is made once per subscription, not per wake-up: a change watched by many
-    // connections would otherwise allocate a closure for each of them. Both closures hold the
-    // connection strongly: a weak reference gives it a side table, and then every wake-up and
-    // every release of it took the runtime's slow path. The cycle (connection, mailbox, these
-    // closures) is broken when the connection stops watching or is torn down, which drops the
-    // mailbox here and in the hub; a wake-up still in flight then finds no mailbox.
-    let deliver: @Sendable () -> Void = { [self] in deliverEvents() }
-    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [loop] in
-      loop.execute(deliver)
-    }
-    self.mailbox = mailbox
-    if watching == nil {
-      server.handler.watcherPlaces.release(id)
-    } else {
-      server.handler.watcherPlaces.attach(id) { [self] held in yieldWatcherPlace(held: held) }
-    }
-    return owed
-  }
-
-  package func presenceChanged(_ entry: Presence.Entry?) {
-    server.handler.presence.update(id, entry)
-  }
+  package var commandHandler: CommandHandler { server.handler }
 
   package func refused(_ foreign: ForeignProtocol) {
     server.logger.warning(

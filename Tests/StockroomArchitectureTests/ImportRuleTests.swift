@@ -107,11 +107,14 @@ import Testing
     }
   }
 
-  /// The Dispatch backend, and the loop core both backends share, build where epoll does not
-  /// exist: no CStockroomSystem (whose header includes <sys/epoll.h>), no epoll, eventfd or
-  /// timerfd.
+  /// The Dispatch backend, and the loop core both backends share, name nothing of epoll: no
+  /// CStockroomSystem (whose header includes <sys/epoll.h>), no epoll, eventfd or timerfd. The
+  /// package is Linux-only all the same (docs/architecture.md); this keeps those files a start
+  /// for a port, not a port.
   @Test func dispatchBackendUsesNothingLinuxSpecific() throws {
-    let portable = ["DispatchBackend", "DispatchDescriptor", "EventLoop", "LoopBackend", "Readiness", "TimerHeap"]
+    let portable = [
+      "DispatchBackend", "DispatchDescriptor", "EventLoop", "HangUpSweep", "LoopBackend", "Readiness", "TimerHeap",
+    ]
     let files = try Self.swiftFiles(of: "StockroomTransport").filter {
       portable.contains($0.deletingPathExtension().lastPathComponent)
     }

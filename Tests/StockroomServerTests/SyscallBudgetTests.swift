@@ -72,6 +72,22 @@ struct SyscallBudgetTests {
     #expect(stock >= 2 && stock <= 3.1, "STOCK one in flight: \(stock) calls per request, budget 2 to 3.1")
   }
 
+  /// The Dispatch backend's own calls (issue 42, item 8): each read event was followed by a
+  /// poll() of its own, looking for a hang-up libdispatch might have told only once, one call a
+  /// request (12.0 in all per PING, measured 2026-12-07). `HangUpSweep` looks for all the
+  /// descriptors read since its last look in one poll() a tenth of a second instead.
+  @Test("under --io dispatch a PING costs no poll() of its own")
+  func dispatchReadsWithoutPoll() throws {
+    let daemon = try DaemonProcess(["--memory", "--port", "0", "--loops", "1", "--io", "dispatch"])
+    let client = try LineClient(port: try daemon.port())
+    _ = try client.readReply()
+    let calls = try perRequest(daemon, client, "PING", count: 2000, pipeline: 1)
+    // At least a read and a write per request, or strace counted nothing of the server.
+    #expect(calls["total", default: 0] >= 2, "PING under --io dispatch: \(calls)")
+    let polls = calls["poll", default: 0]
+    #expect(polls <= 0.05, "poll() per PING under --io dispatch: \(polls), budget 0.05; \(calls)")
+  }
+
   @Test("a durable ORDER costs the loop's three calls, the hand-off to the committer and SQLite's commit")
   func durableOrders() throws {
     let data = try DataDirectory()

@@ -8,8 +8,10 @@ import StockroomSystem
 #endif
 
 /// One serial Dispatch queue, each socket's Dispatch read and write sources on it
-/// (`DispatchDescriptor`), the loop's timers on one Dispatch timer source: nothing
-/// Linux-specific (no epoll, no eventfd), for platforms where epoll does not exist.
+/// (`DispatchDescriptor`), the loop's timers on one Dispatch timer source, and a `HangUpSweep`.
+/// It names no epoll or eventfd itself, but the package runs on Linux only, where libdispatch
+/// sits on epoll (docs/architecture.md); a loop driven by Dispatch over the loop's own epoll
+/// descriptor was tried as a cheaper way and not kept (docs/performance.md).
 package final class DispatchBackend: LoopBackend, @unchecked Sendable {
   private let queue: DispatchQueue
   /// Set by `start`, cleared by `finish`: the sources' handlers hold the loop until then.
@@ -20,9 +22,11 @@ package final class DispatchBackend: LoopBackend, @unchecked Sendable {
   private var timerSource: (any DispatchSourceTimer)?
   /// The deadline the timer source is set for, so it is set again only when the soonest changes.
   private var armedDeadline: UInt64?
+  private let sweep: HangUpSweep
 
   package init(name: String) {
     queue = DispatchQueue(label: name)
+    sweep = HangUpSweep(queue: queue)
   }
 
   package func start(_ loop: EventLoop) {
@@ -38,6 +42,7 @@ package final class DispatchBackend: LoopBackend, @unchecked Sendable {
     timer.schedule(deadline: .now() + .seconds(3600), leeway: .seconds(1))
     timerSource = timer
     timer.resume()
+    sweep.start()
   }
 
   package var inLoop: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == identity }
@@ -53,7 +58,7 @@ package final class DispatchBackend: LoopBackend, @unchecked Sendable {
   package func watch(_ fd: Int32, generation: UInt32, interest: EventLoop.Interest) throws(Errno) {
     guard descriptors[fd] == nil, let loop else { throw Errno(EEXIST) }
     let descriptor = DispatchDescriptor(
-      fd: fd, generation: generation, queue: queue,
+      fd: fd, generation: generation, queue: queue, sweep: sweep,
       // Strong: a source's handlers live until it is cancelled, and the loop must outlive them
       // (as the epoll loop's thread holds it).
       onEvent: { [self, loop] descriptor, readiness in
@@ -92,6 +97,7 @@ package final class DispatchBackend: LoopBackend, @unchecked Sendable {
     descriptors = [:]
     timerSource?.cancel()
     timerSource = nil
+    sweep.cancel()
     loop = nil
   }
 

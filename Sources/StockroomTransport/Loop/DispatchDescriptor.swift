@@ -18,7 +18,8 @@ import Dispatch
 /// that reset with requests still unread (behind a LOGIN waiting out its throttle, say) held its
 /// place among --max-clients until that work was done, seconds later, and a busy server turned
 /// away new clients for dead ones. A hang-up that comes while reading is told once by
-/// libdispatch, and is told again here for as long as input is read (see `readerFired`).
+/// libdispatch; the loop's `HangUpSweep` looks for it after reads, and it is then told again
+/// for as long as input is read (see `hungUpWhileReading`).
 ///
 /// A descriptor closed while Dispatch still watches it is the hazard here: Dispatch stops
 /// watching it later, by number, and by then the number may belong to a new connection. Dispatch's
@@ -48,18 +49,23 @@ package final class DispatchDescriptor: @unchecked Sendable {
   private var isRetired = false
   /// A look for a hang-up is queued (`checkForHangUp`), so at most one is.
   private var hangUpCheckQueued = false
+  /// Where a read is noted, for a look for a hang-up after it.
+  private let sweep: HangUpSweep
+  /// Noted in `sweep`'s list since its last look, so that a descriptor is there once.
+  package var awaitsSweep = false
 
   /// How soon a hang-up behind unread input is noticed: epoll's loop notices at once; a poll()
   /// per paused descriptor this often costs next to nothing.
   package static let hangUpCheckInterval: DispatchTimeInterval = .milliseconds(100)
 
   package init(
-    fd: Int32, generation: UInt32, queue: DispatchQueue,
+    fd: Int32, generation: UInt32, queue: DispatchQueue, sweep: HangUpSweep,
     onEvent: @escaping (DispatchDescriptor, Readiness) -> Void, onRetired: @escaping (DispatchDescriptor) -> Void
   ) {
     self.fd = fd
     self.generation = generation
     self.queue = queue
+    self.sweep = sweep
     self.onEvent = onEvent
     self.onRetired = onRetired
   }
@@ -97,19 +103,9 @@ package final class DispatchDescriptor: @unchecked Sendable {
 
   private func readerFired() {
     if reading {
-      guard hungUp() else {
-        onEvent(self, .readable)
-        return
-      }
-      onEvent(self, [.readable, .hangUp])
-      // libdispatch tells of a hang-up once: input still unread after it (a reset in the middle
-      // of a long line, of which one read took only part) raises no further event, and the
-      // connection would wait for the rest until its line timed out. epoll's loop is level-
-      // triggered and tells it again; so does this, until the input is read to its end.
-      queue.async { [weak self] in
-        guard let self, reading, !isRetired else { return }
-        readerFired()
-      }
+      // No poll() here, one a request: the sweep looks for a hang-up left behind by this read.
+      sweep.note(self)
+      onEvent(self, .readable)
       return
     }
     if hungUp() {
@@ -119,6 +115,15 @@ package final class DispatchDescriptor: @unchecked Sendable {
     reader?.suspend()
     readerRunning = false
     queueHangUpCheck()
+  }
+
+  /// The sweep saw a hang-up after a read. libdispatch told of it once, if at all; epoll's loop
+  /// is level-triggered and tells it again, and so does this, until the input is read to its end
+  /// (the handler then closes, or stops reading).
+  package func hungUpWhileReading() {
+    guard reading, !isRetired else { return }
+    onEvent(self, [.readable, .hangUp])
+    queue.async { [weak self] in self?.hungUpWhileReading() }
   }
 
   private func queueHangUpCheck() {

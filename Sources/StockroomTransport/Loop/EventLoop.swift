@@ -7,7 +7,7 @@ import Synchronization
 /// swift-nio or Redis event loop does. What every loop does lives here: tasks handed in from
 /// other threads, timers, the handlers of registered descriptors and shutdown. How it waits is
 /// its backend's (`IOBackend`): `EpollBackend` (a thread in `epoll_wait`) or `DispatchBackend`
-/// (a serial Dispatch queue, nothing Linux-specific). Handlers are told `Readiness`, the same on
+/// (a serial Dispatch queue with a source per socket). Handlers are told `Readiness`, the same on
 /// both.
 ///
 /// Handlers, timers and the interest sets are touched only on the loop (its thread, or its

@@ -4,6 +4,7 @@ public enum IOBackend: String, Sendable, Equatable, CaseIterable {
   /// thread that waited: Linux only, and the default there (docs/performance.md).
   case epoll
   /// Each loop is a serial Dispatch queue, and each socket has Dispatch read and write sources
-  /// on it: nothing Linux-specific, for platforms without epoll.
+  /// on it: the design card's Dispatch server, about twice epoll's CPU a request. Linux only,
+  /// like the rest of the package (docs/architecture.md).
   case dispatch
 }

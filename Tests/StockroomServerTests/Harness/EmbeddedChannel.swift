@@ -12,9 +12,9 @@ import Synchronization
 /// completion back through `execute`, and runs when the test next reads. Time is the engine
 /// harness's `ManualClock`, which the test moves (`advance`), so deadlines and the throttle's
 /// waits end only when it says, or when a `read` would otherwise wait (see `ManualClock`).
-final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchecked Sendable {
+final class EmbeddedChannel: CommandHandlerHost, LoopExecutor, @unchecked Sendable {
   private let engine: EngineHarness
-  private let id: Int
+  let id: Int
   private var core: ConnectionCore
   private var mailbox: EventMailbox?
   /// Completions handed in from other threads, run on the test's thread by `read`; nil once
@@ -152,29 +152,11 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     _ = core.commitFinished()
   }
 
-  // MARK: ConnectionHost
+  // MARK: ConnectionHost (the rest is `CommandHandlerHost`'s)
 
-  func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
-    engine.handler.handle(line, session: &session, out: &out)
-  }
+  var commandHandler: CommandHandler { engine.handler }
 
-  func finish(_ work: PendingWork, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
-    engine.handler.finish(work, session: &session, out: &out)
-  }
-
-  func role(_ session: inout Session) -> Role { engine.handler.role(&session) }
-
-  func awaitCommit(_ ticket: CommitTicket) { ticket.notify(self) }
-
-  func run(_ work: PendingWork) {
-    let done: @Sendable () -> Void = { [self] in core.workFinished(now: now, host: self) }
-    switch work {
-    case .credential(let ticket): ticket.run(on: self, pool: engine.handler.credentials, done: done)
-    case .read(let ticket): ticket.run(on: self, pool: engine.handler.history, done: done)
-    case .change(let ticket, _): ticket.run(on: self, done: done)
-    case .readIndex(let ticket, _): ticket.run(on: self, done: done)
-    }
-  }
+  func workFinished() { core.workFinished(now: now, host: self) }
 
   func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
     let (mailbox, owed) = engine.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
@@ -196,8 +178,6 @@ final class EmbeddedChannel: ConnectionHost, CommitWaiter, LoopExecutor, @unchec
     }
     core.eventsArrived(events, host: self)
   }
-
-  func presenceChanged(_ entry: Presence.Entry?) { engine.handler.presence.update(id, entry) }
 
   func refused(_ foreign: ForeignProtocol) {}
 }

@@ -128,6 +128,24 @@ let package = Package(
     .target(
       name: "StockroomTestSupport", dependencies: ["StockroomSystem", "StockroomFixtures"],
       path: "Tests/StockroomTestSupport"),
+    // The engine with `EmbeddedChannel`s for sockets and a shop in memory or on a store it is
+    // handed (`EngineHarness`): no socket layer, no storage driver. The engine's tests run on it,
+    // and the server's tests open it on a real store.
+    .target(
+      name: "StockroomEngineHarness",
+      dependencies: [
+        "StockroomEngine", "StockroomDomain", "StockroomProtocol", "StockroomText", "StockroomSecurity",
+        "StockroomSystem", "StockroomLogging",
+      ],
+      path: "Tests/StockroomEngineHarness"),
+    // The engine's own tests: commands, sessions and replies through the harness, with no socket,
+    // no server and no SQLite or libpq linked (ImportRuleTests keeps it so).
+    .testTarget(
+      name: "StockroomEngineTests",
+      dependencies: [
+        "StockroomEngineHarness", "StockroomEngine", "StockroomDomain", "StockroomProtocol", "StockroomText",
+        "StockroomSecurity", "StockroomSystem", "StockroomLogging",
+      ]),
     .testTarget(
       name: "StockroomClientTests",
       dependencies: [
@@ -143,7 +161,7 @@ let package = Package(
       dependencies: [
         "StockroomServer", "StockroomProtocol", "StockroomDomain", "StockroomStorage", "StockroomTestSupport",
         "StockroomSecurity", "StockroomSystem", "StockroomTLS", "StockroomEngine", "StockroomTransport",
-        "StockroomDaemon", "StockroomLogging", "stockroom-bench",
+        "StockroomDaemon", "StockroomLogging", "stockroom-bench", "StockroomEngineHarness",
       ]
     ),
     .testTarget(name: "StockroomSecurityTests", dependencies: ["StockroomSecurity"]),

@@ -219,8 +219,12 @@ import Testing
   /// after it: `Thread(`, `Thread.current`, `.detachNewThread`, `[NamedThread]`, but not
   /// `ThreadStarter` or `WorkerThread`.
   func expectNoNames(of target: String, _ names: [String]) throws {
+    try expectNoNames(in: Self.swiftFiles(of: target), of: target, names)
+  }
+
+  func expectNoNames(in files: [URL], of target: String, _ names: [String]) throws {
     let patterns = try names.map { name in try Regex("(^|[^A-Za-z0-9_])\(name)([^A-Za-z0-9_]|$)") }
-    try expectNoLine(in: Self.swiftFiles(of: target), of: target, Array(zip(names, patterns)), "names")
+    try expectNoLine(in: files, of: target, Array(zip(names, patterns)), "names")
   }
 
   func expectNoCalls(in files: [URL], of target: String, _ calls: [String], types: [String]) throws {

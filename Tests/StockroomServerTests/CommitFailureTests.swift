@@ -3,6 +3,8 @@ import StockroomProtocol
 import StockroomStorage
 import Testing
 
+@testable import StockroomEngineHarness
+
 @Suite("A commit that the database refuses", .timeLimit(.minutes(30)))
 struct CommitFailureTests {
   /// A shop with alice's order 1 in it, whose file then refuses mallory's rows by a trigger

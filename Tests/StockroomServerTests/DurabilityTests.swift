@@ -3,6 +3,8 @@ import StockroomProtocol
 import StockroomStorage
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// The tests that speak only the protocol run once per store, SQLite and PostgreSQL; the rest
 /// reach into the SQLite file itself.
 @Suite("Durable shop", .timeLimit(.minutes(30)))

@@ -2,6 +2,8 @@ import Foundation
 import StockroomStorage
 import Testing
 
+@testable import StockroomEngineHarness
+
 #if canImport(Glibc)
   import Glibc
 #endif

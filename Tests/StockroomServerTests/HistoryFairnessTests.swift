@@ -4,6 +4,7 @@ import StockroomTestSupport
 import Synchronization
 import Testing
 
+@testable import StockroomEngineHarness
 @testable import StockroomServer
 
 /// One customer reading history on hundreds of connections cannot keep another user's reads

@@ -4,6 +4,7 @@ import StockroomTestSupport
 import Synchronization
 import Testing
 
+@testable import StockroomEngineHarness
 @testable import StockroomServer
 
 #if canImport(Glibc)

@@ -3,6 +3,8 @@ import StockroomProtocol
 import StockroomServer
 import Testing
 
+@testable import StockroomEngineHarness
+
 #if canImport(Glibc)
   import Glibc
 #endif

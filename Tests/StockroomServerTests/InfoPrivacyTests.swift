@@ -1,6 +1,8 @@
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// INFO tells anyone how the shop is doing, but where it is kept on the machine only to staff:
 /// a guest on the network learns no path.
 @Suite(.timeLimit(.minutes(30))) struct InfoPrivacyTests {

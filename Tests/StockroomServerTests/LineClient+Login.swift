@@ -1,10 +1,12 @@
 import StockroomProtocol
 import StockroomTLS
 
+@testable import StockroomEngineHarness
+
 /// Logging test clients in. Every test account's password is derived from its name, and every
 /// test server has an admin (`admin`), who makes accounts with more than a customer's role.
 extension LineClient {
-  static func password(for user: String) -> String { "pw-\(user)-stockroom" }
+  static func password(for user: String) -> String { TestAccounts.password(for: user) }
 
   /// A connection past the greeting, logged in as `user` when given (made first if missing);
   /// with `tls`, `port` is a TLS port.

@@ -3,6 +3,8 @@ import Foundation
 import StockroomLogging
 import StockroomServer
 
+@testable import StockroomEngineHarness
+
 #if canImport(Glibc)
   import Glibc
 #endif

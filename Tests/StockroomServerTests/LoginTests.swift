@@ -4,6 +4,8 @@ import StockroomSecurity
 import StockroomStorage
 import Testing
 
+@testable import StockroomEngineHarness
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -5,6 +5,7 @@ import StockroomSystem
 import StockroomTransport
 import Testing
 
+@testable import StockroomEngineHarness
 @testable import StockroomServer
 
 /// Over the protocol and offline: a name that looks like an existing account's is refused.

@@ -5,6 +5,7 @@ import StockroomStorage
 import StockroomTestSupport
 import Testing
 
+@testable import StockroomEngineHarness
 @testable import StockroomServer
 
 @Suite("Order keys: per user, answered from the disk", .timeLimit(.minutes(30)))

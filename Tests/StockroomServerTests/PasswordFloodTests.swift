@@ -5,6 +5,7 @@ import StockroomTransport
 import Synchronization
 import Testing
 
+@testable import StockroomEngineHarness
 @testable import StockroomServer
 
 /// A real user's LOGIN gets through a flood of password work from elsewhere, and wrong

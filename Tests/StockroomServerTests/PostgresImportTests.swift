@@ -5,6 +5,8 @@ import StockroomTestSupport
 import Synchronization
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// `stockroomd migrate` and `stockroomd import` as an operator runs them: the real executable,
 /// a SQLite shop made by the engine, a real PostgreSQL cluster.
 @Suite(.serialized, .timeLimit(.minutes(30)))

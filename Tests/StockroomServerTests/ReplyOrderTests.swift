@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// Found by the protocol fuzzer (seed 0x248fe70671ce26c3, w21c63): on the on-disk store a line
 /// over the limit was answered `ERR TOOLONG` ahead of the replies to the requests before it that
 /// were still waiting for their commit.

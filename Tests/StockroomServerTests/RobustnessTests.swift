@@ -2,6 +2,8 @@ import Foundation
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// Command-level rules run on the engine alone (`EngineHarness`, no socket); what needs the
 /// kernel between client and server (split writes read apart, --max-clients, socket buffers, a
 /// reset) runs over TCP.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// The market and the diary store cannot be filled by a few accounts against everyone else
 /// (issue 41, finding 8): each account holds at most its share (`ShareCap.perOwner`), and the
 /// last places are kept for accounts holding few.

@@ -4,6 +4,8 @@ import StockroomServer
 import StockroomStorage
 import Testing
 
+@testable import StockroomEngineHarness
+
 @Suite("Start-up of a saved shop", .timeLimit(.minutes(30)))
 struct StartupTests {
   @Test("the whole-file checks run after the server is serving; a ledger that disagrees refuses writes, not reads")

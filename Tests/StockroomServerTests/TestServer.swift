@@ -9,6 +9,8 @@ import StockroomTestSupport
 import StockroomTransport
 import Synchronization
 
+@testable import StockroomEngineHarness
+
 /// A real server on a kernel-chosen loopback port, in this process; with the TLS transport, on a
 /// TLS port as well, which its `client`s then use.
 final class TestServer: Sendable {

@@ -4,6 +4,8 @@ import StockroomTestSupport
 import StockroomTransport
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// How a test's clients reach the server: the plaintext port, the same protocol on the TLS
 /// port (the server's certificate checked against the test CA), or no socket at all: the
 /// engine's own bytes through an `EngineHarness`.

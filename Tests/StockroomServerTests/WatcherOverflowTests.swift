@@ -4,6 +4,7 @@ import StockroomEngine
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
 @testable import StockroomServer
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import StockroomEngine
-import StockroomTransport
 import Testing
 
 /// The rule the HTTP server's connections and board streams, and watchers' places, are shared by

@@ -5,12 +5,14 @@ import StockroomSystem
 import Synchronization
 import Testing
 
-@testable import StockroomServer
+@testable import StockroomEngineHarness
 
 /// The credential pool's fairness by address on its own (`JobPool`, issue 20, item 1).
 @Suite("The job pool shared fairly by address", .timeLimit(.minutes(30)))
 struct JobPoolFairnessTests {
-  static func source(_ host: String) -> ShareKey { .address(PeerSource(SocketAddress(host: host, port: 1)!)) }
+  static func source(_ host: String) -> ShareKey {
+    .address(PeerSource(bytes: host.split(separator: ".").compactMap { UInt8($0) }))
+  }
 
   /// The penalties the pools below see, as `LoginThrottle.penalty` would give them.
   static let penalties: [ShareKey: Int] = [
@@ -19,7 +21,7 @@ struct JobPoolFairnessTests {
 
   /// A pool of one thread held by a job until `release` is signalled.
   private func heldPool(capacity: Int) -> (JobPool, DispatchSemaphore) {
-    let pool = JobPool(name: "test.fair", threads: 1, capacity: capacity, starter: NamedThreadStarter()) {
+    let pool = JobPool(name: "test.fair", threads: 1, capacity: capacity, starter: HarnessThreadStarter()) {
       Self.penalties[$0] ?? 0
     }
     let release = DispatchSemaphore(value: 0)
@@ -126,7 +128,7 @@ struct JobPoolFairnessTests {
 
   @Test("work done lately counts, successes too: a host that ran many checks yields its place to one that ran none")
   func workDoneCounts() throws {
-    let pool = JobPool(name: "test.work", threads: 1, capacity: 2, starter: NamedThreadStarter())
+    let pool = JobPool(name: "test.work", threads: 1, capacity: 2, starter: HarnessThreadStarter())
     defer { pool.shutdown() }
     try ran(10, of: "127.0.0.7", on: pool)
     let release = hold(pool)
@@ -142,7 +144,7 @@ struct JobPoolFairnessTests {
 
   @Test("a host vouched for by a passed check goes ahead of fresh hosts that fill the queue")
   func vouchedGoesAhead() throws {
-    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: NamedThreadStarter())
+    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: HarnessThreadStarter())
     defer { pool.shutdown() }
     try ran(1, of: "127.0.0.7", saying: .vouched, on: pool)
     let release = hold(pool)
@@ -159,7 +161,7 @@ struct JobPoolFairnessTests {
 
   @Test("a vouched host that checks over and over ranks by its work: a fresh host takes its place")
   func vouchedButBusyYields() throws {
-    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: NamedThreadStarter())
+    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: HarnessThreadStarter())
     defer { pool.shutdown() }
     try ran(20, of: "127.0.0.7", saying: .vouched, on: pool)
     let release = hold(pool)

@@ -5,13 +5,13 @@ import StockroomSecurity
 import Synchronization
 import Testing
 
-@testable import StockroomServer
+@testable import StockroomEngineHarness
 
 @Suite(.timeLimit(.minutes(30))) struct JobPoolTests {
   /// Every job accepted runs exactly once, and a full queue refuses at once. The workers are held
   /// inside their first jobs by a semaphore, so the queue fills deterministically: no sleeps.
   @Test func runsEachAcceptedJobOnceAndRefusesPastCapacity() {
-    let pool = JobPool(threads: 2, capacity: 3, starter: NamedThreadStarter())
+    let pool = JobPool(threads: 2, capacity: 3, starter: HarnessThreadStarter())
     let started = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
@@ -53,7 +53,7 @@ import Testing
 
   /// Shutting down lets every queued job run before the threads end.
   @Test func shutdownRunsWhatWasQueued() {
-    let pool = JobPool(threads: 1, capacity: 64, starter: NamedThreadStarter())
+    let pool = JobPool(threads: 1, capacity: 64, starter: HarnessThreadStarter())
     let count = Mutex(0)
     var accepted = 0
     for _ in 0..<64 where pool.submit({ count.withLock { $0 += 1 } }) { accepted += 1 }
@@ -66,7 +66,7 @@ import Testing
   /// Shutting down waits for a job already running (a history read held up by the database)
   /// to return, refuses what comes after, and a second shutdown returns at once.
   @Test func shutdownWaitsForARunningJobAndRefusesAfter() throws {
-    let pool = JobPool(name: "test-history", threads: 1, capacity: 1, starter: NamedThreadStarter())
+    let pool = JobPool(name: "test-history", threads: 1, capacity: 1, starter: HarnessThreadStarter())
     let started = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
     let returned = Mutex(false)
@@ -99,7 +99,7 @@ import Testing
   /// shutdown waits for the other threads, not for its own, which ends once the job returns.
   /// It used to wait for itself for ever, and with it the engine's teardown and the shop's lock.
   @Test func shutdownFromItsOwnJobDoesNotWaitForItself() throws {
-    let pool = JobPool(name: "test-own", threads: 2, capacity: 4, starter: NamedThreadStarter())
+    let pool = JobPool(name: "test-own", threads: 2, capacity: 4, starter: HarnessThreadStarter())
     let returned = DispatchSemaphore(value: 0)
     #expect(
       pool.submit {
@@ -114,7 +114,7 @@ import Testing
 
   /// The use it is made for: a verification on a pool thread answers as one on the caller's would.
   @Test func verifiesOnAPoolThread() throws {
-    let pool = JobPool(starter: NamedThreadStarter())
+    let pool = JobPool(starter: HarnessThreadStarter())
     let hash = try PasswordHash.make(Password("pool password"))
     let answers = Mutex([Bool]())
     let done = DispatchSemaphore(value: 0)

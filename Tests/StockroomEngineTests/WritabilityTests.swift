@@ -2,7 +2,7 @@ import StockroomDomain
 import StockroomEngine
 import Testing
 
-@testable import StockroomServer
+@testable import StockroomEngineHarness
 
 /// Whether the store takes changes is one value with one refusal (issue 21).
 @Suite("Writability: one value, one refusal", .timeLimit(.minutes(30)))

@@ -2,6 +2,8 @@ import StockroomEngine
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// The engine dispatches from `CommandRoutes`, and the protocol's command table states the policy
 /// (`.write`, `.read`, `.connection`) that the client, HELP and the write check read. These
 /// tests keep the two tables one: a command added to one and not the other, or a route whose

@@ -1,10 +1,9 @@
 import StockroomEngine
 import StockroomProtocol
 import StockroomSystem
-import StockroomTransport
 import Testing
 
-@testable import StockroomServer
+@testable import StockroomEngineHarness
 
 /// REGISTER tells a person their name is taken, but hearing it costs what a LOGIN guess costs
 /// (issue 20, item 7): a password check on the fair pool, and a wrong password counts against
@@ -30,15 +29,15 @@ struct RegisterEnumerationTests {
     }
     try waitUntil { pool.counters.queued == 0 && pool.counters.running == 0 }
     #expect(pool.counters.completed - checksBefore == names.count, "one password check per taken name")
-    let probing = PeerSource(SocketAddress(host: "127.0.0.2", port: 1)!)
+    let probing = PeerSource(bytes: [127, 0, 0, 2])
     #expect(server.handler.throttle.penalty(of: probing, now: server.clock.now()) == names.count)
 
     // Someone who registers their own name again (a script that registers, then logs in).
     let owner = server.connect(from: "127.0.0.3")
     _ = try owner.readReply()
-    let again = try owner.request("REGISTER alice \(Quoting.quote(LineClient.password(for: "alice")))")
+    let again = try owner.request("REGISTER alice \(Quoting.quote(EngineClient.password(for: "alice")))")
     #expect(again.errorCode == .exists)
-    let own = PeerSource(SocketAddress(host: "127.0.0.3", port: 1)!)
+    let own = PeerSource(bytes: [127, 0, 0, 3])
     #expect(server.handler.throttle.penalty(of: own, now: server.clock.now()) == 0)
     #expect(try owner.request("REGISTER ivy \"long-enough-pw\"").isOK)
   }

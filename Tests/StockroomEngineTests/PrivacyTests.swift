@@ -1,6 +1,8 @@
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// What one customer can learn of another's diary, products, orders and keys: nothing but what
 /// the shop shows everyone.
 @Suite("Private data stays private", .timeLimit(.minutes(30)))

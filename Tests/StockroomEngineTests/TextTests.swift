@@ -2,6 +2,8 @@ import Foundation
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 @Suite(
   "Text from clients: byte limits, hidden characters, escapes and echoes, through the engine", .timeLimit(.minutes(30)))
 struct TextTests {

@@ -1,6 +1,8 @@
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 @Suite("INFO by section", .timeLimit(.minutes(30)))
 struct InfoSectionTests {
   /// Which fields each section holds; plain INFO has them all, in this order.

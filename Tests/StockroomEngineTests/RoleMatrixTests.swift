@@ -1,6 +1,8 @@
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// The command table's policy, walked through the engine (EngineHarness, no socket): every command and subcommand, and every
 /// restricted use of one, as a guest, a customer, staff and an admin.
 @Suite("Who may do what: the role matrix", .timeLimit(.minutes(30)))
@@ -68,7 +70,7 @@ struct RoleMatrixTests {
     #expect(try alice.request("PRODUCT NEW name=Pear price=100 stock=5").statusFields["product"] == "p1")
     #expect(try alice.request("DIARY NEW first entry").isOK)
     let name = "matrix-\(role.rawValue)"
-    func connect() throws -> LineClient {
+    func connect() throws -> EngineClient {
       role == .guest ? try server.client() : try server.client(as: name, role: role)
     }
     let client = try connect()

@@ -1,6 +1,8 @@
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 @Suite("HELP by group", .timeLimit(.minutes(30)))
 struct HelpGroupTests {
   @Test("HELP lists every group with its commands after the commands, and HELP @group one group's")

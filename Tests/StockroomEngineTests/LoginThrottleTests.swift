@@ -2,15 +2,15 @@ import StockroomEngine
 import StockroomSystem
 import Testing
 
-@testable import StockroomServer
-
 /// The login throttle's rules on its own (issue 20, item 2): failures count per name and
 /// address, a refusal never asks for more than 30 s, and the per-name brake slows without
 /// locking out.
 @Suite("The login throttle", .timeLimit(.minutes(30)))
 struct LoginThrottleTests {
   static let second: UInt64 = 1_000_000_000
-  static func source(_ host: String) -> PeerSource { PeerSource(SocketAddress(host: host, port: 1)!) }
+  static func source(_ host: String) -> PeerSource {
+    PeerSource(bytes: host.split(separator: ".").compactMap { UInt8($0) })
+  }
 
   @Test("failures from one address slow that address only")
   func perAddress() {

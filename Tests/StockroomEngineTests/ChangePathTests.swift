@@ -2,6 +2,8 @@ import StockroomEngine
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// What a connection does while its change is on the way to the disk, driven through a change
 /// path whose commits happen when the test says (`HeldChanges`): no disk, no timing, no socket.
 @Suite("A change's reply and its events wait for the commit", .timeLimit(.minutes(30)))
@@ -24,7 +26,7 @@ struct ChangePathTests {
     let (engine, held) = try Self.engine()
     let alice = try engine.client(as: "alice", role: .staff)
     held.commitAll()
-    let channel = try #require(alice.embedded)
+    let channel = alice.channel
 
     try alice.send("ORDER banana_juice\nPING\n")
     #expect(held.waiting == 1, "the order was applied and handed to the path")
@@ -43,7 +45,7 @@ struct ChangePathTests {
     let bob = try engine.client(as: "bob", role: .customer)
     held.commitAll()
     #expect(try bob.request("WATCH banana").isOK)
-    let watcher = try #require(bob.embedded)
+    let watcher = bob.channel
 
     try alice.send("ORDER banana_juice\n")
     #expect(watcher.readNow().isEmpty, "no event before the commit")
@@ -60,7 +62,7 @@ struct ChangePathTests {
     held.commitAll()
 
     try alice.send("ORDER banana_juice\n")
-    #expect(try #require(alice.embedded).readNow().isEmpty)
+    #expect(alice.channel.readNow().isEmpty)
     held.failAll(CommitFailure(.io, "the test's disk is full"))
     let refused = try alice.readReply()
     #expect(refused.errorCode == .readOnly, "\(refused.lines)")
@@ -78,7 +80,7 @@ struct ChangePathTests {
 
     try alice.send("ORDER banana_juice\n")
     try bob.send("STOCK banana\nPING\n")
-    let reader = try #require(bob.embedded)
+    let reader = bob.channel
     #expect(reader.readNow().isEmpty, "the level shown would be one a crash could take back")
 
     held.commitAll()
@@ -114,6 +116,6 @@ struct ChangePathTests {
     held.commitAll()
     try bob.send("STOCK banana\n")
     #expect(held.waiting == 0)
-    #expect(try #require(bob.embedded).readNow().isEmpty == false)
+    #expect(bob.channel.readNow().isEmpty == false)
   }
 }

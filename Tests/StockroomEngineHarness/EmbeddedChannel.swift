@@ -93,7 +93,7 @@ final class EmbeddedChannel: CommandHandlerHost, LoopExecutor, @unchecked Sendab
       }
       if engine.clock.advanceToNextTimer() { continue }
       guard arrived.wait(timeout: Self.patience) else {
-        throw LineClient.Failure(description: "no answer from the engine within \(Self.patience)")
+        throw EngineClient.Failure(description: "no answer from the engine within \(Self.patience)")
       }
     }
   }

@@ -3,8 +3,6 @@ import StockroomEngine
 import StockroomProtocol
 import StockroomSecurity
 
-@testable import StockroomServer
-
 /// A `ConnectionHost` for `ConnectionCore` tests: a few made-up commands instead of the shop,
 /// commit tickets the test completes by hand, and a record of everything the core asked for.
 ///

@@ -2,6 +2,8 @@ import Foundation
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// WHO through the engine: counts for everyone, names for staff only, and a connection counted
 /// as what it is now (gone, logged out, its account removed).
 @Suite("WHO: who is connected, names for staff only", .timeLimit(.minutes(30)))
@@ -9,7 +11,7 @@ struct WhoTests {
   /// Polls WHO until `condition` holds, holding the thread (see TerminalSession.waitFor);
   /// the server notices a closed connection on its own loop, a moment after the close.
   private func waitForWho(
-    _ client: LineClient, _ what: String, _ condition: (Reply) -> Bool
+    _ client: EngineClient, _ what: String, _ condition: (Reply) -> Bool
   ) throws -> Reply {
     let deadline = Date().addingTimeInterval(10)
     while true {

@@ -1,10 +1,9 @@
 import StockroomDomain
 import StockroomEngine
 import StockroomProtocol
-import StockroomTransport
 import Testing
 
-@testable import StockroomServer
+@testable import StockroomEngineHarness
 
 /// The connection core alone, the way SwiftNIO's `EmbeddedChannel` tests a handler: bytes in,
 /// bytes out, commits completed by hand and a clock that moves only when the test says so.

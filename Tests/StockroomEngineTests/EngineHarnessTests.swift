@@ -2,6 +2,8 @@ import Foundation
 import StockroomProtocol
 import Testing
 
+@testable import StockroomEngineHarness
+
 /// The harness itself: a whole session through the real handlers with no socket, password work
 /// on the real pool, events from one channel's change to another's watch, and clients counted
 /// as they come and go.
@@ -12,9 +14,9 @@ struct EngineHarnessTests {
     let harness = try EngineHarness()
     let watcher = try harness.client()
     let buyer = try harness.client(as: "minji")
-    // No socket behind either: a LineClient on a harness is an embedded channel (and asking
-    // it for a descriptor fails the test, `LineClient.fd`).
-    #expect(watcher.embedded != nil && buyer.embedded != nil)
+    // No socket behind either: an EngineClient is an embedded channel, with no descriptor to
+    // ask for, and this target links no socket layer (ImportRuleTests).
+    #expect(!watcher.channel.isClosed && !buyer.channel.isClosed)
     #expect(try watcher.request("WATCH kiwi").isOK)
     let ordered = try buyer.request("ORDER kiwi 2")
     #expect(ordered.isOK && ordered.rows.first { $0["kind"] == "taken" }?["stock"] == "8", "\(ordered.lines)")
@@ -29,7 +31,7 @@ struct EngineHarnessTests {
   func clientsAreCounted() throws {
     let harness = try EngineHarness()
     let staff = try harness.client(as: "bob", role: .staff)
-    var guest: LineClient? = try harness.client()
+    var guest: EngineClient? = try harness.client()
     #expect(try staff.request("INFO clients").rows.first?["clients"] == "2")
     _ = guest
     guest = nil
@@ -42,6 +44,6 @@ struct EngineHarnessTests {
     let client = try harness.client()
     #expect(try client.request("QUIT").isOK)
     #expect(try client.readsToEnd().isEmpty)
-    #expect(throws: LineClient.Failure.self) { try client.send("PING\n") }
+    #expect(throws: EngineClient.Failure.self) { try client.send("PING\n") }
   }
 }

@@ -1,5 +1,7 @@
 import StockroomText
 
+@testable import StockroomEngineHarness
+
 /// Where a test's clients come from: a real server over loopback TCP (`TestServer`), or the
 /// engine alone (`EngineHarness`). A command test written against this runs on either.
 protocol ShopEndpoint: Sendable {

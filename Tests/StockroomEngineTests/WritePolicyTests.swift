@@ -1,7 +1,7 @@
 import StockroomProtocol
 import Testing
 
-@testable import StockroomServer
+@testable import StockroomEngineHarness
 
 /// The command table's `.write` flag is policy (issue 21): while the store refuses changes,
 /// REGISTER, PASSWD, USER ADD and USER PASSWD are refused before any Argon2id work is queued

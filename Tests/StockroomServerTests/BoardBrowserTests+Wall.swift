@@ -80,6 +80,25 @@ extension BoardBrowserTests {
     }
   }
 
+  @Test("on a wall with a short catalogue the recent orders fill the screen's height below the join code, none cut off")
+  func recentOrdersFillTheWall() throws {
+    let server = try TestServer { $0.http = ListenAddress(host: "127.0.0.1", port: 0) }
+    let port = try server.server.startHTTP()
+    let client = try LineClient.greeted(server.port)
+    for _ in 1...8 { #expect(try client.request("ORDER banana 1").isOK) }
+    try withBrowser(on: "http://127.0.0.1:\(port)/") { page in
+      try view(page, 1920, 1080, mobile: false)
+      try waitUntil(timeout: 60) { try page.evaluate("document.querySelectorAll('#recent li').length") as? Int == 8 }
+      try waitUntil(timeout: 30) { try number(page, "document.documentElement.scrollHeight") <= 1080 }
+      // The aside hides what overflows it: every order's box must end inside the aside's.
+      let aside = try number(page, "document.querySelector('aside').getBoundingClientRect().bottom")
+      let lowest = try number(
+        page, "Math.max(...[...document.querySelectorAll('#recent li')].map((e) => e.getBoundingClientRect().bottom))")
+      #expect(lowest <= aside, "the oldest of 8 orders ends at \(lowest), the aside at \(aside)")
+      #expect(aside <= 1080)
+    }
+  }
+
   @Test(
     "orders placed before the page opened are listed on first load, as ordered (Mango Juice ×3), then what they took")
   func recentOrdersAsOrdered() throws {

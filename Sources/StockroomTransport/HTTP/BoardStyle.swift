@@ -20,6 +20,10 @@ enum BoardStyle {
     }
     * { box-sizing: border-box; }
     body { margin: 0; padding: 0.8rem 1.2rem; background: var(--bg); color: var(--fg); line-height: 1.25; }
+    /* The wall's board is one screen tall at least, its main row taking what the header and the
+       figures leave, so the recent orders beside the stock fill the screen's height. */
+    body:not(.phone) { display: flex; flex-direction: column; min-height: 100vh; }
+    body:not(.phone) > main { flex: 1 0 auto; }
     header { display: flex; align-items: baseline; gap: 1.2rem; flex-wrap: wrap; }
     h1 { font-size: 1.8rem; margin: 0; }
     h2 { font-size: 1.15rem; margin: 0 0 0.3rem; }
@@ -67,6 +71,7 @@ enum BoardStyle {
       body { padding: 0.6rem; }
       header { gap: 0.8rem; }
       .figures { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.4rem; }
+      body:not(.phone) { display: block; }
       main { grid-template-columns: minmax(0, 1fr); gap: 0.8rem; }
       /* Orders first, a few at a time: the stock follows within the same screen. */
       aside { contain: none; min-height: 0; order: -1; }

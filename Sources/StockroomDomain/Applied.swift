@@ -2,4 +2,9 @@
 public struct Applied: Sendable, Equatable {
   public var outcome: Outcome
   public var events: [StockEvent]
+
+  public init(outcome: Outcome, events: [StockEvent]) {
+    self.outcome = outcome
+    self.events = events
+  }
 }

@@ -38,6 +38,8 @@ final class PhoneOrderRun: CommitWaiter, @unchecked Sendable {
     case .commit(let held), .durable(let held):
       ticket = held
       held.notify(self)
+    case .change(let change):
+      change.ticket.run(on: loop) { [self] in follow(handler.answer(change, session: &session, out: &out)) }
     case .work(let work):
       run(work)
     }
@@ -58,7 +60,6 @@ final class PhoneOrderRun: CommitWaiter, @unchecked Sendable {
     let finished: @Sendable () -> Void = { [self] in follow(handler.finish(work, session: &session, out: &out)) }
     switch work {
     case .credential(let ticket): ticket.run(on: loop, pool: handler.credentials, done: finished)
-    case .change(let ticket, _): ticket.run(on: loop, done: finished)
     case .read(let ticket): ticket.run(on: loop, pool: handler.history, done: finished)
     case .readIndex(let ticket, _): ticket.run(on: loop, done: finished)
     }

@@ -199,6 +199,12 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
     drive()
   }
 
+  package func changeAnswered() {
+    guard !tornDown else { return }
+    core.changeAnswered(now: loop.now, host: self)
+    drive()
+  }
+
   // MARK: Reading and writing
 
   /// Feeds the core what the stream has, for as long as it takes requests: TLS may hold whole

@@ -158,6 +158,8 @@ final class EmbeddedChannel: CommandHandlerHost, LoopExecutor, @unchecked Sendab
 
   func workFinished() { core.workFinished(now: now, host: self) }
 
+  func changeAnswered() { core.changeAnswered(now: now, host: self) }
+
   func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
     let (mailbox, owed) = engine.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
       guard let self else { return }

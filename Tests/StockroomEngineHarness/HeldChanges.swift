@@ -4,7 +4,7 @@ import Synchronization
 
 /// A change path whose commits happen when the test says: changes are applied to the shop at
 /// once, as the SQLite committer applies them, and each waits on its commit ticket until
-/// `commitAll` or `failAll`. With it an engine test sees what a connection does while a commit
+/// `commitAll` or `failAll` (but a change to an account, which is committed at once). With it an engine test sees what a connection does while a commit
 /// is on its way (a reply held, an event not yet sent) without a disk or a timing.
 final class HeldChanges: ChangePath, @unchecked Sendable {
   private struct Held {
@@ -27,11 +27,17 @@ final class HeldChanges: ChangePath, @unchecked Sendable {
   func start() {}
   func stop() {}
 
+  /// A change to an account is committed at once: the harness makes its accounts with
+  /// `Store.applyAndWait`, which waits for the commit, and the tests hold the shop's changes.
   func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
     let (applied, ticket) = try shop.apply(mutation) { applied, _ in
       let ticket = CommitTicket()
-      held.withLock { $0.append(Held(ticket: ticket, events: applied.events)) }
+      if !mutation.changesAccounts { held.withLock { $0.append(Held(ticket: ticket, events: applied.events)) } }
       return ticket
+    }
+    if mutation.changesAccounts {
+      shop.committed(applied.events, settledThrough: nil)
+      ticket.complete(.committed)
     }
     return .applied(applied, ticket)
   }

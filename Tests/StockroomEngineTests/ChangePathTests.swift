@@ -1,5 +1,8 @@
+import Foundation
+import StockroomDomain
 import StockroomEngine
 import StockroomProtocol
+import Synchronization
 import Testing
 
 @testable import StockroomEngineHarness
@@ -36,6 +39,27 @@ struct ChangePathTests {
     let order = try alice.readReply()
     #expect(order.isOK && order.statusFields["order"] == "1", "\(order.lines)")
     #expect(try alice.readReply().isOK, "the PING's reply follows the order's")
+  }
+
+  @Test("Store.applyAndWait returns once the change is saved, and throws when it is not")
+  func applyAndWaitWaitsForTheCommit() throws {
+    let (engine, held) = try Self.engine()
+    let outcome = Mutex<String?>(nil)
+    let thread = Thread {
+      do {
+        try engine.store.applyAndWait(.restock(user: "alice", changes: [ItemCount("banana", 5)]))
+        outcome.withLock { $0 = "saved" }
+      } catch {
+        outcome.withLock { $0 = "\(error)" }
+      }
+    }
+    thread.start()
+    try waitUntil { held.waiting == 1 }
+    held.failAll(CommitFailure(.io, "disk full"))
+    try waitUntil { outcome.withLock { $0 } != nil }
+    // Before, it returned as soon as the change was applied, and a change (an operator's new
+    // account, say) that the disk refused was reported made.
+    #expect(outcome.withLock { $0 }?.contains("was not saved") == true, "\(outcome.withLock { $0 } ?? "")")
   }
 
   @Test("a watcher hears of a change only once it is committed")

@@ -3,14 +3,18 @@ import StockroomDomain
 /// The one way a change goes from a request to the shop and its store, and back as an answer:
 /// submitted, committed, answered.
 ///
-/// Three paths implement it: `MemoryChanges` (no disk: applied and answered at once), and in
-/// the persistence target (`StockroomPersistence`), which drives the databases so that the
-/// engine does not, `Committer` (SQLite: applied at once, the reply held until its group commit
-/// is on disk) and `SharedWriter` (PostgreSQL shared by several nodes: queued, applied on the
-/// writer's thread to the shop as the database holds it, answered from that result after its
-/// commit). Each is given the `LockedShop` it changes when it is made, and calls into it; the
-/// shop never calls back, and nothing is assigned after construction. This protocol and
-/// `ShopHistory` are all the engine knows of a store.
+/// Three paths implement it, with one reply semantics: each applies the change through
+/// `LockedShop.apply`, the reply is written from what it did, and the reply is held until the
+/// change is on disk (`CommitTicket`), while the connection goes on taking requests that cannot
+/// depend on an unanswered change. `MemoryChanges`: no disk, applied and answered at once.
+/// In the persistence target (`StockroomPersistence`), which drives the databases so that the
+/// engine does not: `Committer` (SQLite: applied at once, held until its group commit is on
+/// disk) and `SharedWriter` (PostgreSQL shared by several nodes: queued, applied on the
+/// writer's thread in its next transaction to the shop as the database holds it, answered once
+/// that commits, held until its flush is confirmed). Each is given the `LockedShop` it changes
+/// when it is made, and calls into it; the shop never calls back, and nothing is assigned after
+/// construction. This protocol and `ShopHistory` are all the engine knows of a store. The walk
+/// of one `ORDER` through both is in docs/architecture.md.
 package protocol ChangePath: AnyObject, Sendable {
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
   var history: (any ShopHistory)? { get }
@@ -27,6 +31,10 @@ package protocol ChangePath: AnyObject, Sendable {
   /// `--reads cached`).
   func readIndex() -> ReadIndexTicket?
 
+  /// One item's recent ledger, newest first, where there is no history to read it from (in
+  /// memory); empty otherwise.
+  func recentLedger(of item: String) -> [LedgerEntry]
+
   /// Starts the path's own threads; returns once they run.
   func start()
   /// Applies `mutation` or queues it, or throws the shop's refusal (a rule, a read-only store).
@@ -40,4 +48,5 @@ package protocol ChangePath: AnyObject, Sendable {
 extension ChangePath {
   package var sharedFigures: SharedFigures? { nil }
   package func readIndex() -> ReadIndexTicket? { nil }
+  package func recentLedger(of item: String) -> [LedgerEntry] { [] }
 }

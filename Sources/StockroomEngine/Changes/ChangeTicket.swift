@@ -1,13 +1,17 @@
 import StockroomDomain
 
-/// One change on its way through a shared store's writer, and its result once committed.
+/// One change on its way through a shared store's writer, and its result once the writer has
+/// applied it.
 ///
-/// The connection answers nothing more until it is done (like password work), so the replies
-/// on a connection stay in request order and a read after a change sees it.
+/// The writer answers as soon as its transaction has committed, with the commit the reply then
+/// waits for, as a reply on any other store waits for its group commit: on disk, or failed. The
+/// connection meanwhile goes on taking requests that cannot depend on the change (more changes),
+/// and holds the others until it is answered (`ConnectionCore`).
 package final class ChangeTicket: Sendable {
   package enum Result: Sendable {
-    /// Applied and committed.
-    case applied(Applied)
+    /// Applied and committed; the reply waits for the ticket's outcome (on disk, or failed) when
+    /// there is one.
+    case applied(Applied, CommitTicket?)
     /// The shop's rules refused it; nothing was changed.
     case refused(ShopError)
     /// It could not be committed; see the failure for whether it may have been.

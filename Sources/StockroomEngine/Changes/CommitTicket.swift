@@ -1,3 +1,4 @@
+import StockroomSystem
 import Synchronization
 
 /// The promise that one group commit makes to every request in it: saved, or not saved and why.
@@ -10,6 +11,8 @@ package final class CommitTicket: Sendable {
   private struct State {
     var outcome: Outcome?
     var waiters: [any CommitWaiter] = []
+    /// Threads blocked in `waitForOutcome`.
+    var blocked: [Semaphore] = []
   }
 
   private let state = Mutex(State())
@@ -33,13 +36,28 @@ package final class CommitTicket: Sendable {
     if done { waiter.executor.execute { waiter.commitFinished() } }
   }
 
-  package func complete(_ outcome: Outcome) {
-    let waiters = state.withLock { state -> [any CommitWaiter] in
-      guard state.outcome == nil else { return [] }
-      state.outcome = outcome
-      defer { state.waiters = [] }
-      return state.waiters
+  /// Blocks the calling thread until the commit has finished, for a caller that is not an event
+  /// loop (a tool, a test's fixture); a loop's connections hold their replies (`notify`) instead.
+  package func waitForOutcome() -> Outcome {
+    let finished = Semaphore()
+    let done = state.withLock { state -> Outcome? in
+      if state.outcome == nil { state.blocked.append(finished) }
+      return state.outcome
     }
+    if let done { return done }
+    finished.wait()
+    guard let outcome else { preconditionFailure("signalled only once finished") }
+    return outcome
+  }
+
+  package func complete(_ outcome: Outcome) {
+    let (waiters, blocked) = state.withLock { state -> ([any CommitWaiter], [Semaphore]) in
+      guard state.outcome == nil else { return ([], []) }
+      state.outcome = outcome
+      defer { (state.waiters, state.blocked) = ([], []) }
+      return (state.waiters, state.blocked)
+    }
+    for thread in blocked { thread.signal() }
     var byLoop: [ObjectIdentifier: (any LoopExecutor, [any CommitWaiter])] = [:]
     for waiter in waiters {
       byLoop[ObjectIdentifier(waiter.executor), default: (waiter.executor, [])].1.append(waiter)

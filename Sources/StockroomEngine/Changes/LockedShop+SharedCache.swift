@@ -2,39 +2,10 @@ import StockroomDomain
 import Synchronization
 
 /// The shop as the cache of a store shared by several nodes: changed only by the shared
-/// writer's thread (`SharedWriter`), in the store's commit order.
+/// writer's thread (`SharedWriter`), in the store's commit order. This node's own changes go
+/// through `apply`, as on every store; here are the cache's own: other nodes' changes replayed,
+/// the shop loaded again, and the link to the store lost and restored.
 extension LockedShop {
-  /// Applies this node's mutations to the cache, in order, while the shared writer holds the
-  /// store's writers' lock, and returns what they gave. `record` is handed each change that
-  /// changed something, with the shop right after it, under the lock: the writer writes its rows
-  /// from that, so the rows keep the order the changes were made in.
-  package func applyShared(
-    _ mutations: [Mutation], record: (Applied, borrowing ShopState) -> Void
-  ) -> SharedApplication {
-    state.withLock { state in
-      var outcome = SharedApplication(countersBefore: state.shop.counters)
-      for mutation in mutations {
-        do throws(ShopError) {
-          let applied = try state.shop.apply(mutation)
-          outcome.results.append(.applied(applied))
-          switch applied.outcome {
-          case .reordered, .ordered(_, repeated: true):
-            // A retried keyed order changes nothing: its first attempt is already in the store.
-            continue
-          default: noteAccounts(applied)
-          }
-          record(applied, state.shop)
-          outcome.logged.append(mutation)
-          outcome.events += applied.events
-        } catch {
-          outcome.results.append(.refused(error))
-        }
-      }
-      if !outcome.logged.isEmpty { outcome.digest = ShopDigest.of(state.shop, after: outcome.events) }
-      return outcome
-    }
-  }
-
   /// Replays a change another node committed (its `mutations`, and the `digest` of the shop it
   /// left there), and returns its events for `committed` to deliver once the change is known to
   /// be on disk (it may have been committed without waiting for its flush). nil when the replay

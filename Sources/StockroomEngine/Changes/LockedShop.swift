@@ -15,8 +15,6 @@ package final class LockedShop: Sendable {
     /// Set when the file failed its whole-file check: what writability returns to once a
     /// passing failure is over, since only a person can end this one.
     var damage: String?
-    /// The recent ledger, for STOCKTAKE when there is no database.
-    var ledger = LedgerLog()
 
     /// Writes are taken again, unless the file is damaged.
     mutating func restoreWritability() {
@@ -56,29 +54,18 @@ package final class LockedShop: Sendable {
     }
   }
 
-  /// Applies one mutation atomically, for a shop with a disk: `journal` queues the change for
-  /// its commit while the lock is still held, so commits keep the order the changes were made
-  /// in, and watchers hear of it from the commit. (Not escaping, so a change costs no closure
-  /// allocation.)
-  package func apply(
-    _ mutation: Mutation, journal: (Applied, borrowing ShopState) -> CommitTicket?
-  ) throws(ShopError) -> (Applied, CommitTicket?) {
+  /// Applies one mutation atomically, the one way every change path changes the shop: `record`
+  /// is handed the change with the shop right after it, while the lock is still held, so what it
+  /// does (queue the change's rows for the next commit, keep it in the memory ledger, or write
+  /// its rows into the shared writer's transaction) keeps the order the changes were made in.
+  /// Not escaping, so a change costs no closure allocation.
+  package func apply<Recorded>(
+    _ mutation: Mutation, record: (Applied, borrowing ShopState) -> Recorded
+  ) throws(ShopError) -> (Applied, Recorded) {
     try state.withLock { state throws(ShopError) in
       let applied = try apply(mutation, to: &state)
-      return (applied, journal(applied, state.shop))
+      return (applied, record(applied, state.shop))
     }
-  }
-
-  /// Applies one mutation atomically, for a shop that is the only copy: the change goes into
-  /// the ledger kept in memory, and its watchers are woken at once.
-  package func applyInMemory(_ mutation: Mutation, at now: Date) throws(ShopError) -> Applied {
-    let (applied, wake) = try state.withLock { state throws(ShopError) in
-      let applied = try apply(mutation, to: &state)
-      for event in applied.events { state.ledger.append(LedgerEntry(event, at: now)) }
-      return (applied, hub.deliver(applied.events))
-    }
-    for mailbox in wake { mailbox.notify() }
-    return applied
   }
 
   /// The change, unless writes are refused; a session holding a role must look again once an
@@ -98,11 +85,6 @@ package final class LockedShop: Sendable {
     // they still reach watchers in commit order.
     guard !events.isEmpty else { return }
     for mailbox in hub.deliver(events) { mailbox.notify() }
-  }
-
-  /// The ledger of one item kept in memory, newest first, for a shop without a database.
-  package func memoryLedger(of item: String) -> [LedgerEntry] {
-    state.withLock { $0.ledger.entries(of: item) }
   }
 
   /// The database failed its whole-file check: writes are refused until a person repairs it.

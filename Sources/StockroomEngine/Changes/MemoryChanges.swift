@@ -1,4 +1,5 @@
 import StockroomDomain
+import Synchronization
 
 /// The change path of a shop kept in memory only: each change is applied and answered at once,
 /// with nothing to wait for.
@@ -6,6 +7,8 @@ package final class MemoryChanges: ChangePath {
   private let shop: LockedShop
   /// Stamps the ledger kept in memory.
   private let clock: any EngineClock
+  /// The recent ledger, for STOCKTAKE, since there is no database to read it from.
+  private let ledger = Mutex(LedgerLog())
 
   package init(shop: LockedShop, clock: any EngineClock) {
     self.shop = shop
@@ -19,8 +22,23 @@ package final class MemoryChanges: ChangePath {
 
   package func start() {}
 
+  /// Keeps the change in the ledger and wakes its watchers while the shop's lock is held, since
+  /// changes from every loop thread come here: they reach the ledger and watchers in the order
+  /// they were made.
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
-    .applied(try shop.applyInMemory(mutation, at: clock.wallTime()), nil)
+    let now = clock.wallTime()
+    let (applied, wake) = try shop.apply(mutation) { applied, _ in
+      ledger.withLock { ledger in
+        for event in applied.events { ledger.append(LedgerEntry(event, at: now)) }
+      }
+      return shop.hub.deliver(applied.events)
+    }
+    for mailbox in wake { mailbox.notify() }
+    return .applied(applied, nil)
+  }
+
+  package func recentLedger(of item: String) -> [LedgerEntry] {
+    ledger.withLock { $0.entries(of: item) }
   }
 
   package func stop() {}

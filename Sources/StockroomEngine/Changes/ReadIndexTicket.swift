@@ -3,7 +3,7 @@
 /// store's change position after the read was queued, replays up to it, then lets every read
 /// that waited for that position go together.
 ///
-/// Like a change on the shared store, the connection answers nothing more until it is done; the
+/// Like password work, the connection answers nothing more until it is done; the
 /// read itself runs afterwards, on the connection's loop, from the cache.
 package final class ReadIndexTicket: Sendable {
   package enum Result: Sendable, Equatable {

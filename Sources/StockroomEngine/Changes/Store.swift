@@ -59,20 +59,23 @@ package final class Store: Sendable {
   /// Applies one mutation and waits until it is saved, for a caller that is not an event loop
   /// (a tool or a test making an account); throws when it was refused or not saved.
   package func applyAndWait(_ mutation: Mutation) throws {
+    let commit: CommitTicket?
     switch try submit(mutation) {
-    case .applied:
-      // Saved by the next commit, as any change is.
-      return
-    case .queued(let ticket):
-      let done = Semaphore()
-      ticket.run(done: { done.signal() })
-      done.wait()
-      switch ticket.result {
-      case .applied?, nil: return
+    case .applied(_, let ticket):
+      commit = ticket
+    case .queued(let change):
+      let answered = Semaphore()
+      change.run(done: { answered.signal() })
+      answered.wait()
+      switch change.result {
+      case .applied(_, let ticket)?: commit = ticket
       case .refused(let error)?: throw error
       case .failed(let failure)?: throw failure.reply
+      case nil: preconditionFailure("answered only once the writer is done with it")
       }
     }
+    guard let commit else { return }
+    if case .failed(let failure) = commit.waitForOutcome() { throw failure.reply }
   }
 
   /// Makes an account from a hash made earlier with `PasswordHash.make`, as an operator does
@@ -108,7 +111,7 @@ package final class Store: Sendable {
   /// The ledger of one item, newest first, from the database or from memory.
   package func ledger(of item: String, paging: Paging) throws -> (entries: [LedgerEntry], total: Int) {
     if let history { return try history.ledger(of: item, paging: paging) }
-    let all = shop.memoryLedger(of: item)
+    let all = changes.recentLedger(of: item)
     let page = paging.slice(all)
     return (page.items, page.total)
   }

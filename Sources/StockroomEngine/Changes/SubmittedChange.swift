@@ -1,10 +1,12 @@
 import StockroomDomain
 
-/// Where a submitted change is: applied already (and, with a disk, on its way to it), or queued
-/// for a writer that applies it later and answers through its ticket.
+/// Where a submitted change is: applied already (memory, SQLite), or queued for a shared
+/// store's writer, which applies it in its next transaction and answers through the ticket. The
+/// reply is the same either way: written from the `Applied` result, then held until the commit
+/// ticket says the change is on disk.
 package enum SubmittedChange: Sendable {
   /// Applied to the shop; the reply waits for the commit ticket when there is one.
   case applied(Applied, CommitTicket?)
-  /// Queued for the shared writer: the connection answers nothing more until the ticket is done.
+  /// Queued for the shared writer, which answers `.applied` with its commit ticket.
   case queued(ChangeTicket)
 }

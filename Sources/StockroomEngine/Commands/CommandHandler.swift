@@ -33,8 +33,10 @@ package struct CommandHandler: Sendable {
   /// Answers `line` (without its LF) into `out`. A reply is always exactly one status line,
   /// and a failed command leaves no data lines behind.
   /// Returns what the reply must wait for: the commit of a change when the shop is saved to
-  /// disk (the caller holds the reply until the ticket says it is saved), or password work (the
-  /// caller runs it, answers nothing else meanwhile, and hands it to `finish`).
+  /// disk (the caller holds the reply until the ticket says it is saved), a change queued for a
+  /// shared store's writer (the caller hands it to the writer, and its answer to `answer`), or
+  /// work elsewhere (the caller runs it, answers nothing else meanwhile, and hands it to
+  /// `finish`).
   package func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     stats.commandsServed.add(1, ordering: .relaxed)
     let mark = out.bytes.count
@@ -77,14 +79,7 @@ package struct CommandHandler: Sendable {
       switch work {
       case .credential(let ticket):
         guard let change = try credentialDone(ticket, session: &session, out: &out) else { break }
-        next = try self.change(change, session: &session, out: &out)
-      case .change(let ticket, let request):
-        switch ticket.result {
-        case .applied(let applied): try request.answer(applied, &session, &out)
-        case .refused(let error): throw error
-        case .failed(let failure): throw failure.reply
-        case nil: preconditionFailure("a finished change has a result")
-        }
+        next = try self.change(change, command: session.pendingCommand, session: &session, out: &out)
       case .readIndex(_, let request):
         // The connection took no request while the read waited, so its role is as authorized.
         guard let route = CommandRoutes.route(for: request.id) else { preconditionFailure("routed before") }
@@ -110,12 +105,16 @@ package struct CommandHandler: Sendable {
   /// Counts a request by command and result once its result is known: now, or when the work it
   /// waits for is done (the connection takes no other request meanwhile, so the session holds it).
   private func count(_ command: CommandID?, _ failure: ErrorCode?, wait: ReplyWait?, session: inout Session) {
-    if case .work = wait {
+    switch wait {
+    case .work:
       session.pendingCommand = command
-      return
+    case .change:
+      // Counted when the writer answers it (`answer`), which the queued change remembers.
+      session.pendingCommand = nil
+    case .commit, .durable, nil:
+      session.pendingCommand = nil
+      stats.commands.record(command, failure)
     }
-    session.pendingCommand = nil
-    stats.commands.record(command, failure)
   }
 
   /// The caller's role now: a guest's without looking, an account's from the session while no
@@ -151,38 +150,6 @@ package struct CommandHandler: Sendable {
     }
     throw ProtocolError(
       .denied, "\(request.path) needs the \(needed.rawValue) role\(why); \(session.user) is \(role.rawValue)")
-  }
-
-  /// Makes the change a handler asked for. On this node's own shop it is applied at once and
-  /// answered, and the reply waits for the commit (when there is a disk), so a reply written
-  /// after an error still waits for a change already made. On a shared store it goes to the
-  /// shared writer, and the reply is written when it comes back.
-  package func change(_ request: ChangeRequest, session: inout Session, out: inout ReplyEncoder) throws -> ReplyWait? {
-    let (applied, ticket): (Applied, CommitTicket?)
-    switch try store.submit(request.mutation) {
-    case .queued(let change): return .work(.change(change, request))
-    case .applied(let done, let commit): (applied, ticket) = (done, commit)
-    }
-    if case .reordered = applied.outcome, store.history != nil {
-      // A retry of a keyed order whose first answer is in the database: read there, off the
-      // loop. It changed nothing, so nothing waits for a commit; an order's answer leaves the
-      // session as it is.
-      let session = session
-      return .work(
-        .read(
-          ReadTicket(for: .of(account: session.account, source: session.source)) { out in
-            var unchanged = session
-            try request.answer(applied, &unchanged, &out)
-          }))
-    }
-    let mark = out.bytes.count
-    do {
-      try request.answer(applied, &session, &out)
-    } catch {
-      out.bytes.removeSubrange(mark...)
-      fail(error, out: &out)
-    }
-    return ticket.map(ReplyWait.commit)
   }
 
   /// Writes a reply that reads history from the database on the history pool, off the event
@@ -223,7 +190,8 @@ package struct CommandHandler: Sendable {
     switch route {
     case .answer(let body): try body(self, request, role, &session, &out)
     case .view, .read: wait = try view(request, route: route, role: role, session: &session, out: &out)
-    case .change(let body): wait = try change(body(self, request, role, session), session: &session, out: &out)
+    case .change(let body):
+      wait = try change(body(self, request, role, session), command: request.id, session: &session, out: &out)
     case .passwordChange(let body), .passwordCheck(let body):
       wait = .work(.credential(try body(self, request, session)))
     }
@@ -248,7 +216,7 @@ package struct CommandHandler: Sendable {
 
   /// Writes the error reply and says which code it carried.
   @discardableResult
-  private func fail(_ error: any Error, out: inout ReplyEncoder) -> ErrorCode {
+  func fail(_ error: any Error, out: inout ReplyEncoder) -> ErrorCode {
     switch error {
     case let error as ProtocolError:
       out.error(error)

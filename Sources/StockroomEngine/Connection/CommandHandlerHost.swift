@@ -14,6 +14,9 @@ package protocol CommandHandlerHost: ConnectionHost, CommitWaiter {
   /// Work `run` started is done (called on the executor): the core's `workFinished`, then
   /// whatever the host does after.
   func workFinished()
+  /// A change `submit` handed to its writer was answered (called on the executor): the core's
+  /// `changeAnswered`, then whatever the host does after.
+  func changeAnswered()
 }
 
 extension CommandHandlerHost {
@@ -38,10 +41,21 @@ extension CommandHandlerHost {
     let done: @Sendable () -> Void = { [weak self] in self?.workFinished() }
     switch work {
     case .credential(let ticket): ticket.run(on: executor, pool: commandHandler.credentials, done: done)
-    case .change(let ticket, _): ticket.run(on: executor, done: done)
     case .read(let ticket): ticket.run(on: executor, pool: commandHandler.history, done: done)
     case .readIndex(let ticket, _): ticket.run(on: executor, done: done)
     }
+  }
+
+  package func submit(_ change: QueuedChange) {
+    change.ticket.run(on: executor) { [weak self] in self?.changeAnswered() }
+  }
+
+  package func answer(_ change: QueuedChange, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    commandHandler.answer(change, session: &session, out: &out)
+  }
+
+  package func mustWaitForChanges(_ line: ArraySlice<UInt8>) -> Bool {
+    commandHandler.mustWaitForChanges(line)
   }
 
   package func presenceChanged(_ entry: Presence.Entry?) {

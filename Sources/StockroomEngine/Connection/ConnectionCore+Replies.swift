@@ -21,8 +21,8 @@ extension ConnectionCore {
       } else if let behind = wait.held {
         hold(behind.ticket, behind.kind, reply: Array(output.bytes[mark...]), host: host)
         output.bytes.removeSubrange(mark...)
-      } else if case .work(let work) = wait {
-        run(work, host: host)
+      } else {
+        follow(wait, host: host)
       }
     } else {
       scratch.bytes.removeAll(keepingCapacity: true)
@@ -31,8 +31,63 @@ extension ConnectionCore {
         hold(behind.ticket, behind.kind, reply: scratch.bytes, host: host)
       } else {
         appendAfterHeld(scratch.bytes)
-        if case .work(let work) = wait { run(work, host: host) }
+        if let wait { follow(wait, host: host) }
       }
+    }
+  }
+
+  /// Starts what a reply waits for that is not a commit: work elsewhere, or a change queued for
+  /// its writer, which takes its place among the held replies now and is written when answered.
+  private mutating func follow(_ wait: ReplyWait, host: some ConnectionHost) {
+    switch wait {
+    case .work(let work): run(work, host: host)
+    case .change(let change):
+      held.append(HeldReply(ticket: nil, kind: .change, reply: [], queued: change))
+      queuedChanges += 1
+      if change.changesAccounts { queuedAccountChanges += 1 }
+      host.submit(change)
+    case .commit, .durable: preconditionFailure("a commit's wait is held, not followed")
+    }
+  }
+
+  /// Whether the request on `line` may run while changes are queued for the writer: only one
+  /// that cannot depend on them (another change, and none of them changes an account), and
+  /// only while fewer than `ConnectionLimits.queuedChanges` wait.
+  func mayRunBesideQueuedChanges(_ line: ArraySlice<UInt8>, host: some ConnectionHost) -> Bool {
+    queuedAccountChanges == 0 && queuedChanges < limits.queuedChanges && !host.mustWaitForChanges(line)
+  }
+
+  /// The writer has answered one or more of the changes queued on this connection: their
+  /// replies are written in request order, each then held for its commit as any change's is,
+  /// and the requests that waited for them are taken again.
+  package mutating func changeAnswered(now: UInt64, host: some ConnectionHost) {
+    guard phase != .closed else { return }
+    for index in held.indices {
+      guard let queued = held[index].queued else { continue }
+      // The writer answers a connection's changes in the order they were queued.
+      guard queued.ticket.result != nil else { break }
+      scratch.bytes.removeAll(keepingCapacity: true)
+      let wait = host.answer(queued, session: &session, out: &scratch)
+      held[index].queued = nil
+      held[index].reply = scratch.bytes
+      heldBytes += scratch.bytes.count
+      queuedChanges -= 1
+      if queued.changesAccounts { queuedAccountChanges -= 1 }
+      if let ticket = wait?.held?.ticket {
+        held[index].ticket = ticket
+        host.awaitCommit(ticket)
+      }
+    }
+    commitFinished()
+    notePresence(host: host)
+    if let reason = session.closing, phase == .open {
+      closeReason = reason
+      beginClosing(now: now, host: host)
+    } else if phase == .open && isReadingPaused && awaiting == nil {
+      isReadingPaused = false
+      processInput(now: now, host: host)
+    } else if phase == .closing && held.isEmpty && awaiting == nil && pendingOutputCount == 0 {
+      finishWriting(host: host)
     }
   }
 
@@ -76,7 +131,7 @@ extension ConnectionCore {
   package mutating func commitFinished() -> Bool {
     guard phase != .closed else { return false }
     var released = false
-    while let outcome = held.first?.ticket.outcome {
+    while let outcome = held.first?.outcome {
       var first = held.removeFirst()
       switch outcome {
       case .committed:

@@ -46,9 +46,13 @@ package struct ConnectionCore {
   /// allocating one per request.
   var spare: [UInt8] = []
   package internal(set) var heldBytes = 0
-  /// Work the next reply waits for (password work, a change on a shared store); no later
-  /// request runs until it is done.
+  /// Work the next reply waits for (password work, a read of the database); no later request
+  /// runs until it is done.
   package internal(set) var awaiting: PendingWork?
+  /// Changes queued for a shared store's writer and not yet answered (each has its place in
+  /// `held`), and how many of them change an account.
+  package internal(set) var queuedChanges = 0
+  var queuedAccountChanges = 0
   /// Where replies are written while earlier ones are held.
   var scratch = ReplyEncoder(capacity: 0)
   /// Input and output buffers up to this size are kept once drained, for the next request; a
@@ -155,6 +159,12 @@ package struct ConnectionCore {
       let line = input[inputStart..<end]
       if let foreign = ForeignProtocol.detect(line: line, isFirst: linesSeen == 0) {
         refuse(foreign, now: now, host: host)
+        break
+      }
+      if queuedChanges > 0 && !mayRunBesideQueuedChanges(line, host: host) {
+        // It could show or depend on a change the writer has not answered yet: it waits,
+        // unread, until the writer has (`changeAnswered`).
+        isReadingPaused = true
         break
       }
       linesSeen += 1

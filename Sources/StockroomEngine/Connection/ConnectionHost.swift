@@ -18,6 +18,14 @@ package protocol ConnectionHost {
   func awaitCommit(_ ticket: CommitTicket)
   /// Runs the work and calls the core's `workFinished` once it is done.
   func run(_ work: PendingWork)
+  /// Hands a change to its shared store's writer, and calls the core's `changeAnswered` once
+  /// the writer has answered it.
+  func submit(_ change: QueuedChange)
+  /// Writes the reply to a queued change the writer has answered; see `CommandHandler.answer`.
+  func answer(_ change: QueuedChange, session: inout Session, out: inout ReplyEncoder) -> ReplyWait?
+  /// Whether the request on `line` must wait for the changes queued on the connection to be
+  /// answered; see `CommandHandler.mustWaitForChanges`.
+  func mustWaitForChanges(_ line: ArraySlice<UInt8>) -> Bool
   /// Subscribes to what `watching` names (nil: nothing), and returns the events that reached
   /// the old subscription and are still owed to the client.
   func watchChanged(to watching: Set<String>?) -> [EncodedEvent]

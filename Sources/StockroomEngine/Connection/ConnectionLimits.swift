@@ -14,6 +14,10 @@ package struct ConnectionLimits: Sendable {
   /// How long a closing connection may take to hand over what it owes (replies waiting for their
   /// commit, output the client has not read) before it is closed anyway.
   package var closingGrace: Duration = .seconds(30)
+  /// Changes one connection may have queued for a shared store's writer, unanswered, before it
+  /// takes no further request: a pipelining client's changes share the writer's transactions,
+  /// as they share group commits on SQLite, without one client filling the writer's queue.
+  package var queuedChanges = 64
 
   package init(maxLine: Int, outputHighWater: Int, outputHardLimit: Int, idleTimeout: Int, lineTimeout: Int) {
     self.maxLine = maxLine

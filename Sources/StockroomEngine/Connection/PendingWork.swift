@@ -4,8 +4,6 @@ import StockroomProtocol
 /// request: the next one may depend on its outcome (who is logged in, what the stock is).
 package enum PendingWork: Sendable {
   case credential(CredentialTicket)
-  /// A change queued for the shared writer, and how its reply is written once it is done.
-  case change(ChangeTicket, ChangeRequest)
   case read(ReadTicket)
   /// A read of a shared store's cache, run once the cache has caught up with the store.
   case readIndex(ReadIndexTicket, Request)

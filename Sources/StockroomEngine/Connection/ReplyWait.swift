@@ -5,16 +5,20 @@ package enum ReplyWait: Sendable {
   /// A read that saw a change still being committed: it is sent once that change is saved, so
   /// no reply shows what a crash could take back; an error goes in its place if it is not.
   case durable(CommitTicket)
-  /// Work done elsewhere (password hashing, a change on a shared store); the reply is written
+  /// A change queued for a shared store's writer: its reply is written once the writer has
+  /// applied it, and then waits for its commit as `.commit` does. The connection goes on
+  /// taking requests meanwhile, but only those that cannot depend on it (more changes).
+  case change(QueuedChange)
+  /// Work done elsewhere (password hashing, a read of the database); the reply is written
   /// when it is done, and no later request runs before it.
   case work(PendingWork)
 
-  /// The commit a reply is held behind, and whose reply it is; nil for work done elsewhere.
+  /// The commit a reply is held behind, and whose reply it is; nil when it waits for no commit.
   package var held: (ticket: CommitTicket, kind: HeldReply.Kind)? {
     switch self {
     case .commit(let ticket): (ticket, .change)
     case .durable(let ticket): (ticket, .read)
-    case .work: nil
+    case .change, .work: nil
     }
   }
 }

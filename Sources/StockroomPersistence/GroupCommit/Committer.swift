@@ -93,7 +93,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// ticket says when the reply may go.
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
     let now = clock.wallTime()
-    let (applied, ticket) = try shop.apply(mutation) { applied, shop in
+    let (applied, ticket) = try shop.apply(mutation) { applied, shop -> CommitTicket? in
       switch applied.outcome {
       case .reordered:
         // Already on disk: nothing to write and nothing to wait for.

@@ -1,14 +1,12 @@
 import StockroomDomain
 import StockroomEngine
 
-/// One transaction of this node's on a shared store, committed, with what is told of it once it
-/// is known to be on disk: its waiters' results, its events (replayed changes first) and its
-/// figures.
+/// One transaction of this node's on a shared store, committed (its changes already answered,
+/// their replies held for `durable`), with what is told of it once it is known to be on disk:
+/// `durable` itself, its events (replayed changes first) and its figures.
 struct SharedCommit: Sendable {
   /// What reads showing this transaction's changes wait for.
   let durable: CommitTicket
-  let tickets: [ChangeTicket]
-  let results: [ChangeTicket.Result]
   let events: [StockEvent]
   /// The newest order it holds, whose receipts are settled once it is told.
   let newestOrder: Int?

@@ -5,7 +5,8 @@ import StockroomSystem
 import Synchronization
 
 /// Tells what the shared writer committed, in the order it was committed, once it is on
-/// PostgreSQL's disk: its replies, its events for watchers and the reads waiting on it.
+/// PostgreSQL's disk: the replies held for it (already written, through its `durable` ticket),
+/// its events for watchers and the reads waiting on it.
 ///
 /// With `--fsync always` a commit does not wait for its WAL flush (`SharedWriter`); here, on a
 /// thread and a connection of their own (`sr-flusher`), one flush barrier confirms every commit
@@ -174,14 +175,13 @@ package final class SharedFlusher: Sendable {
     switch item {
     case .commit(let commit):
       if let failure = unconfirmed, commit.needsFlush {
+        // Its replies, held for `durable`, go out as this error instead.
         commit.durable.complete(.failed(failure))
         figures.recordFailure(.unreachable)
-        for ticket in commit.tickets { ticket.finish(.failed(failure)) }
       } else {
         commit.durable.complete(.committed)
         figures.recordCommit(changes: commit.made, duration: clock.elapsed(since: commit.started))
         shop.committed(commit.events, settledThrough: commit.newestOrder)
-        for (ticket, result) in zip(commit.tickets, commit.results) { ticket.finish(result) }
       }
     case .replayed(let events):
       shop.committed(events, settledThrough: nil)

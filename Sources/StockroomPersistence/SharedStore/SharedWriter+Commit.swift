@@ -9,7 +9,7 @@ import Synchronization
 /// This node's changes: one transaction of the shared writer's, retried after a conflict, and
 /// the other nodes' changes it replays first.
 extension SharedWriter {
-  /// One try's changes are in the cache from `applyShared` until its transaction ends: reads
+  /// One try's changes are in the cache from `apply` until its transaction ends: reads
   /// that show them wait for `durable`, which ends as the transaction does.
   func beginAttempt() -> CommitTicket {
     let durable = CommitTicket()
@@ -19,7 +19,7 @@ extension SharedWriter {
 
   func commit(_ first: [ChangeTicket]) {
     var tickets = first
-    var results: [ChangeTicket.Result] = []
+    var results: [Result<Applied, ShopError>] = []
     var events: [StockEvent] = []
     var newestOrder: Int?
     for attempt in 1...Self.attempts {
@@ -42,14 +42,19 @@ extension SharedWriter {
           return PreparedChange(
             batch: batch, mutations: own.logged, digest: own.digest, countersBefore: own.countersBefore)
         }
-        // Nothing this transaction wrote or saw is answered, told or shown before it is on disk:
-        // the flusher tells it once a barrier has confirmed it, while this thread goes on.
-        let made = results.filter { if case .applied = $0 { true } else { false } }.count
+        // Committed: each change is answered now, and its reply held until `durable` says it
+        // is on disk, as a reply on SQLite is held for its group commit, so the connection can
+        // go on. Nothing this transaction wrote or saw is sent, told or shown before it is on
+        // disk: the flusher completes `durable` and tells the events once a barrier has
+        // confirmed it, while this thread goes on.
+        let needsFlush = head != before
+        for (ticket, result) in zip(tickets, results) { ticket.finish(answer(result, durable: durable)) }
+        let made = results.filter { if case .success = $0 { true } else { false } }.count
         flusher.publish(
           .commit(
             SharedCommit(
-              durable: durable, tickets: tickets, results: results.map(withReceipt), events: replayed + events,
-              newestOrder: newestOrder, made: made, started: started, needsFlush: head != before)))
+              durable: durable, events: replayed + events, newestOrder: newestOrder, made: made, started: started,
+              needsFlush: needsFlush)))
         known = head
         sequence.store(head, ordering: .relaxed)
         return
@@ -80,30 +85,60 @@ extension SharedWriter {
     }
   }
 
-  /// Applies `mutations` to the cache (`LockedShop.applyShared`), and the rows of those that
-  /// changed something, stamped now, for the transaction to write.
+  /// Applies `mutations` to the cache one by one through `LockedShop.apply`, as every store
+  /// applies its changes, and the rows of those that changed something, stamped now, for the
+  /// transaction to write. Only this thread changes the cache, so the digest read after them is
+  /// of the shop they left.
   func apply(_ mutations: [Mutation]) -> (SharedApplication, JournalBatch) {
     let now = clock.wallTime()
     var batch = JournalBatch()
-    let own = shop.applyShared(mutations) { applied, shop in
-      let levels = applied.events.map { shop.level(of: $0.item) }
-      batch.record(applied, levels: levels, counters: shop.counters, at: now)
+    var own = SharedApplication(countersBefore: shop.read { $0.counters })
+    for mutation in mutations {
+      do throws(ShopError) {
+        let (applied, logged) = try shop.apply(mutation) { applied, shop -> Bool in
+          switch applied.outcome {
+          case .reordered, .ordered(_, repeated: true):
+            // A retried keyed order changes nothing: its first attempt is already in the store.
+            return false
+          default:
+            let levels = applied.events.map { shop.level(of: $0.item) }
+            batch.record(applied, levels: levels, counters: shop.counters, at: now)
+            return true
+          }
+        }
+        own.results.append(.success(applied))
+        guard logged else { continue }
+        own.logged.append(mutation)
+        own.events += applied.events
+      } catch {
+        own.results.append(.failure(error))
+      }
+    }
+    if !own.logged.isEmpty {
+      let events = own.events
+      own.digest = shop.read { ShopDigest.of($0, after: events) }
     }
     return (own, batch)
   }
 
-  /// A keyed retry whose first answer is only in the store (`.reordered`) answered as a retry
-  /// whose receipt is at hand (`.ordered(receipt, repeated: true)`): the receipt is read here,
-  /// on this thread's own connection, so the connection's loop never waits on the database to
-  /// write the reply. Reading it fails that one request, not the others in the transaction.
-  func withReceipt(_ result: ChangeTicket.Result) -> ChangeTicket.Result {
-    guard case .applied(var applied) = result, case .reordered(let key, let id) = applied.outcome else { return result }
+  /// A change's answer: applied, with the commit its reply waits for, or refused. A keyed retry
+  /// whose first answer is only in the store (`.reordered`) is answered as a retry whose receipt
+  /// is at hand (`.ordered(receipt, repeated: true)`): the receipt is read here, on this
+  /// thread's own connection, so the connection's loop never waits on the database to write the
+  /// reply. Reading it fails that one request, not the others in the transaction.
+  func answer(_ result: Result<Applied, ShopError>, durable: CommitTicket) -> ChangeTicket.Result {
+    guard case .success(var applied) = result else {
+      if case .failure(let refusal) = result { return .refused(refusal) }
+      preconditionFailure("a result is applied or refused")
+    }
+    guard case .reordered(let key, let id) = applied.outcome else { return .applied(applied, durable) }
     do {
       guard let receipt = try database.writerReceipt(of: key), receipt.order.id == id else {
         throw MissingReceipt(orderID: id)
       }
       applied.outcome = .ordered(receipt, repeated: true)
-      return .applied(applied)
+      // It changed nothing, but its first attempt may be in this very transaction.
+      return .applied(applied, durable)
     } catch {
       return .failed(CommitFailure(postgres: error))
     }

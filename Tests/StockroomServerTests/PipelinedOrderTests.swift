@@ -1,0 +1,83 @@
+import Foundation
+import StockroomProtocol
+import StockroomStorage
+import StockroomTestSupport
+import Testing
+
+/// One reply semantics on every store, shown the same way on each: a client pipelines orders, a
+/// read and a PING in one write. Every order is taken at once, without waiting for the one
+/// before it to be saved (on SQLite each is applied as it is read; on PostgreSQL each is queued
+/// for the writer, which takes them into one transaction); nothing is answered before its
+/// commit; the replies come in request order; and the read shows every order before it.
+@Suite(.serialized, .timeLimit(.minutes(30)))
+struct PipelinedOrderTests {
+  static let orders = 8
+
+  /// The pipeline: orders, then a read of what they took, then a PING.
+  static let pipeline = String(repeating: "ORDER banana\n", count: orders) + "STOCK banana\nPING\n"
+
+  /// Reads the pipeline's replies and checks them: every order answered in turn with the next
+  /// order number, the read showing them all, the PING last.
+  static func checkReplies(_ client: LineClient, levelBefore: Int) throws {
+    var ids: [Int] = []
+    for index in 0..<orders {
+      let reply = try client.readReply()
+      #expect(reply.isOK, "order \(index + 1): \(reply.lines)")
+      ids.append(Int(reply.statusFields["order"] ?? "") ?? -1)
+    }
+    #expect(ids == Array(ids[0]..<ids[0] + orders), "answered in request order")
+    let stock = try client.readReply()
+    #expect(stock.rows.first?["stock"] == "\(levelBefore - orders)", "the read shows every order before it")
+    #expect(try client.readReply().message == "PONG")
+  }
+
+  static func level(_ client: LineClient) throws -> Int {
+    try #require(Int(try client.request("STOCK banana").rows.first?["stock"] ?? ""))
+  }
+
+  @Test("SQLite: pipelined orders are applied as read, held for their commit, answered in order")
+  func onSQLite() throws {
+    let data = try DataDirectory().addAccount("alice", role: .staff)
+    let (daemon, port) = try data.start(["--order-rate", "0"])
+    defer { daemon.process.terminate() }
+    let alice = try LineClient.greeted(port)
+    try alice.logInExisting("alice")
+    #expect(try alice.request("ADD banana 100").isOK)
+    let before = try Self.level(alice)
+
+    let client = try LineClient.greeted(port)
+    try client.send(Self.pipeline)
+    try Self.checkReplies(client, levelBefore: before)
+  }
+
+  @Test("PostgreSQL: pipelined orders are all queued for the writer at once, held for their commit, answered in order")
+  func onPostgreSQL() throws {
+    let url = try PostgresShop.withAccounts(in: PostgresCluster.shared.get())
+    let (daemon, port) = try PostgresShop.node(url)
+    defer { daemon.process.terminate() }
+    let alice = try PostgresShop.client(port, as: "alice")
+    #expect(try alice.request("ADD banana 100").isOK)
+    let before = try Self.level(alice)
+    let store = try PostgresConnection(PostgresURL(url))
+    func changes() throws -> Int { Int(try store.query("SELECT count(*) FROM changes").values.first?[0] ?? "") ?? -1 }
+    let changesBefore = try changes()
+
+    // The test holds the store's writers' lock, so the node's writer waits in its transaction
+    // with the first order while the client's others arrive.
+    let holder = try PostgresConnection(PostgresURL(url))
+    try holder.execute("BEGIN")
+    _ = try holder.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE")
+    let client = try PostgresShop.client(port)
+    try client.send(Self.pipeline)
+    // Before, the connection took no request until its change was answered: one order waited
+    // in the transaction and none in the queue, and this never came true.
+    try waitUntil {
+      try alice.request("INFO store").rows.first?["changes_waiting"] == "\(Self.orders - 1)"
+    }
+    try holder.execute("ROLLBACK")
+    try Self.checkReplies(client, levelBefore: before)
+    // Those that arrived while the writer waited for the lock joined its transaction: one change.
+    #expect(try changes() == changesBefore + 1)
+    #expect(try PostgresShop.orderIDs(url).count >= Self.orders)
+  }
+}

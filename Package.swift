@@ -182,7 +182,8 @@ let package = Package(
     // its JSON, the comparison's options, tables and figure check; its runs and its launcher against
     // real servers; and `compare` as a process, refusing bad input and running --smoke.
     .testTarget(
-      name: "StockroomBenchTests", dependencies: ["stockroom-bench", "StockroomSystem", "StockroomFixtures"]),
+      name: "StockroomBenchTests",
+      dependencies: ["stockroom-bench", "StockroomSystem", "StockroomFixtures", "StockroomTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

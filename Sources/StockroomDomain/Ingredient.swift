@@ -2,9 +2,4 @@
 public struct Ingredient: Sendable, Codable, Hashable {
   public var item: String
   public var quantity: Int
-
-  public init(item: String, quantity: Int) {
-    self.item = item
-    self.quantity = quantity
-  }
 }

@@ -18,13 +18,6 @@ public struct ShareCap: Sendable, Equatable {
   public var reserve: Int
   public var small: Int
 
-  public init(total: Int, perOwner: Int, reserve: Int, small: Int) {
-    self.total = total
-    self.perOwner = perOwner
-    self.reserve = reserve
-    self.small = small
-  }
-
   /// Whether an owner holding `held` may take one more place while `used` are taken; nil: it may.
   public func refusal(held: Int, used: Int) -> Refusal? {
     if used >= total { return .full }

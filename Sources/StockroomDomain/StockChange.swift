@@ -4,11 +4,4 @@ public struct StockChange: Sendable, Hashable {
   public var kind: ItemKind
   public var change: Int
   public var level: Int
-
-  public init(item: String, kind: ItemKind, change: Int, level: Int) {
-    self.item = item
-    self.kind = kind
-    self.change = change
-    self.level = level
-  }
 }

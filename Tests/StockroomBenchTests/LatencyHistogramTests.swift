@@ -1,3 +1,4 @@
+import StockroomTestSupport
 import Testing
 
 @testable import stockroom_bench
@@ -23,12 +24,9 @@ struct LatencyHistogramTests {
 
   /// A fixed sequence (SplitMix64), so that a failure repeats.
   static func samples(count: Int, seed: UInt64) -> [UInt64] {
-    var state = seed
+    var random = SplitMix64(seed: seed)
     return (0..<count).map { _ in
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-      mixed ^= mixed >> 31
+      let mixed = random.next()
       // Spread over every scale from 1 ns to about 17 s: a few bits of a random length.
       return (mixed >> 30) >> (mixed % 34)
     }

@@ -1,3 +1,4 @@
+import StockroomTestSupport
 import Testing
 
 @testable import stockroom_bench
@@ -7,24 +8,11 @@ import Testing
 /// ones `LinearizableReadTests` records.
 @Suite("the linearizability checker against brute force", .timeLimit(.minutes(30)))
 struct LinearizabilityRandomTests {
-  /// SplitMix64: a seeded generator, so a failing seed can be run again.
-  struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// A history that ran on a real counter (each operation takes effect at a point inside its
   /// interval), of `count` operations over `clients`-wide overlap, then with probability
   /// `spoil` one value changed by one or two.
   static func history(
-    _ count: Int, initial: Int, spoil: Double, using random: inout SeededRandom
+    _ count: Int, initial: Int, spoil: Double, using random: inout SplitMix64
   ) -> [HistoryOperation] {
     var level = initial
     var operations: [HistoryOperation] = []
@@ -79,7 +67,7 @@ struct LinearizabilityRandomTests {
   func agreesWithBruteForce() {
     var verdicts = (linearizable: 0, not: 0)
     for seed in UInt64(1)...400 {
-      var random = SeededRandom(state: seed)
+      var random = SplitMix64(seed: seed)
       let operations = Self.history(Int.random(in: 1...8, using: &random), initial: 6, spoil: 0.5, using: &random)
       let expected = Self.bruteForce(level: 6, placed: [], pending: operations)
       let verdict = LinearizabilityChecker(initial: 6, operations: operations).check()
@@ -98,7 +86,7 @@ struct LinearizabilityRandomTests {
   @Test("360 operations from six overlapping clients: passes, and fails once a read is made stale")
   func largeHistories() throws {
     for seed in UInt64(1)...5 {
-      var random = SeededRandom(state: seed)
+      var random = SplitMix64(seed: seed)
       var operations = Self.history(360, initial: 2000, spoil: 0, using: &random)
       let verdict = LinearizabilityChecker(initial: 2000, operations: operations).check()
       guard case .linearizable(let order) = verdict else {

@@ -15,7 +15,7 @@ struct ConnectionDescriptorTests {
   @Test("is close-on-exec, so a pager or editor the REPL starts does not hold the connection")
   func closeOnExec() throws {
     let server = try ShopServer()
-    let connection = try Connection.open(host: "127.0.0.1", port: server.port)
+    let connection = try ServerLink.open(host: "127.0.0.1", port: server.port)
     defer { connection.close() }
     let flags = fcntl(connection.fd, F_GETFD)
     #expect(flags >= 0 && flags & FD_CLOEXEC != 0, "flags \(flags)")

@@ -128,7 +128,7 @@ struct TLSLimitTests {
     defer { close(fd) }
     let started = ContinuousClock.now
     let error = #expect(throws: ClientError.self) {
-      try Connection.open(host: "127.0.0.1", port: port, limitMilliseconds: 300, tls: ClientTLS())
+      try ServerLink.open(host: "127.0.0.1", port: port, limitMilliseconds: 300, tls: ClientTLS())
     }
     // Given up for the handshake's limit, not for another reason; and not before the limit,
     // which a busy machine can only make later, never sooner.

@@ -126,11 +126,15 @@ struct JobPoolFairnessTests {
     return accepted
   }
 
-  @Test("work done lately counts, successes too: a host that ran many checks yields its place to one that ran none")
-  func workDoneCounts() throws {
+  /// Work done lately ranks a host, whether it was plain work or checks that vouched for it:
+  /// trust lets a host go ahead of fresh hosts (`vouchedGoesAhead`), not ahead of its own use.
+  @Test(
+    "work done lately counts, successes and vouched checks too: a host that ran many yields its place to one that ran none",
+    arguments: [(10, JobPool.Outcome.done), (20, .vouched)])
+  func workDoneCounts(runs: Int, outcome: JobPool.Outcome) throws {
     let pool = JobPool(name: "test.work", threads: 1, capacity: 2, starter: HarnessThreadStarter())
     defer { pool.shutdown() }
-    try ran(10, of: "127.0.0.7", on: pool)
+    try ran(runs, of: "127.0.0.7", saying: outcome, on: pool)
     let release = hold(pool)
     let fates = Fates()
     #expect(offer("busy", "127.0.0.7", to: pool, fates))
@@ -157,20 +161,5 @@ struct JobPoolFairnessTests {
     release.signal()
     fates.settled.wait()
     #expect(fates.ran.withLock { $0 } == ["known", "fresh-1"])
-  }
-
-  @Test("a vouched host that checks over and over ranks by its work: a fresh host takes its place")
-  func vouchedButBusyYields() throws {
-    let pool = JobPool(name: "test.trust", threads: 1, capacity: 2, starter: HarnessThreadStarter())
-    defer { pool.shutdown() }
-    try ran(20, of: "127.0.0.7", saying: .vouched, on: pool)
-    let release = hold(pool)
-    let fates = Fates()
-    #expect(offer("busy", "127.0.0.7", to: pool, fates))
-    #expect(offer("other", "127.0.0.8", to: pool, fates))
-    #expect(offer("newcomer", "127.0.0.9", to: pool, fates), "the newcomer was refused")
-    #expect(fates.told.withLock { $0 } == ["busy"])
-    release.signal()
-    fates.settled.wait()
   }
 }

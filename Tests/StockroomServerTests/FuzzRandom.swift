@@ -1,9 +1,11 @@
-/// SplitMix64: tiny, and the same numbers on every machine and run, so a printed seed replays
-/// exactly the input a failing fuzz run sent.
-struct FuzzRandom: RandomNumberGenerator {
-  private var state: UInt64
+import StockroomTestSupport
 
-  init(seed: UInt64) { state = seed }
+/// The tests' `SplitMix64`, with the picks the fuzzer makes: the same numbers on every machine
+/// and run, so a printed seed replays exactly the input a failing fuzz run sent.
+struct FuzzRandom: RandomNumberGenerator {
+  private var numbers: SplitMix64
+
+  init(seed: UInt64) { numbers = SplitMix64(seed: seed) }
 
   /// A generator of its own for one part of a run (a worker's n-th connection): the streams of a
   /// seed do not overlap in practice, and none depends on how far another one has got.
@@ -14,16 +16,10 @@ struct FuzzRandom: RandomNumberGenerator {
       mixer = FuzzRandom(seed: mixed ^ (part &* 0xD6E8_FEB8_6659_FD93))
       mixed = mixer.next()
     }
-    state = mixed
+    numbers = SplitMix64(seed: mixed)
   }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  mutating func next() -> UInt64 { numbers.next() }
 
   /// True with probability `percent` / 100.
   mutating func percent(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }

@@ -3,11 +3,9 @@ import StockroomTLS
 
 @testable import StockroomEngineHarness
 
-/// Logging test clients in. Every test account's password is derived from its name, and every
-/// test server has an admin (`admin`), who makes accounts with more than a customer's role.
+/// A socket client logged in, as a test starts most of them; logging in itself is the harness's
+/// (`LineProtocolClient.logIn`), the same over a socket or an engine's channel.
 extension LineClient {
-  static func password(for user: String) -> String { TestAccounts.password(for: user) }
-
   /// A connection past the greeting, logged in as `user` when given (made first if missing);
   /// with `tls`, `port` is a TLS port.
   static func greeted(
@@ -17,38 +15,5 @@ extension LineClient {
     _ = try client.readReply()
     if let user { try client.logIn(user, role: role) }
     return client
-  }
-
-  /// Logs in as `user`, making the account first if it does not exist yet: by REGISTER for a
-  /// customer, by the admin's USER ADD for anything more.
-  func logIn(_ user: String, role: Role = .customer) throws {
-    let password = Quoting.quote(Self.password(for: user))
-    if role > .customer {
-      try expectOK("LOGIN admin \(Quoting.quote(Self.password(for: "admin")))")
-      // Looked up first, so a shop that refuses writes can still be logged into.
-      let existing = try request("USER LIST size=100").rows.first { $0.id == user }
-      if existing == nil {
-        try expectOK("USER ADD \(Quoting.quote(user)) \(password) role=\(role.rawValue)")
-      } else if existing?["role"] != role.rawValue {
-        try expectOK("USER ROLE \(Quoting.quote(user)) \(role.rawValue)")
-      }
-    } else {
-      let registered = try request("REGISTER \(Quoting.quote(user)) \(password)")
-      if registered.isOK { return }
-      guard registered.errorCode == .exists else {
-        throw Failure(description: "REGISTER \(user): \(registered.lines)")
-      }
-    }
-    try expectOK("LOGIN \(Quoting.quote(user)) \(password)")
-  }
-
-  /// LOGIN as `user`, whose account exists.
-  func logInExisting(_ user: String) throws {
-    try expectOK("LOGIN \(Quoting.quote(user)) \(Quoting.quote(Self.password(for: user)))")
-  }
-
-  private func expectOK(_ line: String) throws {
-    let reply = try request(line)
-    guard reply.isOK else { throw Failure(description: "\(line.split(separator: " ").first ?? ""): \(reply.lines)") }
   }
 }

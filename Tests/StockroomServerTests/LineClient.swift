@@ -11,12 +11,8 @@ import Testing
 
 /// A plain blocking TCP client that speaks the protocol line by line, as a script would; with
 /// a TLS context, the same inside TLS.
-final class LineClient: @unchecked Sendable {
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
-    /// The server answered, but not as asked: unlike a lost connection, never the kill's doing.
-    var isReply = false
-  }
+final class LineClient: LineProtocolClient, @unchecked Sendable {
+  typealias Failure = ClientFailure
 
   /// The socket; -1 for a client of an `EngineHarness`.
   private let descriptor: Int32
@@ -26,26 +22,24 @@ final class LineClient: @unchecked Sendable {
   /// engine has answered, so a check of "still waiting" could never fail there: asking is a
   /// failure, which says to run the test on `TestServer`.
   var fd: Int32 {
-    if embedded != nil {
+    if engine != nil {
       Issue.record("a socket asked of an EngineHarness client, which has none: run this test on TestServer")
     }
     return descriptor
   }
-  private var buffer: [UInt8] = []
-  private var reader = ReplyReader()
-  /// Every event line seen while reading replies, in arrival order.
-  private(set) var events: [Row] = []
-  /// Every line received, in order, for checks on where events fall.
-  private(set) var transcript: [String] = []
+  let received = ReceivedLines()
   /// Set for a client on the TLS port, once its handshake is done.
   private var tls: TLSChannel?
-  /// Set for a client of an `EngineHarness`: no socket, the engine's bytes straight in and out.
-  private(set) var embedded: EmbeddedChannel?
+  /// Set for a client of an `EngineHarness`: no socket, the engine's bytes moved by the
+  /// harness's own client.
+  private let engine: EngineClient?
+  /// The engine's channel, for a client of an `EngineHarness`.
+  var embedded: EmbeddedChannel? { engine?.channel }
 
   /// A client of the engine itself, through `channel` (see `EngineHarness`).
   init(embedded channel: EmbeddedChannel) {
     descriptor = -1
-    embedded = channel
+    engine = EngineClient(channel)
     closed = true
   }
 
@@ -56,6 +50,7 @@ final class LineClient: @unchecked Sendable {
     port: UInt16, receiveTimeout: Int = 30, receiveBuffer: Int32? = nil, tls: TLSContext? = nil,
     address: String = "127.0.0.1", verifyHost: String? = nil, from source: String? = nil
   ) throws {
+    engine = nil
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
     // Another loopback address (127.0.0.2 and up) stands for another host.
@@ -91,13 +86,13 @@ final class LineClient: @unchecked Sendable {
   /// An engine's channel is closed too: a completion queued on it after the test's last read
   /// would otherwise keep it, and its engine, alive.
   deinit {
-    embedded?.close()
+    engine?.closeNow()
     if !closed { close(descriptor) }
   }
 
   /// Closes with a reset (SO_LINGER 0) instead of a FIN, as a crashed or hostile peer may.
   func resetNow() {
-    embedded?.close()
+    engine?.closeNow()
     guard !closed else { return }
     Loopback.resetOnClose(descriptor)
     closeNow()
@@ -105,20 +100,15 @@ final class LineClient: @unchecked Sendable {
 
   /// Closes the socket now, as a client that goes away does.
   func closeNow() {
-    embedded?.close()
+    engine?.closeNow()
     guard !closed else { return }
     closed = true
     close(descriptor)
   }
 
-  func send(_ text: String) throws {
-    try send(Array(text.utf8))
-  }
-
   func send(_ bytes: [UInt8]) throws {
-    if let embedded {
-      guard !embedded.isClosed else { throw Failure(description: "write failed: the engine closed the connection") }
-      embedded.write(bytes)
+    if let engine {
+      try engine.send(bytes)
       return
     }
     var offset = 0
@@ -133,22 +123,11 @@ final class LineClient: @unchecked Sendable {
     }
   }
 
-  /// The next line without its LF, or nil when the server closed the connection.
-  func readLine() throws -> String? {
+  /// The next bytes the server sent; none once it closed the connection (or reset it).
+  func receive() throws -> [UInt8] {
+    if let engine { return try engine.receive() }
+    var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      if let lf = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[..<lf], as: UTF8.self)
-        buffer.removeSubrange(...lf)
-        transcript.append(line)
-        return line
-      }
-      if let embedded {
-        let answered = try embedded.read()
-        if answered.isEmpty { return nil }
-        buffer.append(contentsOf: answered)
-        continue
-      }
-      var chunk = [UInt8](repeating: 0, count: 65536)
       let count = chunk.withUnsafeMutableBytes { raw in
         guard let tls else { return read(descriptor, raw.baseAddress, raw.count) }
         switch tls.read(into: raw) {
@@ -164,56 +143,13 @@ final class LineClient: @unchecked Sendable {
           return -1
         }
       }
-      if count == 0 { return nil }
+      if count == 0 { return [] }
       if count < 0 {
         if errno == EINTR { continue }
-        if errno == ECONNRESET { return nil }
+        if errno == ECONNRESET { return [] }
         throw Failure(description: "read failed or timed out: errno \(errno)")
       }
-      buffer.append(contentsOf: chunk[..<count])
+      return Array(chunk[..<count])
     }
-  }
-
-  /// The next whole reply; events met on the way are kept in `events`.
-  func readReply() throws -> Reply {
-    while let line = try readLine() {
-      switch reader.feed(line) {
-      case .reply(let reply)?: return reply
-      case .event(let row, _)?: events.append(row)
-      case nil: continue
-      }
-    }
-    throw Failure(description: "connection closed before the reply ended")
-  }
-
-  /// Waits for the next event, reading past nothing else.
-  func readEvent() throws -> Row {
-    if !events.isEmpty { return events.removeFirst() }
-    while let line = try readLine() {
-      switch reader.feed(line) {
-      case .event(let row, _)?: return row
-      case .reply(let reply)?: throw Failure(description: "expected an event, got a reply: \(reply.lines)")
-      case nil: continue
-      }
-    }
-    throw Failure(description: "connection closed while waiting for an event")
-  }
-
-  func takeEvents() -> [Row] {
-    defer { events = [] }
-    return events
-  }
-
-  @discardableResult
-  func request(_ line: String) throws -> Reply {
-    try send(line + "\n")
-    return try readReply()
-  }
-
-  /// True once the server has closed: reads until end of file.
-  func readsToEnd() throws -> [String] {
-    var lines: [String] = []
-    while let line = try readLine() { lines.append(line) }
-    return lines
   }
 }

@@ -191,16 +191,3 @@ struct RobustnessTests {
     try waitUntil { (try? worker.request("INFO stats").rows[0]["slow_consumer_disconnects"]) == "1" }
   }
 }
-
-/// Polls `condition` until it holds, failing after a generous deadline.
-func waitUntil(
-  timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
-) throws {
-  let deadline = Date().addingTimeInterval(timeout)
-  while Date() < deadline {
-    if try condition() { return }
-    usleep(10_000)
-  }
-  Issue.record("condition not met within \(timeout) s", sourceLocation: sourceLocation)
-  throw LineClient.Failure(description: "timed out")
-}

@@ -22,7 +22,7 @@ public final class BoardSession {
   private var credentials: Credentials?
   private let palette: Palette
   private var state: BoardState
-  private var connection: Connection? = nil
+  private var connection: ServerLink? = nil
   private var awaiting: [BoardRequest] = []
   private var pacer = RedrawPacer()
   private var backoff = RetryBackoff()
@@ -168,7 +168,7 @@ public final class BoardSession {
   /// Opens a connection and asks, pipelined, for everything the board shows: the login, the
   /// events, the names, the levels as they are now, and who is connected.
   private func connect(limitMilliseconds: Int32?) throws(ClientError) {
-    let connection = try Connection.open(
+    let connection = try ServerLink.open(
       host: options.host, port: options.port, limitMilliseconds: limitMilliseconds, tls: options.tls)
     self.connection = connection
     awaiting = []
@@ -184,7 +184,7 @@ public final class BoardSession {
     guard self.connection != nil else { throw ClientError(.closed, "the connection closed again at once") }
   }
 
-  private func ask(_ request: BoardRequest, _ line: String, on connection: Connection) {
+  private func ask(_ request: BoardRequest, _ line: String, on connection: ServerLink) {
     do {
       try connection.send(line)
       awaiting.append(request)

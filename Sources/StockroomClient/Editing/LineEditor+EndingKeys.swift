@@ -47,7 +47,7 @@ extension LineEditor {
   /// was no end of input.
   func bindViCommandMode() {
     _ = sr_el_add_function(editLine, "stockroom-interrupt-vi", "Give up the line") { el, _ in
-      LineEditor.from(el)?.interruptInCommandMode() ?? UInt8(CC_ERROR)
+      LineEditor.answer(el) { $0.interruptInCommandMode() }
     }
     parse(["bind", "-a", "^C", "stockroom-interrupt-vi"])
   }

@@ -97,15 +97,7 @@ public final class LineEditor {
     _ = sr_el_set_prompt(editLine, { el in LineEditor.from(el)?.promptCString() }, Self.escape)
     _ = sr_el_set_rprompt(editLine, { el in LineEditor.from(el)?.hintCString() }, Self.escape)
     _ = sr_el_set_getcfn(editLine) { el, out in LineEditor.from(el)?.readCharacter(into: out) ?? -1 }
-    _ = sr_el_add_function(editLine, "stockroom-complete", "Complete the word") { el, _ in
-      LineEditor.from(el)?.completeWord() ?? UInt8(CC_ERROR)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-interrupt", "Clear the line") { el, _ in
-      LineEditor.from(el)?.interrupt() ?? UInt8(CC_ERROR)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-accept", "Accept the line") { el, _ in
-      LineEditor.from(el)?.accept() ?? UInt8(CC_ERROR)
-    }
+    for (name, help, run) in Self.functions { _ = sr_el_add_function(editLine, name, help, run) }
     // With -isig Ctrl-Z is a key too; raising SIGTSTP lets libedit's signal handling
     // restore the terminal before stopping and put it back in raw mode after `fg`. Its own
     // redraw on SIGCONT does nothing (ed_redisplay only asks for one), so the line is drawn
@@ -113,21 +105,6 @@ public final class LineEditor {
     _ = sr_el_add_function(editLine, "stockroom-suspend", "Suspend") { _, _ in
       raise(SIGTSTP)
       return UInt8(CC_REDISPLAY)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-cursor-key", "Move a word, or delete forward") { el, _ in
-      LineEditor.from(el)?.runPrivateKey() ?? UInt8(CC_ERROR)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-forward", "Take the suggestion, or move right") { el, _ in
-      LineEditor.from(el)?.forward() ?? UInt8(CC_ERROR)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-end", "Take the suggestion, or go to the end") { el, _ in
-      LineEditor.from(el)?.toEnd() ?? UInt8(CC_ERROR)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-older", "An older line starting with the typed text") { el, _ in
-      LineEditor.from(el)?.historyStep(older: true) ?? UInt8(CC_ERROR)
-    }
-    _ = sr_el_add_function(editLine, "stockroom-newer", "A newer line starting with the typed text") { el, _ in
-      LineEditor.from(el)?.historyStep(older: false) ?? UInt8(CC_ERROR)
     }
     // libedit's own settings ($EDITRC, else ~/.editrc: `bind -v` for vi mode, macros), read
     // before the client binds its keys: `bind -v` resets the keymap, which would otherwise
@@ -148,6 +125,35 @@ public final class LineEditor {
     _ = sr_el_bind(editLine, "^P", "stockroom-older")
     _ = sr_el_bind(editLine, "^N", "stockroom-newer")
     bindViCommandMode()
+  }
+
+  /// The editor's own libedit functions, bound to keys in `init`: libedit calls each without
+  /// a context, so each finds its editor again (`answer`).
+  private static var functions: [(name: String, help: String, run: sr_command_fn)] {
+    [
+      ("stockroom-complete", "Complete the word", { el, _ in LineEditor.answer(el) { $0.completeWord() } }),
+      ("stockroom-interrupt", "Clear the line", { el, _ in LineEditor.answer(el) { $0.interrupt() } }),
+      ("stockroom-accept", "Accept the line", { el, _ in LineEditor.answer(el) { $0.accept() } }),
+      (
+        "stockroom-cursor-key", "Move a word, or delete forward",
+        { el, _ in LineEditor.answer(el) { $0.runPrivateKey() } }
+      ),
+      ("stockroom-forward", "Take the suggestion, or move right", { el, _ in LineEditor.answer(el) { $0.forward() } }),
+      ("stockroom-end", "Take the suggestion, or go to the end", { el, _ in LineEditor.answer(el) { $0.toEnd() } }),
+      (
+        "stockroom-older", "An older line starting with the typed text",
+        { el, _ in LineEditor.answer(el) { $0.historyStep(older: true) } }
+      ),
+      (
+        "stockroom-newer", "A newer line starting with the typed text",
+        { el, _ in LineEditor.answer(el) { $0.historyStep(older: false) } }
+      ),
+    ]
+  }
+
+  /// What `run` answers on the editor of `el`; CC_ERROR when it has none.
+  static func answer(_ el: OpaquePointer?, _ run: (LineEditor) -> UInt8) -> UInt8 {
+    from(el).map(run) ?? UInt8(CC_ERROR)
   }
 
   deinit {

@@ -55,7 +55,7 @@ public struct BatchSession {
   }
 
   /// What NAMES says, before the command; events meanwhile are not the command's.
-  private static func names(on connection: Connection) throws(ClientError) -> CatalogNames {
+  private static func names(on connection: ServerLink) throws(ClientError) -> CatalogNames {
     try connection.send("NAMES")
     var names = CatalogNames()
     while true {
@@ -91,7 +91,7 @@ public struct BatchSession {
   /// Reads stdin line by line, sending each as soon as it is read without waiting for
   /// replies; poll(2) keeps reading replies while writing so a long script cannot deadlock.
   public func runPiped(input: Int32 = 0) -> Int32 {
-    let connection: Connection
+    let connection: ServerLink
     do {
       connection = try open()
     } catch {
@@ -165,8 +165,8 @@ public struct BatchSession {
     return options.exitOnError && sawError ? 1 : 0
   }
 
-  private func open() throws(ClientError) -> Connection {
-    let connection = try Connection.open(host: options.host, port: options.port, tls: options.tls)
+  private func open() throws(ClientError) -> ServerLink {
+    let connection = try ServerLink.open(host: options.host, port: options.port, tls: options.tls)
     if let credentials {
       try connection.send(credentials.loginLine)
       while true {

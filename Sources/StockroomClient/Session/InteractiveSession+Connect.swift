@@ -34,7 +34,7 @@ extension InteractiveSession {
     } else if target.host != options.host || target.port != options.port {
       login = nil
     }
-    let opened: (connection: Connection, identity: Identity?)
+    let opened: (connection: ServerLink, identity: Identity?)
     do {
       opened = try open(target, login: login)
     } catch {
@@ -71,8 +71,8 @@ extension InteractiveSession {
 
   /// A connection to `target`, logged in with `login` when given; a refused login closes it and
   /// is the error, since a `:connect` that asked for a user must not go on as a guest.
-  private func open(_ target: ClientOptions, login: Credentials?) throws(ClientError) -> (Connection, Identity?) {
-    let connection = try Connection.open(host: target.host, port: target.port, tls: target.tls)
+  private func open(_ target: ClientOptions, login: Credentials?) throws(ClientError) -> (ServerLink, Identity?) {
+    let connection = try ServerLink.open(host: target.host, port: target.port, tls: target.tls)
     guard let login else { return (connection, nil) }
     do throws(ClientError) {
       try connection.send(login.loginLine)

@@ -23,7 +23,7 @@ extension InteractiveSession {
   /// Events read in the same chunk as a reply, after it: the server sends a watcher's own
   /// `! stock` right behind its `OK order=`. The socket has nothing more to say about them, so
   /// the editor's poll would not wake, and they would wait for the next command.
-  func showQueuedEvents(of connection: Connection) {
+  func showQueuedEvents(of connection: ServerLink) {
     for case .event(let row, let line) in connection.takeQueued() {
       showEvent(row, line: line, above: true)
     }

@@ -6,7 +6,7 @@ import StockroomSystem
 extension InteractiveSession {
   /// The connection, opened again first when it was lost; nil when that failed, which has
   /// been said.
-  func connected() -> Connection? {
+  func connected() -> ServerLink? {
     if let connection, connection.isReadable() {
       // The socket may have been closed while we were not looking; find out before sending.
       serveIdleSocket()
@@ -31,7 +31,7 @@ extension InteractiveSession {
   }
 
   func connect(limitMilliseconds: Int32? = nil) throws(ClientError) {
-    let connection = try Connection.open(
+    let connection = try ServerLink.open(
       host: options.host, port: options.port, limitMilliseconds: limitMilliseconds, tls: options.tls)
     self.connection = connection
     identity = nil

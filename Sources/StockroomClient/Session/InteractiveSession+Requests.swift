@@ -57,7 +57,7 @@ extension InteractiveSession {
   }
 
   /// Waits for the next reply, printing the events that arrive before it.
-  func waitForReply(on connection: Connection) throws(ClientError) -> Reply {
+  func waitForReply(on connection: ServerLink) throws(ClientError) -> Reply {
     while true {
       switch try connection.nextItem() {
       case .reply(let reply): return reply
@@ -68,7 +68,7 @@ extension InteractiveSession {
 
   /// Sends `line` and waits for its reply, for the session's own use: the events that arrive
   /// meanwhile go above the prompt.
-  func request(_ line: String, on connection: Connection) throws(ClientError) -> Reply {
+  func request(_ line: String, on connection: ServerLink) throws(ClientError) -> Reply {
     try connection.send(line)
     while true {
       switch try connection.nextItem() {

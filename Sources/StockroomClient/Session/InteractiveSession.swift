@@ -24,7 +24,7 @@ public final class InteractiveSession {
   var renderer: Renderer
   let defaultMode: OutputMode
   let editor: LineEditor
-  var connection: Connection? = nil
+  var connection: ServerLink? = nil
   /// What a reconnect logs in with: `-u`'s, or the last LOGIN or REGISTER that succeeded.
   var credentials: Credentials?
   /// Who the server last said this connection is; nil for a guest. The prompt shows it.

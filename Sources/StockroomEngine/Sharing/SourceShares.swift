@@ -17,16 +17,24 @@ package struct SourceShares<Key: Hashable & Sendable, Source: Hashable & Sendabl
 
   package enum Admission: Equatable, Sendable {
     case admitted
-    /// Admitted in the place of `Key`, which the caller must now close.
-    case admittedCutting(Key)
-    case refused
+    /// Admitted in the place of `Key`, a holder from `source`, which the caller must now close.
+    case admittedCutting(Key, source: Source)
+    /// Refused; `ownOldest` is the source's own oldest holder (nil when it holds none), whose
+    /// place a caller that keeps the newest of each source gives up before asking again.
+    case refused(ownOldest: Key?)
+
+    package var isAdmitted: Bool {
+      if case .refused = self { return false }
+      return true
+    }
   }
 
   package let total: Int
   package let perSource: Int
-  /// Each holder's source, and when it was admitted (a count: older is smaller).
-  private var holders: [Key: (source: Source, order: Int)] = [:]
-  private var counts: [Source: Int] = [:]
+  /// Each holder's source.
+  private var holders: [Key: Source] = [:]
+  /// Each source's holders, with when each was admitted (a count: older is smaller).
+  private var places: [Source: [Key: Int]] = [:]
   private var admissions = 0
   private let victim: Victim
 
@@ -38,7 +46,7 @@ package struct SourceShares<Key: Hashable & Sendable, Source: Hashable & Sendabl
 
   package var count: Int { holders.count }
 
-  package func held(by source: Source) -> Int { counts[source] ?? 0 }
+  package func held(by source: Source) -> Int { places[source]?.count ?? 0 }
 
   /// Whether `key` holds a place.
   package func holds(_ key: Key) -> Bool { holders[key] != nil }
@@ -47,37 +55,37 @@ package struct SourceShares<Key: Hashable & Sendable, Source: Hashable & Sendabl
   /// `rank` orders the biggest source's holders for cutting: the lowest first, then the oldest
   /// (or the newest, as `victim` says).
   package mutating func admit(_ key: Key, from source: Source, rank: (Key) -> Int = { _ in 0 }) -> Admission {
-    let mine = held(by: source)
-    guard mine < perSource else { return .refused }
+    let mine = places[source] ?? [:]
+    var refused: Admission { .refused(ownOldest: mine.min { $0.value < $1.value }?.key) }
+    guard mine.count < perSource else { return refused }
     guard holders.count >= total else {
       add(key, source)
       return .admitted
     }
     // The source holding the most; a newcomer that would hold as many once admitted is refused,
     // so two sources never take places from each other in turn.
-    guard let (biggest, most) = counts.max(by: { $0.value < $1.value }), mine + 1 < most else { return .refused }
-    let candidates = holders.filter { $0.value.source == biggest }
+    guard let (biggest, theirs) = places.max(by: { $0.value.count < $1.value.count }),
+      mine.count + 1 < theirs.count
+    else { return refused }
     let sign = self.victim == .oldest ? 1 : -1
     guard
-      let victim = candidates.min(by: {
-        (rank($0.key), sign * $0.value.order) < (rank($1.key), sign * $1.value.order)
-      })?.key
-    else { return .refused }
+      let victim = theirs.min(by: { (rank($0.key), sign * $0.value) < (rank($1.key), sign * $1.value) })?.key
+    else { return refused }
     release(victim)
     add(key, source)
-    return .admittedCutting(victim)
+    return .admittedCutting(victim, source: biggest)
   }
 
   /// Gives back `key`'s place; nothing if it holds none (it was cut, or never admitted).
   package mutating func release(_ key: Key) {
-    guard let holder = holders.removeValue(forKey: key) else { return }
-    let left = (counts[holder.source] ?? 1) - 1
-    counts[holder.source] = left > 0 ? left : nil
+    guard let source = holders.removeValue(forKey: key) else { return }
+    places[source]?[key] = nil
+    if places[source]?.isEmpty == true { places[source] = nil }
   }
 
   private mutating func add(_ key: Key, _ source: Source) {
     admissions += 1
-    holders[key] = (source, admissions)
-    counts[source, default: 0] += 1
+    holders[key] = source
+    places[source, default: [:]][key] = admissions
   }
 }

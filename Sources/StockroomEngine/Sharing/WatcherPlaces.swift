@@ -24,8 +24,6 @@ package final class WatcherPlaces: Sendable {
   private struct State {
     var shares: SourceShares<Int, PeerSource?>
     var cuts: [Int: Cut] = [:]
-    /// Each watcher's address, to tell a cut one how many its address held.
-    var sources: [Int: PeerSource?] = [:]
     /// Watchers whose places went to others before their connections attached a cut: cut on
     /// attaching, with what their addresses held.
     var cutBeforeAttach: [Int: Int] = [:]
@@ -60,14 +58,12 @@ package final class WatcherPlaces: Sendable {
       guard !state.shares.holds(id) else { return (.admitted, nil) }
       guard state.shares.held(by: source) < perSource else { return (.sourceFull, nil) }
       let cuts = state.cuts
-      let admission = state.shares.admit(id, from: source, rank: { cuts[$0] == nil ? 1 : 0 })
-      if admission != .refused { state.sources[id] = source }
-      switch admission {
+      switch state.shares.admit(id, from: source, rank: { cuts[$0] == nil ? 1 : 0 }) {
       case .admitted: return (.admitted, nil)
       case .refused: return (.full, nil)
-      case .admittedCutting(let victim):
+      case .admittedCutting(let victim, let victimSource):
         // What its address held before this place went: one more than it holds now.
-        let held = state.shares.held(by: state.sources.removeValue(forKey: victim) ?? nil) + 1
+        let held = state.shares.held(by: victimSource) + 1
         guard let cut = state.cuts.removeValue(forKey: victim) else {
           state.cutBeforeAttach[victim] = held
           return (.admitted, nil)
@@ -94,7 +90,6 @@ package final class WatcherPlaces: Sendable {
   package func release(_ id: Int) {
     state.withLock { state in
       state.shares.release(id)
-      state.sources[id] = nil
       state.cuts[id] = nil
       state.cutBeforeAttach[id] = nil
     }

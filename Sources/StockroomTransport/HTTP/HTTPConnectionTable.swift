@@ -33,7 +33,7 @@ struct HTTPConnectionTable {
     switch shares.admit(key, from: source, rank: { phases[$0]?.phase.cutRank ?? 0 }) {
     case .admitted:
       return nil
-    case .admittedCutting(let victim):
+    case .admittedCutting(let victim, _):
       return cut(victim, .busy)
     case .refused:
       _ = cut(key, .busy)

@@ -144,13 +144,13 @@ package final class HTTPServer: @unchecked Sendable {
     let admission = streams.withLock { streams -> SourceShares<Int, PeerSource>.Admission? in
       guard !streams.stopping else { return nil }
       let admission = streams.shares.admit(stream.id, from: source)
-      if admission != .refused { streams.open[stream.id] = stream }
+      if admission.isAdmitted { streams.open[stream.id] = stream }
       return admission
     }
     switch admission {
     case nil, .refused?: return nil
     case .admitted?: break
-    case .admittedCutting(let victim)?:
+    case .admittedCutting(let victim, _)?:
       // Its place is this stream's now; its browser reconnects, and is refused while its
       // address still holds the most. It stays among the open until MHD lets it go, as `stop`
       // must not stop MHD while a connection is suspended.

@@ -8,7 +8,6 @@ import StockroomEngine
 struct SourceBoundedTable<Value: Sendable>: Sendable {
   private struct Entry: Sendable {
     var value: Value
-    let source: PeerSource
     let made: ContinuousClock.Instant
   }
 
@@ -39,18 +38,17 @@ struct SourceBoundedTable<Value: Sendable>: Sendable {
     while true {
       switch shares.admit(key, from: source) {
       case .admitted:
-        entries[key] = Entry(value: value, source: source, made: now)
+        entries[key] = Entry(value: value, made: now)
         return
-      case .admittedCutting(let victim):
+      case .admittedCutting(let victim, _):
         entries.removeValue(forKey: victim)
-        entries[key] = Entry(value: value, source: source, made: now)
+        entries[key] = Entry(value: value, made: now)
         return
-      case .refused:
+      case .refused(let ownOldest):
         // Its own oldest goes. (A source holding none is refused only when every entry is
         // another source's single one: then it is not kept.)
-        guard let oldest = entries.filter({ $0.value.source == source }).min(by: { $0.value.made < $1.value.made })
-        else { return }
-        remove(oldest.key)
+        guard let ownOldest else { return }
+        remove(ownOldest)
       }
     }
   }

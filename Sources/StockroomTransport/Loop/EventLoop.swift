@@ -226,7 +226,7 @@ package final class EventLoop: @unchecked Sendable {
       // Freed buffers go back to the allocator, which keeps the pages: a burst of connections
       // gone quiet would hold the server's memory at its peak. Trimmed at most once a sweep,
       // and only after something was given back.
-      if released { Heap.returnFreePages() }
+      if released { MallocTrim.returnFreePages() }
       requestIdleSweeps()
     }
   }

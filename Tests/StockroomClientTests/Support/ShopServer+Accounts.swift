@@ -16,7 +16,7 @@ extension ShopServer {
   /// Makes a customer account the way a user would, with REGISTER over the protocol, so the
   /// tests need nothing of the server's insides.
   func register(_ name: String, password: String = ShopServer.password) throws {
-    let connection = try Connection.open(host: "127.0.0.1", port: port)
+    let connection = try ServerLink.open(host: "127.0.0.1", port: port)
     defer { connection.close() }
     try connection.send("REGISTER " + Quoting.quote(name) + " " + Quoting.quote(password))
     while true {
@@ -32,7 +32,7 @@ extension ShopServer {
   /// answers their replies; stops at the first ERR, which it throws.
   @discardableResult
   func send(_ lines: [String]) throws -> [Reply] {
-    let connection = try Connection.open(host: "127.0.0.1", port: port)
+    let connection = try ServerLink.open(host: "127.0.0.1", port: port)
     defer { connection.close() }
     var replies: [Reply] = []
     for line in lines {

@@ -18,7 +18,7 @@ struct BoardTerminalTests {
 
   /// Every stocked item's display name, as the board shows it, from the server itself.
   private func itemNames(port: UInt16) throws -> [String] {
-    let connection = try Connection.open(host: "127.0.0.1", port: port)
+    let connection = try ServerLink.open(host: "127.0.0.1", port: port)
     defer { connection.close() }
     func request(_ line: String) throws -> Reply {
       try connection.send(line)
@@ -177,7 +177,7 @@ struct BoardTerminalTests {
     try server.register("bob")
     try server.register("carol")
     // bob stays connected while the boards look.
-    let bob = try Connection.open(host: "127.0.0.1", port: server.port)
+    let bob = try ServerLink.open(host: "127.0.0.1", port: server.port)
     defer { bob.close() }
     try bob.send(Credentials(name: "bob", password: Secret(ShopServer.password)).loginLine)
     while true {

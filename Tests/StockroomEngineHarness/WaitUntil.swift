@@ -1,11 +1,10 @@
 import Foundation
 import Testing
 
-@testable import StockroomEngineHarness
-
-/// Polls `condition` until it holds, failing after a generous deadline: work on the engine's
-/// pools ends on their threads, whatever the harness's clock says.
-func waitUntil(
+/// Polls `condition` until it holds, failing after a generous deadline: what a test waits for
+/// (work on the engine's pools, a server's counters) ends on other threads, whatever a clock
+/// says.
+package func waitUntil(
   timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) throws {
   let deadline = Date().addingTimeInterval(timeout)
@@ -14,5 +13,5 @@ func waitUntil(
     usleep(10_000)
   }
   Issue.record("condition not met within \(timeout) s", sourceLocation: sourceLocation)
-  throw EngineClient.Failure(description: "timed out")
+  throw ClientFailure(description: "timed out")
 }

@@ -3,12 +3,13 @@ import StockroomSocket
 import StockroomSystem
 import StockroomTLS
 
-/// One connection to a server, in clear or inside TLS: line framing in, whole lines out.
+/// The client's link to one server (the server's own side of a connection is the transport's
+/// `Connection`), in clear or inside TLS: line framing in, whole lines out.
 ///
 /// Blocking on purpose: the client has one thread, and every wait either is for the server
 /// or goes through poll(2) with stdin, so nothing else could run meanwhile anyway. The bytes
 /// move through a `ClientSocket`, the one the bench uses too.
-public final class Connection {
+public final class ServerLink {
   public var host: String { socket.host }
   public var port: UInt16 { socket.port }
   /// The socket, for poll(2) beside stdin; -1 once closed.
@@ -37,7 +38,7 @@ public final class Connection {
   /// With `tls`, the handshake is done (and the certificate checked) before the greeting.
   public static func open(
     host: String, port: UInt16, limitMilliseconds: Int32? = nil, tls: ClientTLS? = nil
-  ) throws(ClientError) -> Connection {
+  ) throws(ClientError) -> ServerLink {
     let context = try tls?.context()
     let socket: ClientSocket
     do {
@@ -46,7 +47,7 @@ public final class Connection {
       throw refusal(error, host: host, port: port)
     }
     let deadline = limitMilliseconds.map { MonotonicClock.milliseconds() + Int($0) }
-    let connection = Connection(socket: socket)
+    let connection = ServerLink(socket: socket)
     var first: Reply? = nil
     while first == nil {
       let item: ReplyReader.Item

@@ -181,6 +181,37 @@ struct CommitLogTests {
     #expect(message.contains("\(path) is damaged: bad commit record 1"), "\(message)")
   }
 
+  /// A commit record as servers have written it since the log began (layout 1, before the change
+  /// log took the same encoding): alice's keyed order of one banana, order 1, at 1_765_000_000.5.
+  private static let layoutOneRecord =
+    "01010662616e616e612800000226010662616e616e6101056f726465720305616c696365000020d0f04cda4101"
+    + "0205616c696365000020d0f04cda411762616e616e611f42616e616e611f66727569741f311f1f0862616e616e"
+    + "611f310105616c696365036b2d31020862616e616e611f310962616e616e611f3139000020d0f04cda41040202"
+    + "0002"
+
+  @Test("a file whose log holds a record written before the change log shared its encoding opens and folds it")
+  func layoutOneRecordOpens() throws {
+    let shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let path = try shop.open().path
+    try SQLiteDatabase(path: path).execute("INSERT INTO commit_log(record) VALUES (x'\(Self.layoutOneRecord)')")
+    let database = try ShopDatabase(directory: shop.directory, fsync: .always)
+    #expect(try count("commit_log", in: database) == 0)
+    let loaded = try shop.load(database, persist: true)
+    var level = StockLevel(initial: 20)
+    level.taken = 1
+    level.current = 19
+    #expect(loaded.level(of: "banana") == level)
+    #expect(loaded.counters.nextOrderID == 2)
+    #expect(loaded.counters.ordersMade == 1)
+    let order = try database.orders(from: 1, through: 1).first
+    #expect(order?.user == "alice")
+    #expect(order?.placed == Date(timeIntervalSince1970: 1_765_000_000.5))
+    #expect(order?.taken == [ItemCount("banana", 1)])
+    #expect(try database.receipt(of: OrderKey(user: "alice", key: "k-1"))?.levels == [ItemCount("banana", 19)])
+    try database.verify()
+  }
+
   @Test("a record no version wrote is refused, naming the record")
   func damagedRecord() throws {
     let error = #expect(throws: DamagedRow.self) { try CommitRecord(decoding: [1, 200], sequence: 7) }

@@ -129,6 +129,37 @@ struct CommitLogTests {
     }
   }
 
+  @Test("a batch the log cannot hold writes its orders, ledger, receipts, stock and counters as a fold does")
+  func mixedBatchWritesEveryRow() throws {
+    try withOrdersWritten { shop, database in
+      let batch = try shop.batch([
+        .order(user: "carol", lines: [ItemCount("banana_juice", 1)], at: Date(), key: "k-2"),
+        .createDiary(owner: "carol", title: "t", body: "b", at: Date()),
+        .restock(user: "staff", changes: [ItemCount("kiwi", 3)]),
+      ])
+      #expect(!CommitRecord.holds(batch))
+      try database.write(batch)
+      #expect(try count("commit_log", in: database) == 0)
+      #expect(try count("diary", in: database) == 1)
+      #expect(try database.orders(from: 1, through: 3).map(\.user) == ["carol", "bob", "alice"])
+      #expect(try database.receipt(of: OrderKey(user: "carol", key: "k-2"))?.order.id == 3)
+      let kiwi = try database.ledger(of: "kiwi", paging: Paging(page: 1, size: 10)).entries.map(\.change)
+      #expect(kiwi.count == 2 && kiwi.first == 3)
+      let loaded = try shop.load(database, persist: true)
+      #expect(loaded.level(of: "banana") == shop.state.level(of: "banana"))
+      #expect(loaded.level(of: "kiwi") == shop.state.level(of: "kiwi"))
+      #expect(loaded.counters == shop.state.counters)
+      try database.verify()
+      // A batch without counters leaves them as they are.
+      var bare = JournalBatch()
+      bare.deletedDiary = Set(batch.diary.keys)
+      bare.count = 1
+      try database.write(bare)
+      #expect(try count("diary", in: database) == 0)
+      #expect(try shop.load(database, persist: true).counters == shop.state.counters)
+    }
+  }
+
   @Test("a fold of many orders writes every row in order, sixteen to a statement and the rest one by one")
   func foldOfManyOrders() throws {
     var shop = try Shop()

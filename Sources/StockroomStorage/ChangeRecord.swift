@@ -20,19 +20,34 @@ public struct ChangeRecord: Sendable, Equatable {
     self.digest = digest
   }
 
-  /// Orders and restocks in `CompactMutations`' form, anything else as JSON.
-  static func encode(_ mutations: [Mutation]) throws -> String {
-    if let compact = CompactMutations.encode(mutations) { return compact }
-    return String(decoding: try JSONEncoder().encode(mutations), as: UTF8.self)
+  /// The mutations as the log's `record` column takes them: `MutationRecord`'s bytes, as hex.
+  static func encode(_ mutations: [Mutation]) -> String {
+    HexBytes.text(MutationRecord.encode(mutations))
   }
 
-  static func decode(_ text: String, sequence: Int) throws -> [Mutation] {
+  /// The mutations of one row of the log: `record` (hex of `MutationRecord`) when it has one,
+  /// else `legacy`, the text column of changes logged before schema 6 (`CompactMutations`' form
+  /// or JSON). An error names the change, never its text: it may hold a password hash.
+  static func decode(record: String?, legacy: String?, sequence: Int) throws -> [Mutation] {
+    if let record {
+      guard let bytes = HexBytes.bytes(record) else { throw unreadable(sequence, "its record is not hex") }
+      do {
+        return try MutationRecord.decode(bytes, sequence: sequence)
+      } catch {
+        // `DamagedRow` from `RecordReader`: what and at which byte, no text of the change's.
+        throw unreadable(sequence, "\(error)")
+      }
+    }
     do {
+      let text = legacy ?? ""
       if let compact = try CompactMutations.decode(text) { return compact }
       return try JSONDecoder().decode([Mutation].self, from: Data(text.utf8))
     } catch {
-      // Not the text: it may hold a password hash (an account's creation).
-      throw StorageError("change \(sequence) of the store's change log cannot be read")
+      throw unreadable(sequence, nil)
     }
+  }
+
+  private static func unreadable(_ sequence: Int, _ why: String?) -> StorageError {
+    StorageError("change \(sequence) of the store's change log cannot be read" + (why.map { ": \($0)" } ?? ""))
   }
 }

@@ -9,11 +9,11 @@ import StockroomDomain
 ///
 /// Only the kinds of change that make up the traffic go here (orders, restocks, stocktakes); a
 /// batch with anything else is written to the tables directly, after a fold.
+///
+/// The record starts with `RecordLayout.commitRows` (1, which every record of this layout has
+/// had since the log began); a later layout gets a new number there, and a server meeting a
+/// number it does not know refuses the file instead of guessing.
 struct CommitRecord {
-  /// The first byte of every record: a later layout gets a new number, and a server meeting a
-  /// number it does not know refuses the file instead of guessing.
-  static let format: UInt64 = 1
-
   var stock: [(item: String, level: StockLevel)] = []
   var ledger: [LedgerEntry] = []
   /// An order as its row holds it: the lines and what it took already in `RowText`.
@@ -33,7 +33,7 @@ struct CommitRecord {
   /// The record of `batch`, which the log holds (`holds`).
   static func encode(_ batch: JournalBatch) -> [UInt8] {
     var out = RecordWriter(capacity: 64 + 160 * batch.count)
-    out.unsigned(format)
+    out.layout(.commitRows)
     out.unsigned(UInt64(batch.stock.count))
     for (item, level) in batch.stock {
       out.text(item)
@@ -97,10 +97,9 @@ struct CommitRecord {
     counters = try Self.readCounters(&input)
   }
 
-  /// The first byte: refuses a layout this server does not know.
+  /// The first byte: refuses a layout this server does not know, or another log's.
   static func readFormat(_ input: inout RecordReader) throws {
-    let format = try input.unsigned()
-    guard format == Self.format else { throw input.damaged("layout \(format), which this server does not know") }
+    try input.layout(.commitRows)
   }
 
   /// One item's stock level.

@@ -67,6 +67,16 @@ public enum PostgresSchema {
     """
     ALTER TABLE node_flushes ADD COLUMN seq bigint NOT NULL DEFAULT 0;
     """,
+    // 6: a change's mutations go into `record` in `MutationRecord`'s binary form, every kind of
+    // them, the form of the SQLite commit log's records (`RecordLayout`); `mutations` keeps the
+    // text of the changes logged before, which a node still reads. An older node would not see
+    // `record`: this version makes it refuse the store instead.
+    """
+    ALTER TABLE changes ADD COLUMN record bytea;
+    ALTER TABLE changes ALTER COLUMN mutations DROP NOT NULL;
+    ALTER TABLE changes ADD CONSTRAINT changes_one_form CHECK ((mutations IS NULL) <> (record IS NULL));
+    COMMENT ON COLUMN changes.mutations IS 'before schema 6: JSON, or CompactMutations'' form (~1)';
+    """,
   ]
 
   public static var currentVersion: Int { migrations.count }

@@ -41,7 +41,7 @@ extension PostgresShopDatabase {
           PostgresStatement("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE", prepared: true),
           PostgresStatement(
             """
-            SELECT seq, node, mutations, digest FROM changes
+            SELECT seq, node, mutations, encode(record, 'hex'), digest FROM changes
             WHERE seq > $1 AND seq <= (SELECT seq FROM change_head WHERE id = 1) ORDER BY seq
             """, [String(known)], prepared: true),
         ])
@@ -56,8 +56,8 @@ extension PostgresShopDatabase {
       try connection.pipeline(
         PostgresRowWrites.statements(for: change.batch, countersBefore: change.countersBefore) + [
           PostgresStatement(
-            "INSERT INTO changes(seq, node, mutations, digest) VALUES ($1, $2, $3, $4)",
-            [String(sequence), node, try ChangeRecord.encode(change.mutations), change.digest], prepared: true),
+            "INSERT INTO changes(seq, node, record, digest) VALUES ($1, $2, decode($3, 'hex'), $4)",
+            [String(sequence), node, ChangeRecord.encode(change.mutations), change.digest], prepared: true),
           PostgresStatement("UPDATE change_head SET seq = $1 WHERE id = 1", [String(sequence)], prepared: true),
         ] + (flushesSeparately ? [] : [Self.announcement(of: sequence)]) + [PostgresStatement("COMMIT")])
       return sequence
@@ -97,7 +97,7 @@ extension PostgresShopDatabase {
 
   private static func catchUpSQL(head: String, flushed: String) -> String {
     """
-    SELECT b.head, c.seq, c.node, c.mutations, c.digest, \(flushed)
+    SELECT b.head, c.seq, c.node, c.mutations, encode(c.record, 'hex'), c.digest, \(flushed)
     FROM (SELECT \(head) AS head FROM change_head h WHERE h.id = 1) b
     LEFT JOIN changes c ON c.seq > $1 AND c.seq <= LEAST(b.head, $1 + $2)
     ORDER BY c.seq
@@ -109,13 +109,8 @@ extension PostgresShopDatabase {
     head: Int, changes: [ChangeRecord]?, flushed: Bool
   ) {
     let head = int(rows.first?[0])
-    let flushed = rows.allSatisfy { $0[5] == "t" }
-    let records = try rows.filter { $0[1] != nil }.map { row in
-      let sequence = int(row[1])
-      return ChangeRecord(
-        sequence: sequence, node: row[2] ?? "", mutations: try ChangeRecord.decode(row[3] ?? "", sequence: sequence),
-        digest: row[4] ?? "")
-    }
+    let flushed = rows.allSatisfy { $0[6] == "t" }
+    let records = try rows.filter { $0[1] != nil }.map { try record(Array($0[1...5])) }
     let expected = min(head, known + limit) - known
     guard records.count == max(0, expected), records.first.map({ $0.sequence == known + 1 }) ?? true else {
       return (head, nil, flushed)
@@ -123,16 +118,18 @@ extension PostgresShopDatabase {
     return (head, records, flushed)
   }
 
+  /// One row of the log as `seq, node, mutations, encode(record, 'hex'), digest`.
+  private static func record(_ row: [String?]) throws -> ChangeRecord {
+    let sequence = int(row[0])
+    let mutations = try ChangeRecord.decode(record: row[3], legacy: row[2], sequence: sequence)
+    return ChangeRecord(sequence: sequence, node: row[1] ?? "", mutations: mutations, digest: row[4] ?? "")
+  }
+
   /// The log's rows after `known` through `head`, which must all be there, in order.
   private static func records(_ rows: [[String?]], after known: Int, through head: Int, in url: PostgresURL) throws
     -> [ChangeRecord]
   {
-    let records = try rows.map { row in
-      let sequence = int(row[0])
-      return ChangeRecord(
-        sequence: sequence, node: row[1] ?? "", mutations: try ChangeRecord.decode(row[2] ?? "", sequence: sequence),
-        digest: row[3] ?? "")
-    }
+    let records = try rows.map(record)
     for (offset, record) in records.enumerated() where record.sequence != known + 1 + offset {
       throw StorageError(
         "the change log of \(url) skips from \(known + offset) to \(record.sequence); it was pruned under a node")

@@ -1,3 +1,4 @@
+import Foundation
 import StockroomDomain
 
 /// Reads back what `RecordWriter` wrote, throwing `DamagedRow` for bytes it cannot have written
@@ -6,17 +7,31 @@ struct RecordReader {
   private let bytes: [UInt8]
   private var offset = 0
   private let sequence: Int
+  private let name: String
 
-  /// `sequence` names the record in the error of a damaged one.
-  init(_ bytes: [UInt8], sequence: Int) {
+  /// `name` and `sequence` name the record in the error of a damaged one: "commit record 7",
+  /// "change 12".
+  init(_ bytes: [UInt8], sequence: Int, name: String = "commit record") {
     self.bytes = bytes
     self.sequence = sequence
+    self.name = name
   }
 
   var atEnd: Bool { offset == bytes.count }
 
   func damaged(_ what: String) -> DamagedRow {
-    DamagedRow("commit record \(sequence)", "\(what) at byte \(offset) of \(bytes.count)")
+    DamagedRow("\(name) \(sequence)", "\(what) at byte \(offset) of \(bytes.count)")
+  }
+
+  /// The first number: refuses a record of another layout, or of one this server does not know.
+  mutating func layout(_ expected: RecordLayout) throws {
+    let found = try unsigned()
+    guard found == expected.rawValue else {
+      guard let layout = RecordLayout(rawValue: found) else {
+        throw damaged("layout \(found), which this server does not know")
+      }
+      throw damaged("layout \(found) (\(layout)) where \(expected) belongs")
+    }
   }
 
   mutating func unsigned() throws -> UInt64 {
@@ -58,6 +73,25 @@ struct RecordReader {
     return Double(bitPattern: bits)
   }
 
+  mutating func date() throws -> Date {
+    Date(timeIntervalSinceReferenceDate: try double())
+  }
+
+  mutating func flag() throws -> Bool {
+    switch try unsigned() {
+    case 0: return false
+    case 1: return true
+    default: throw damaged("a flag that is neither 0 nor 1")
+    }
+  }
+
+  mutating func optionalText() throws -> String? {
+    let stored = try unsigned()
+    guard stored > 0 else { return nil }
+    guard stored - 1 <= UInt64(bytes.count - offset) else { throw damaged("a length of \(stored - 1)") }
+    return String(decoding: try utf8(count: Int(stored - 1)), as: UTF8.self)
+  }
+
   mutating func text() throws -> String {
     String(decoding: try textBytes(), as: UTF8.self)
   }
@@ -65,7 +99,11 @@ struct RecordReader {
   /// A text's bytes, checked to be UTF-8 but not made into a string: a fold binds them to its
   /// statements as they are.
   mutating func textBytes() throws -> ArraySlice<UInt8> {
-    let length = try count()
+    try utf8(count: try count())
+  }
+
+  /// The next `length` bytes, which the caller checked are there, checked to be UTF-8.
+  private mutating func utf8(count length: Int) throws -> ArraySlice<UInt8> {
     let slice = bytes[offset..<offset + length]
     offset += length
     // Item names and users are mostly ASCII, which needs no decoding to be known valid.

@@ -1,6 +1,10 @@
-/// Bytes of a commit record (`CommitRecord`), written field by field: integers as LEB128
-/// varints (zig-zag for those that may be negative), text as its length and UTF-8, times as the
-/// bits of their `Double`. A banana juice's commit is about 150 bytes, so a WAL page holds many.
+import Foundation
+
+/// Bytes of a record of either store's log, written field by field after its layout
+/// (`RecordLayout`): integers as LEB128 varints (zig-zag for those that may be negative), text
+/// as its length and UTF-8, times as the bits of their `Double`. A banana juice's commit record
+/// (`CommitRecord`) is about 150 bytes, so a WAL page holds many; its change record
+/// (`MutationRecord`) about 40.
 struct RecordWriter {
   private(set) var bytes: [UInt8] = []
   /// Where a text built field by field is written before its length is known; kept between
@@ -8,6 +12,11 @@ struct RecordWriter {
   private var scratch: [UInt8] = []
 
   init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+  /// The first number of every record.
+  mutating func layout(_ layout: RecordLayout) {
+    unsigned(layout.rawValue)
+  }
 
   mutating func unsigned(_ value: UInt64) {
     var value = value
@@ -39,6 +48,25 @@ struct RecordWriter {
     for _ in 0..<8 {
       bytes.append(UInt8(truncatingIfNeeded: bits))
       bits >>= 8
+    }
+  }
+
+  /// A time exactly: the bits of its own `Double` (since 2001), so that a replayed mutation
+  /// stamps what the first application stamped, to the bit.
+  mutating func date(_ value: Date) {
+    double(value.timeIntervalSinceReferenceDate)
+  }
+
+  mutating func flag(_ value: Bool) {
+    unsigned(value ? 1 : 0)
+  }
+
+  /// 0 for none, else the text's length plus one and its UTF-8.
+  mutating func optionalText(_ value: String?) {
+    guard var value else { return unsigned(0) }
+    value.withUTF8 { utf8 in
+      unsigned(UInt64(utf8.count) + 1)
+      bytes.append(contentsOf: utf8)
     }
   }
 

@@ -5,12 +5,9 @@ struct SQLiteHotStatements {
   let appendCommit: SQLiteStatement
   let deleteCommits: SQLiteStatement
   let upsertStock: SQLiteStatement
-  let insertLedger: SQLiteStatement
-  let insertOrder: SQLiteStatement
-  let upsertKey: SQLiteStatement
   let upsertMeta: SQLiteStatement
   /// The fold's: its ledger lines, orders and receipts, several to a statement, in the order
-  /// and layout of `CommitRecord`'s fields.
+  /// and layout of `CommitRecord`'s fields. Every write of those tables goes through them.
   let foldedRows: [BatchedInsert]
 
   init(_ database: SQLiteDatabase) throws(SQLiteError) {
@@ -22,11 +19,6 @@ struct SQLiteHotStatements {
       ON CONFLICT(item) DO UPDATE SET initial = excluded.initial, restocked = excluded.restocked,
         corrected = excluded.corrected, taken = excluded.taken, current = excluded.current
       """)
-    insertLedger = try database.prepare(
-      "INSERT INTO ledger(item, change, cause, order_id, user, at) VALUES (?, ?, ?, ?, ?, ?)")
-    insertOrder = try database.prepare("INSERT INTO orders(id, user, placed, lines, taken) VALUES (?, ?, ?, ?, ?)")
-    upsertKey = try database.prepare(
-      "INSERT OR REPLACE INTO order_keys(user, key, order_id, requested, levels, placed) VALUES (?, ?, ?, ?, ?, ?)")
     upsertMeta = try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
     foldedRows = [
       try BatchedInsert(

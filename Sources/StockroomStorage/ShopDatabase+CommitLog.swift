@@ -36,6 +36,16 @@ extension ShopDatabase {
       (sequence: row.int(0), bytes: row.blob(1))
     }
     guard let last = records.last else { return }
+    try writeRows(of: records, counters: true)
+    try hot.deleteCommits.bind(1, last.sequence)
+    try hot.deleteCommits.execute()
+  }
+
+  /// Writes the rows of `records`, in their order, into the tables: the stock levels, ledger
+  /// lines, orders and receipts, and with `counters` the counters of the last. The fold's, and
+  /// a direct write's (`write`), which encodes its batch's rows as a record too, so that these
+  /// tables have one writer and one encoding. In the caller's transaction, `access` held.
+  func writeRows(of records: [(sequence: Int, bytes: [UInt8])], counters writingCounters: Bool) throws {
     var stock: [String: StockLevel] = [:]
     var counters = ShopCounters()
     // Rows a failed fold left unwritten are not this fold's.
@@ -43,9 +53,7 @@ extension ShopDatabase {
     for record in records { counters = try fold(record.bytes, sequence: record.sequence, stock: &stock) }
     for rows in hot.foldedRows { try rows.flush() }
     for (item, level) in stock { try saveStock(item, level) }
-    try saveCounters(counters)
-    try hot.deleteCommits.bind(1, last.sequence)
-    try hot.deleteCommits.execute()
+    if writingCounters { try saveCounters(counters) }
   }
 
   /// Adds one record's ledger lines, orders and receipts to the rows being inserted, their text

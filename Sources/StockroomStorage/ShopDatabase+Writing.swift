@@ -47,58 +47,14 @@ extension ShopDatabase {
     }
   }
 
+  /// Its stock levels, ledger lines, orders, receipts and counters are written as the commit
+  /// log's are: encoded as a `CommitRecord` and folded (a batch without counters leaves them).
   private func writeRows(_ batch: JournalBatch) throws {
-    try writeStock(batch)
-    try writeLedger(batch)
-    try writeOrders(batch)
+    try writeRows(of: [(0, CommitRecord.encode(batch))], counters: batch.counters != nil)
+    for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
     try writeProducts(batch)
     try writeDiary(batch)
     try writeAccounts(batch)
-    try writeCounters(batch)
-  }
-
-  /// The stock levels it set and the items it removed.
-  private func writeStock(_ batch: JournalBatch) throws {
-    for (item, level) in batch.stock { try saveStock(item, level) }
-    for item in batch.deletedStock { try statement("DELETE FROM stock WHERE item = ?").run([.text(item)]) }
-  }
-
-  /// The ledger lines it adds.
-  private func writeLedger(_ batch: JournalBatch) throws {
-    let ledger = hot.insertLedger
-    for entry in batch.ledger {
-      try ledger.bind(1, entry.item)
-      try ledger.bind(2, entry.change)
-      try ledger.bind(3, entry.cause)
-      try ledger.bind(4, entry.orderID)
-      try ledger.bind(5, entry.user)
-      try ledger.bind(6, entry.at.timeIntervalSince1970)
-      try ledger.execute()
-    }
-  }
-
-  /// The orders it took, and the receipts kept for their keys.
-  private func writeOrders(_ batch: JournalBatch) throws {
-    let orders = hot.insertOrder
-    for order in batch.orders {
-      try orders.bind(1, order.id)
-      try orders.bind(2, order.user)
-      try orders.bind(3, order.placed.timeIntervalSince1970)
-      try orders.bind(4, RowText.lines(order.lines))
-      try orders.bind(5, RowText.counts(order.taken))
-      try orders.execute()
-    }
-    let keys = hot.upsertKey
-    for receipt in batch.receipts {
-      guard let key = receipt.key else { continue }
-      try keys.bind(1, receipt.order.user)
-      try keys.bind(2, key)
-      try keys.bind(3, receipt.order.id)
-      try keys.bind(4, RowText.counts(receipt.requested))
-      try keys.bind(5, RowText.counts(receipt.levels))
-      try keys.bind(6, receipt.order.placed.timeIntervalSince1970)
-      try keys.execute()
-    }
   }
 
   /// The market products it listed, changed or removed.
@@ -150,11 +106,6 @@ extension ShopDatabase {
         .real(item.updated.timeIntervalSince1970),
       ])
     }
-  }
-
-  /// The shop's counters that changed.
-  private func writeCounters(_ batch: JournalBatch) throws {
-    if let counters = batch.counters { try saveCounters(counters) }
   }
 
   /// Writes the counters that moved since the last that were written, and remembers them: a

@@ -129,6 +129,37 @@ struct CommitLogTests {
     }
   }
 
+  @Test("a batch the log cannot hold writes its orders, ledger, receipts, stock and counters as a fold does")
+  func mixedBatchWritesEveryRow() throws {
+    try withOrdersWritten { shop, database in
+      let batch = try shop.batch([
+        .order(user: "carol", lines: [ItemCount("banana_juice", 1)], at: Date(), key: "k-2"),
+        .createDiary(owner: "carol", title: "t", body: "b", at: Date()),
+        .restock(user: "staff", changes: [ItemCount("kiwi", 3)]),
+      ])
+      #expect(!CommitRecord.holds(batch))
+      try database.write(batch)
+      #expect(try count("commit_log", in: database) == 0)
+      #expect(try count("diary", in: database) == 1)
+      #expect(try database.orders(from: 1, through: 3).map(\.user) == ["carol", "bob", "alice"])
+      #expect(try database.receipt(of: OrderKey(user: "carol", key: "k-2"))?.order.id == 3)
+      let kiwi = try database.ledger(of: "kiwi", paging: Paging(page: 1, size: 10)).entries.map(\.change)
+      #expect(kiwi.count == 2 && kiwi.first == 3)
+      let loaded = try shop.load(database, persist: true)
+      #expect(loaded.level(of: "banana") == shop.state.level(of: "banana"))
+      #expect(loaded.level(of: "kiwi") == shop.state.level(of: "kiwi"))
+      #expect(loaded.counters == shop.state.counters)
+      try database.verify()
+      // A batch without counters leaves them as they are.
+      var bare = JournalBatch()
+      bare.deletedDiary = Set(batch.diary.keys)
+      bare.count = 1
+      try database.write(bare)
+      #expect(try count("diary", in: database) == 0)
+      #expect(try shop.load(database, persist: true).counters == shop.state.counters)
+    }
+  }
+
   @Test("a fold of many orders writes every row in order, sixteen to a statement and the rest one by one")
   func foldOfManyOrders() throws {
     var shop = try Shop()
@@ -179,6 +210,37 @@ struct CommitLogTests {
     let error = #expect(throws: StorageError.self) { try ShopDatabase(directory: shop.directory, fsync: .always) }
     let message = error?.description ?? ""
     #expect(message.contains("\(path) is damaged: bad commit record 1"), "\(message)")
+  }
+
+  /// A commit record as servers have written it since the log began (layout 1, before the change
+  /// log took the same encoding): alice's keyed order of one banana, order 1, at 1_765_000_000.5.
+  private static let layoutOneRecord =
+    "01010662616e616e612800000226010662616e616e6101056f726465720305616c696365000020d0f04cda4101"
+    + "0205616c696365000020d0f04cda411762616e616e611f42616e616e611f66727569741f311f1f0862616e616e"
+    + "611f310105616c696365036b2d31020862616e616e611f310962616e616e611f3139000020d0f04cda41040202"
+    + "0002"
+
+  @Test("a file whose log holds a record written before the change log shared its encoding opens and folds it")
+  func layoutOneRecordOpens() throws {
+    let shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let path = try shop.open().path
+    try SQLiteDatabase(path: path).execute("INSERT INTO commit_log(record) VALUES (x'\(Self.layoutOneRecord)')")
+    let database = try ShopDatabase(directory: shop.directory, fsync: .always)
+    #expect(try count("commit_log", in: database) == 0)
+    let loaded = try shop.load(database, persist: true)
+    var level = StockLevel(initial: 20)
+    level.taken = 1
+    level.current = 19
+    #expect(loaded.level(of: "banana") == level)
+    #expect(loaded.counters.nextOrderID == 2)
+    #expect(loaded.counters.ordersMade == 1)
+    let order = try database.orders(from: 1, through: 1).first
+    #expect(order?.user == "alice")
+    #expect(order?.placed == Date(timeIntervalSince1970: 1_765_000_000.5))
+    #expect(order?.taken == [ItemCount("banana", 1)])
+    #expect(try database.receipt(of: OrderKey(user: "alice", key: "k-1"))?.levels == [ItemCount("banana", 19)])
+    try database.verify()
   }
 
   @Test("a record no version wrote is refused, naming the record")

@@ -34,6 +34,13 @@ public final class CommandSpec: Sendable {
   public let isWrite: Bool
   public let examples: [String]
   public let subcommands: [CommandSpec]
+  /// Fewest positional words the command takes: read for every request, so counted once here.
+  public let minimumArguments: Int
+  /// Most positional words, or nil when the pattern repeats.
+  public let maximumArguments: Int?
+  /// Whether any option is required, so that a request of a command without one (most) does
+  /// not walk its options to find out.
+  let requiresOptions: Bool
 
   public init(
     _ id: CommandID, _ name: String, group: CommandGroup, role: Role = .guest, flags: Set<Flag>,
@@ -54,12 +61,10 @@ public final class CommandSpec: Sendable {
     self.isWrite = flags.contains(.write)
     self.examples = examples
     self.subcommands = subcommands
+    self.minimumArguments = arguments.prefix { !$0.isOptional }.count
+    self.maximumArguments = repeats ? nil : arguments.count
+    self.requiresOptions = options.contains { $0.isRequired }
   }
-
-  /// Fewest positional words the command takes.
-  public var minimumArguments: Int { arguments.prefix { !$0.isOptional }.count }
-  /// Most positional words, or nil when the pattern repeats.
-  public var maximumArguments: Int? { repeats ? nil : arguments.count }
 
   /// The arguments as a person reads them: `<item> [n] [<item> [n] ...]`.
   public var argumentSynopsis: String {

@@ -275,20 +275,17 @@ public enum CommandTable {
     // The positionals are moved to the front over the command words, and the rest dropped one
     // at a time: `removeFirst(_:)` and `removeLast(_:)` go through the general
     // `replaceSubrange`, which cost more than the rest of a PING's parse.
+    // Words are swapped rather than copied into place, and options read where they lie: a copy of
+    // a word retains its strings and the assignment over another releases that one's.
     var positionals = consume words
     var options: [OptionKey: String] = [:]
     var kept = 0
+    let takesOptions = !spec.options.isEmpty
     for index in commandWords..<positionals.count {
-      let word = positionals[index]
-      if let key = word.key, !spec.options.isEmpty {
-        guard let option = spec.option(named: key)?.key else {
-          let known = spec.options.map(\.key.word).joined(separator: " ")
-          throw ProtocolError(.args, "\(path) does not take \(Echo.bounded(key))=; it takes \(known)")
-        }
-        guard options[option] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
-        options[option] = word.value
+      if takesOptions, positionals[index].isOption {
+        try option(positionals[index], of: spec, path: path, into: &options)
       } else {
-        if kept != index { positionals[kept] = word }
+        if kept != index { positionals.swapAt(kept, index) }
         kept += 1
       }
     }
@@ -301,9 +298,24 @@ public enum CommandTable {
     if let maximum = spec.maximumArguments, positionals.count > maximum {
       throw ProtocolError(.args, "too many arguments; \(usage)")
     }
-    for option in spec.options where option.isRequired && options[option.key] == nil {
-      throw ProtocolError(.args, "\(option.key.word) is required; \(usage)")
+    if spec.requiresOptions {
+      for option in spec.options where option.isRequired && options[option.key] == nil {
+        throw ProtocolError(.args, "\(option.key.word) is required; \(usage)")
+      }
     }
     return Request(spec: spec, path: path, arguments: positionals, options: options)
+  }
+
+  /// Adds the option `word` gives to `options`, or says why `spec` does not take it.
+  private static func option(
+    _ word: Word, of spec: CommandSpec, path: String, into options: inout [OptionKey: String]
+  ) throws(ProtocolError) {
+    guard let key = word.key else { return }
+    guard let option = spec.option(named: key)?.key else {
+      let known = spec.options.map(\.key.word).joined(separator: " ")
+      throw ProtocolError(.args, "\(path) does not take \(Echo.bounded(key))=; it takes \(known)")
+    }
+    guard options[option] == nil else { throw ProtocolError(.args, "\(key)= given twice") }
+    options[option] = word.value
   }
 }

@@ -33,8 +33,18 @@ public enum ForeignProtocol: String, Sendable, Equatable, CaseIterable {
       }
       if digits { return .resp }
     }
-    if isHostHeader(line) || isRequestLine(line) { return .http }
-    return nil
+    // `Host:` and the shortest request line are five bytes or more, and begin with one of these
+    // letters; most of our requests are shorter (`PING`) or begin otherwise (`STOCK banana`),
+    // and are passed without the two scans.
+    guard line.count >= 5 else { return nil }
+    switch first {
+    case UInt8(ascii: "G"), UInt8(ascii: "P"), UInt8(ascii: "D"), UInt8(ascii: "H"), UInt8(ascii: "O"),
+      UInt8(ascii: "C"), UInt8(ascii: "T"), UInt8(ascii: "h"):
+      if isHostHeader(line) || isRequestLine(line) { return .http }
+      return nil
+    default:
+      return nil
+    }
   }
 
   private static let methods: [[UInt8]] = [

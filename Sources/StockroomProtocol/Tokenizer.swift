@@ -54,9 +54,20 @@ public enum Tokenizer {
     in bytes: UnsafeBufferPointer<UInt8>, from index: inout Int
   ) throws(ProtocolError) -> Word {
     let start = index
+    let count = bytes.count
+    // Most words are bare, with no quote, `=` or control character: passed over in one tight run,
+    // and when the word ends there it is made at once. Otherwise the loop below goes on from
+    // where this stopped (what it passed needs none of its work).
+    while index < count {
+      let byte = bytes[index]
+      guard byte > space && byte != 0x7F && byte != quote && byte != equals else { break }
+      index += 1
+    }
+    if index == count || bytes[index] == space || bytes[index] == tab {
+      return Word(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+    }
     var unquoted: [UInt8]? = nil
     var keyLength: Int? = nil
-    let count = bytes.count
     while index < count {
       let byte = bytes[index]
       if byte == space || byte == tab { break }

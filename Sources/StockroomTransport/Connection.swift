@@ -236,7 +236,9 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
     // The descriptor is closed with the connection, and its number may already be someone else's.
     guard !tornDown, !handshaking else { return }
     quiet = .busy
-    writing: while core.phase != .closed {
+    // Phases are matched by case: `==` on the engine's enum is a call through its Equatable
+    // witness, and these run every request.
+    writing: while !core.phase.isClosed {
       if core.unsentByteCount() > 0 {
         switch core.withPendingOutput({ stream.write($0) }) {
         case .bytes(let count):
@@ -268,11 +270,13 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
         lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(core.closeReason) }
       }
     }
-    if core.phase == .closed {
+    switch core.phase {
+    case .closed:
       tearDown()
       return
+    case .closing: armDeadline()
+    case .open, .draining: break
     }
-    if core.phase == .closing { armDeadline() }
     updateInterest()
     readBuffered()
   }
@@ -399,8 +403,9 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
   /// Requests that arrived while reading was paused can be waiting inside the stream (TLS),
   /// where epoll cannot see them; once the core takes requests again they are read from there.
   private func readBuffered() {
-    guard !bufferedReadQueued, !tornDown, !handshaking, !core.isReadingPaused, !core.hasInputEnded,
-      core.phase == .open, stream.hasBufferedInput
+    // Asked first: only TLS ever holds input the socket no longer shows.
+    guard stream.hasBufferedInput, !bufferedReadQueued, !tornDown, !handshaking, !core.isReadingPaused,
+      !core.hasInputEnded, case .open = core.phase
     else { return }
     bufferedReadQueued = true
     loop.execute { [self] in
@@ -424,8 +429,23 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
 
   package var commandHandler: CommandHandler { server.handler }
 
+  /// `CommandHandlerHost`'s own, but calling the handler where it is stored: through the
+  /// `commandHandler` getter every request took a copy of it and retained and released each of
+  /// its references (the store, the stats, the pools, the logger, the clock and the rest).
+  package func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
+    server.handler.handle(line, session: &session, out: &out)
+  }
+
   package func refused(_ foreign: ForeignProtocol) {
     server.logger.warning(
       "cross-protocol attempt id=\(id) peer=\(peer) protocol=\(foreign.rawValue); closed without running anything")
+  }
+}
+
+extension ConnectionPhase {
+  /// By case, not through `Equatable`'s witness (a call across modules, every request).
+  fileprivate var isClosed: Bool {
+    if case .closed = self { return true }
+    return false
   }
 }

@@ -57,7 +57,7 @@ struct BenchOptions: Sendable, Equatable {
                                  publisher making --changes changes (ORDER banana / PUBLISH);
                                  prints p50/p99 from a change's send to the last watcher's receipt
 
-      --target stockroom|redis   server to load (default stockroom)
+      --target stockroom|redis|ceiling   server to load (default stockroom)
       --host HOST                address or name of the server (default 127.0.0.1)
       --port PORT                default 7878 for stockroom, 6379 for redis
       --connections N            connections (default 50; load at most 1000, others 20000)

@@ -53,8 +53,21 @@ struct BenchReport {
     Self.median(runs(row, server).filter(\.isValid).compactMap { $0.number(key) })
   }
 
-  /// Named ratios for a row: rps and cpu, bytes_per_connection, or p50 and p99.
+  /// A server's CPU per PING one in flight (its ping1 row) over the C ceiling's: issue 46 asks
+  /// for at most 1.1. nil without both.
+  func overCeiling(_ server: String) -> Double? {
+    guard let cpu = median(.ping1, server, "cpu_us_per_request"),
+      let ceiling = median(.ceiling, BenchTarget.ceiling.rawValue, "cpu_us_per_request"), ceiling > 0
+    else { return nil }
+    return cpu / ceiling
+  }
+
+  /// Named ratios for a row: rps and cpu, bytes_per_connection, or p50 and p99; for the ceiling,
+  /// each server's CPU per PING over the ceiling's.
   func ratios(_ row: ReportRow) -> [(name: String, value: Double?)] {
+    if row == .ceiling {
+      return Self.servers.map { ("\($0)_cpu_over_ceiling", overCeiling($0)) }
+    }
     func ratio(_ key: String, higherIsBetter: Bool) -> Double? {
       Self.ratio(
         stockroom: median(row, "stockroom", key), redis: median(row, "redis", key),
@@ -87,6 +100,8 @@ struct BenchReport {
       let ratios = ratios(row)
       var cells: [String] = [title(row)]
       switch row.metric {
+      case .throughput where row == .ceiling:
+        cells += ceilingCells()
       case .throughput:
         cells += [
           Self.text(median(row, "stockroom", "rps"), digits: 0),
@@ -113,8 +128,8 @@ struct BenchReport {
           "", "", "",
         ]
       }
-      cells.append(Self.servers.map { String(runs(row, $0).count) }.joined(separator: " + "))
-      let invalid = Self.servers.compactMap { server -> String? in
+      cells.append(row.servers.map { String(runs(row, $0).count) }.joined(separator: " + "))
+      let invalid = row.servers.compactMap { server -> String? in
         let count = runs(row, server).filter { !$0.isValid }.count
         return count > 0 ? "\(server): \(count) invalid run(s), left out" : nil
       }
@@ -122,6 +137,20 @@ struct BenchReport {
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The ceiling's own rps and CPU per PING where a server's stand, and each server's CPU per
+  /// PING as a multiple of it where the CPU ratio stands.
+  func ceilingCells() -> [String] {
+    let ceiling = BenchTarget.ceiling.rawValue
+    let multiples = Self.servers.map { server in
+      "\(server == "redis" ? "Redis" : "Stockroom") \(Self.text(overCeiling(server), digits: 2))×"
+    }
+    return [
+      "ceiling: " + Self.text(median(.ceiling, ceiling, "rps"), digits: 0), "", "",
+      "ceiling: " + Self.text(median(.ceiling, ceiling, "cpu_us_per_request"), digits: 2), "",
+      multiples.joined(separator: ", ") + " the ceiling's CPU",
+    ]
   }
 
   /// The row's title with the counts it was measured at, which `--quick` makes smaller.
@@ -141,7 +170,7 @@ struct BenchReport {
     var rows: [[String: Any]] = []
     for row in presentRows {
       var entry: [String: Any] = ["row": row.rawValue, "title": title(row)]
-      for server in Self.servers {
+      for server in row.servers {
         var medians: [String: Any] = [:]
         for key in Self.keys(row.metric) {
           if let value = median(row, server, key) { medians[key] = value }

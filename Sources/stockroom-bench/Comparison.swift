@@ -104,8 +104,8 @@ final class Comparison {
         + " \(options.rounds) round(s), the servers taking turns to go first; \(options.connections) connections per throughput run"
     )
     for round in 1...options.rounds {
-      let order: [BenchTarget] = round % 2 == 0 ? [.redis, .stockroom] : [.stockroom, .redis]
       for row in options.rows {
+        let order = round % 2 == 0 ? row.targets.reversed() : row.targets
         for target in order { results.append(try measure(target, row, round: round)) }
       }
     }

@@ -10,7 +10,8 @@ struct ComparisonOptions: Sendable, Equatable {
   var warmup = 1.0
   /// Requests per throughput run: about three seconds each at this machine's rates.
   var requests: [ReportRow: Int] = [
-    .ping1: 300_000, .ping16: 3_000_000, .stock1: 300_000, .orderAlways: 150_000, .orderBatch: 200_000,
+    .ping1: 300_000, .ceiling: 300_000, .ping16: 3_000_000, .stock1: 300_000, .orderAlways: 150_000,
+    .orderBatch: 200_000,
     .ping1TLS: 300_000, .orderTLS: 150_000,
   ]
   var idleConnections = 10_000
@@ -28,6 +29,10 @@ struct ComparisonOptions: Sendable, Equatable {
     load generator (stockroom-bench) on the same machine in one run. Rows:
 
       ping1         PING, 1 in flight per connection
+      ceiling       PING, 1 in flight, against stockroom-ceiling alone: a C epoll server that
+                    answers each line with stockroomd's OK PONG and does nothing else, the least
+                    a server can spend per PING here; the table prints each server's CPU per
+                    PING (its ping1 row) as a multiple of the ceiling's
       ping16        PING, 16 pipelined
       stock1        STOCK banana / GET banana, 1 in flight
       order_always  ORDER banana_juice with --fsync always / check-and-decrement EVAL, appendfsync always

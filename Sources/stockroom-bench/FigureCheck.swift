@@ -50,7 +50,7 @@ struct FigureCheck: Sendable {
   func problems(in report: BenchReport) -> [String] {
     var problems: [String] = []
     for row in rows {
-      for server in BenchReport.servers {
+      for server in row.servers {
         let runs = report.runs(row, server)
         let name = "\(row.rawValue) on \(Self.program(server))"
         if runs.count != rounds {
@@ -92,6 +92,10 @@ struct FigureCheck: Sendable {
 
   /// The server's program, as a person running the bench knows it.
   static func program(_ server: String) -> String {
-    server == "redis" ? "redis-server" : "stockroomd"
+    switch server {
+    case "redis": "redis-server"
+    case "ceiling": "stockroom-ceiling"
+    default: "stockroomd"
+    }
   }
 }

@@ -6,7 +6,7 @@ enum GeneratorCommand {
     let pid = String(server.process.pid)
     var command: [String]
     switch row {
-    case .ping1, .ping1TLS: command = ["load", "--case", "ping", "--pipeline", "1"]
+    case .ping1, .ceiling, .ping1TLS: command = ["load", "--case", "ping", "--pipeline", "1"]
     case .ping16: command = ["load", "--case", "ping", "--pipeline", "16"]
     case .stock1: command = ["load", "--case", "stock", "--pipeline", "1"]
     case .orderAlways, .orderBatch, .orderTLS: command = ["load", "--case", "order", "--pipeline", "1"]

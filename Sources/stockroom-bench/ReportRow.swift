@@ -1,6 +1,8 @@
 /// The rows of issue 11's comparison, named as `Scripts/bench` writes them in its results file.
 enum ReportRow: String, CaseIterable, Sendable {
   case ping1
+  /// PING one in flight against the C ceiling alone, printed under the ping1 row.
+  case ceiling
   case ping16
   case stock1
   case orderAlways = "order_always"
@@ -13,6 +15,7 @@ enum ReportRow: String, CaseIterable, Sendable {
   var title: String {
     switch self {
     case .ping1: "PING, 1 in flight"
+    case .ceiling: "C ceiling: PING, 1 in flight, a C epoll server answering each line (stockroom-ceiling)"
     case .ping16: "PING, 16 pipelined"
     case .stock1: "stock read, 1 in flight (STOCK banana / GET banana)"
     case .orderAlways: "durable order, 1 in flight (--fsync always / EVAL, appendfsync always)"
@@ -26,9 +29,15 @@ enum ReportRow: String, CaseIterable, Sendable {
 
   var metric: ReportMetric {
     switch self {
-    case .ping1, .ping16, .stock1, .orderAlways, .orderBatch, .ping1TLS, .orderTLS: .throughput
+    case .ping1, .ceiling, .ping16, .stock1, .orderAlways, .orderBatch, .ping1TLS, .orderTLS: .throughput
     case .idle: .memory
     case .fanout: .fanout
     }
   }
+
+  /// The servers a row is measured on: both, but the ceiling's row, which is the ceiling alone.
+  var targets: [BenchTarget] { self == .ceiling ? [.ceiling] : [.stockroom, .redis] }
+
+  /// `targets` as the result lines name them.
+  var servers: [String] { targets.map(\.rawValue) }
 }

@@ -55,13 +55,14 @@ struct ServerLauncher {
       switch target {
       case .stockroom: server = try startStockroom(stockroomArguments(row, tlsPort: tlsPort), tlsPort: tlsPort)
       case .redis: server = try startRedis(redisArguments(row, tlsPort: tlsPort), tlsPort: tlsPort)
+      case .ceiling: server = try startCeiling()
       }
       // Someone else may have taken a port picked in advance; then try again with others.
       if let server { return server }
     }
-    let log = target == .stockroom ? "\(workdir)/stockroomd.log" : "\(workdir)/redis.log"
+    let log = "\(workdir)/\(target == .redis ? "redis" : FigureCheck.program(target.rawValue)).log"
     let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    throw BenchError("\(target == .stockroom ? "stockroomd" : "redis-server") did not start (log below)\n\(text)")
+    throw BenchError("\(FigureCheck.program(target.rawValue)) did not start (log below)\n\(text)")
   }
 
   /// stockroomd with `--port 0`: the port the kernel gave it is read back from /proc. nil when
@@ -108,9 +109,25 @@ struct ServerLauncher {
     return RunningServer(target: .redis, process: process, port: port, tlsPort: tlsPort)
   }
 
+  /// The C ceiling, built beside this program, on a port picked here; it writes nothing.
+  func startCeiling() throws(BenchError) -> RunningServer? {
+    let port = try Self.freePort()
+    let process = try ChildProcess(
+      "\(binaries)/stockroom-ceiling", [String(port)], stderr: "\(workdir)/stockroom-ceiling.log")
+    guard Self.waitFor(seconds: 10, while: process, { ServerProbe.answers(.ceiling, port: port) }) else {
+      stop(process, removing: nil)
+      return nil
+    }
+    return RunningServer(target: .ceiling, process: process, port: port)
+  }
+
   /// Stops a run's server and removes what it wrote, so that the next run starts fresh.
   func stop(_ server: RunningServer) {
-    stop(server.process, removing: server.target == .stockroom ? "\(workdir)/data" : "\(workdir)/redis")
+    switch server.target {
+    case .stockroom: stop(server.process, removing: "\(workdir)/data")
+    case .redis: stop(server.process, removing: "\(workdir)/redis")
+    case .ceiling: stop(server.process, removing: nil)
+    }
   }
 
   private func stop(_ process: ChildProcess, removing folder: String?) {

@@ -1,12 +1,12 @@
 /// Short conversations with a server the comparison started: is it up, and how many group
 /// commits has it made. Each is bounded by a one-second socket timeout.
 enum ServerProbe {
-  /// Stockroom greets with `OK `; Redis answers PING with `+PONG`.
+  /// Stockroom and the C ceiling greet with `OK `; Redis answers PING with `+PONG`.
   static func answers(_ target: BenchTarget, port: UInt16) -> Bool {
     do {
       let socket = try BlockingSocket(host: "127.0.0.1", port: port, timeoutSeconds: 1, bufferBytes: 4096)
       switch target {
-      case .stockroom:
+      case .stockroom, .ceiling:
         try StockroomDialect().greet(socket)
       case .redis:
         try socket.send(Array("PING\r\n".utf8))

@@ -18,6 +18,7 @@ struct BenchReportTests {
     row=idle server=redis round=1 connections=1000 bytes_per_connection=10000 errors=0
     row=fanout server=stockroom round=1 watchers=1000 changes=200 p50_us=1000 p99_us=4000 errors=0
     row=fanout server=redis round=1 watchers=1000 changes=200 p50_us=2000 p99_us=2000 errors=0
+    row=ceiling server=ceiling round=1 rps=400 cpu_us_per_request=4 errors=0 dropped=0
     some line the script printed that is not a result
     """
 
@@ -37,7 +38,9 @@ struct BenchReportTests {
     #expect(report.ratios(.ping1)[1].value == 0.5)
     #expect(report.ratios(.idle)[0].value == 2)
     #expect(report.ratios(.fanout).map(\.value) == [2, 0.5])
-    #expect(report.presentRows == [.ping1, .idle, .fanout])
+    #expect(report.presentRows == [.ping1, .ceiling, .idle, .fanout])
+    // CPU per PING over the ceiling's 4: Stockroom's median 10, Redis's 5.
+    #expect(report.ratios(.ceiling).map(\.value) == [2.5, 1.25])
     #expect(report.runs(.ping1, "stockroom").count == 4)
   }
 
@@ -49,6 +52,9 @@ struct BenchReportTests {
     #expect(table.contains("(1000 connections)"))
     #expect(table.contains("| 1,000 / 4,000 | 2,000 / 2,000 | 2.00 / 0.50 |"))
     #expect(!table.contains("PING, 16 pipelined"))
+    #expect(
+      table.contains(
+        "| ceiling: 400 |  |  | ceiling: 4.00 |  | Stockroom 2.50×, Redis 1.25× the ceiling's CPU | 1 |"))
   }
 
   @Test("the JSON holds meta, medians, ratios and every run, numbers as numbers")
@@ -58,7 +64,9 @@ struct BenchReportTests {
     let meta = try #require(document["meta"] as? [String: String])
     #expect(meta["cores"] == "2")
     let rows = try #require(document["rows"] as? [[String: Any]])
-    #expect(rows.map { $0["row"] as? String } == ["ping1", "idle", "fanout"])
+    #expect(rows.map { $0["row"] as? String } == ["ping1", "ceiling", "idle", "fanout"])
+    let ceiling = try #require(rows[1]["ratio"] as? [String: Any])
+    #expect(ceiling["stockroom_cpu_over_ceiling"] as? Double == 2.5)
     let ping = rows[0]
     let ratio = try #require(ping["ratio"] as? [String: Any])
     #expect(ratio["cpu"] as? Double == 0.5)

@@ -55,6 +55,8 @@ struct BenchServers {
       else { return 0 }
       let calls = try #require(line.split(separator: ",").first?.split(separator: "=").last)
       return try #require(Int(calls))
+    case .ceiling:
+      throw BenchError("stockroom-ceiling counts nothing; its replies are the count")
     }
   }
 }

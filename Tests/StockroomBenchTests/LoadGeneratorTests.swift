@@ -33,8 +33,22 @@ struct LoadGeneratorTests {
   /// The server's own count of the requests a case sends.
   static func served(_ server: RunningServer, _ benchCase: BenchCase) throws -> Int {
     switch server.target {
-    case .stockroom: try BenchServers.counter(server, "commands")
+    case .stockroom, .ceiling: try BenchServers.counter(server, "commands")
     case .redis: try BenchServers.counter(server, benchCase == .order ? "eval" : benchCase == .ping ? "ping" : "get")
+    }
+  }
+
+  @Test("the C ceiling answers every PING, one in flight or pipelined, and its CPU is read")
+  func ceiling() throws {
+    try Self.with(.ceiling, .ceiling) { server in
+      for pipeline in [1, 16] {
+        var options = Self.options(.load, server)
+        (options.benchCase, options.pipeline, options.connections, options.requests) = (.ping, pipeline, 4, 320)
+        let outcome = try LoadRun(options: options).execute()
+        #expect(outcome.tally.requests == 320)
+        #expect(outcome.tally.errors == 0 && outcome.tally.failures.isEmpty)
+        #expect(outcome.cpuTicks != nil, "the ceiling's CPU was read")
+      }
     }
   }
 

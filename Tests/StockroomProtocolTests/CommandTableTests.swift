@@ -100,6 +100,18 @@ struct CommandTableTests {
     #expect(code("name=x") == .unknown)
   }
 
+  @Test("positional words keep their order around options, which are taken out of them")
+  func positionalsAroundOptions() throws {
+    let order = try parse("ORDER a 1 KEY=k1 b 2")
+    #expect(order.arguments.map(\.text) == ["a", "1", "b", "2"])
+    #expect(order.options == [.key: "k1"])
+    let edit = try parse("PRODUCT EDIT price=1100 p1 discount=none")
+    #expect(edit.arguments.map(\.text) == ["p1"])
+    #expect(edit.options == [.price: "1100", .discount: "none"])
+    // A command without options reads a key=value word as text, in its place.
+    #expect(try parse("PING a=b").arguments.map(\.text) == ["a=b"])
+  }
+
   @Test("options reach the handler by their typed key, whatever the case they were typed in")
   func typedOptions() throws {
     let request = try parse("PRODUCT NEW name=\"green tea\" PRICE=3000 stock=4")

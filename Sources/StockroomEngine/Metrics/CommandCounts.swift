@@ -19,12 +19,17 @@ package final class CommandCounts: Sendable {
     uniqueKeysWithValues: ErrorCode.allCases.enumerated().map { ($0.element, $0.offset + 1) })
 
   private let counters = AtomicCounters(count: (commands.count + 1) * results.count)
+  /// The statics `record` reads, copied here: every request is recorded, and each static read
+  /// checks that it was initialised (`swift_once`).
+  private let commandRow = CommandCounts.commandRow
+  private let otherRow = CommandCounts.commands.count
+  private let rowWidth = CommandCounts.results.count
 
   /// `command` nil: the line named no command (empty, unparseable, unknown). `code` nil: ok.
   package func record(_ command: CommandID?, _ code: ErrorCode?) {
-    let row = command.flatMap { Self.commandRow[$0.index] } ?? Self.commands.count
+    let row = command.flatMap { commandRow[$0.index] } ?? otherRow
     let column = code.flatMap { Self.resultIndex[$0] } ?? 0
-    counters.add(row * Self.results.count + column)
+    counters.add(row * rowWidth + column)
   }
 
   /// Every count so far; `command` nil for lines that named none.

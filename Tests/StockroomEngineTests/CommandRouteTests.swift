@@ -32,7 +32,7 @@ struct CommandRouteTests {
     let route = try #require(CommandRoutes.route(for: spec.id))
     let changes: Bool
     switch route {
-    case .change, .passwordChange: changes = true
+    case .change, .changeFromShop, .passwordChange: changes = true
     case .answer, .view, .read, .passwordCheck: changes = false
     }
     #expect(spec.isWrite == changes, "\(spec.id)")
@@ -54,8 +54,26 @@ struct CommandRouteTests {
       switch route {
       case .answer, .view, .read: break
       case .passwordCheck: #expect(spec.flags.contains(.connection), "\(spec.id) checks a password")
-      case .change, .passwordChange: Issue.record("\(spec.id) is not flagged .write but changes the store")
+      case .change, .changeFromShop, .passwordChange:
+        Issue.record("\(spec.id) is not flagged .write but changes the store")
       }
     }
+  }
+}
+
+/// Which requests may run while a connection's changes wait for a shared store's writer: only
+/// changes whose handler reads nothing of the shop.
+@Suite("Requests beside changes queued for the writer", .timeLimit(.minutes(30)))
+struct QueuedChangeCompanionTests {
+  @Test(
+    "changes that read only their arguments run beside queued ones; reads, logins and a change that reads the shop wait",
+    arguments: [
+      ("ORDER banana 2", false), ("ADD banana 5", false), ("PRODUCT NEW mug name=Mug price=3", false),
+      ("DIARY NEW title=a body=b", false), ("STOCK banana", true), ("PING", true), ("LOGIN ann secret1234", true),
+      ("PRODUCT EDIT mug price=4", true), ("nonsense words", false), ("ORDER", false),
+    ])
+  func waits(line: String, waits: Bool) throws {
+    let engine = try EngineHarness()
+    #expect(engine.handler.mustWaitForChanges(Array(line.utf8)[...]) == waits, "\(line)")
   }
 }

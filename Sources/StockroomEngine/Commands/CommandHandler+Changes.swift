@@ -47,10 +47,10 @@ extension CommandHandler {
   }
 
   /// Whether the request on `line` must wait until the changes a connection has queued for the
-  /// writer are answered. Only another change may run meanwhile: it cannot depend on them (a
-  /// change's handler reads its arguments, not the shop, and the shop's rules judge it when the
-  /// writer applies it, after them). Anything else could show them, or run as someone they
-  /// change, so it waits. A line that does not parse does not wait: its error is answered in
+  /// writer are answered. Only another change may run meanwhile, and only one whose handler
+  /// reads its arguments, not the shop (a `.change` route; `.changeFromShop` waits): it cannot
+  /// depend on them, since the shop's rules judge it when the writer applies it, after them.
+  /// Anything else could show them, or run as someone they change, so it waits. A line that does not parse does not wait: its error is answered in
   /// its place among the replies.
   package func mustWaitForChanges(_ line: ArraySlice<UInt8>) -> Bool {
     var words: [Word] = []

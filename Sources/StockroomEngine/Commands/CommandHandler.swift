@@ -190,7 +190,7 @@ package struct CommandHandler: Sendable {
     switch route {
     case .answer(let body): try body(self, request, role, &session, &out)
     case .view, .read: wait = try view(request, route: route, role: role, session: &session, out: &out)
-    case .change(let body):
+    case .change(let body), .changeFromShop(let body):
       wait = try change(body(self, request, role, session), command: request.id, session: &session, out: &out)
     case .passwordChange(let body), .passwordCheck(let body):
       wait = .work(.credential(try body(self, request, session)))
@@ -208,7 +208,7 @@ package struct CommandHandler: Sendable {
     case .view(let body): try body(self, request, role, &session, &out)
     case .read(let body):
       if let wait = try body(self, request, role, session, &out) { return wait }
-    case .answer, .change, .passwordChange, .passwordCheck:
+    case .answer, .change, .changeFromShop, .passwordChange, .passwordCheck:
       preconditionFailure("only the routes that show the shop are viewed")
     }
     return store.changes.uncommitted.map(ReplyWait.durable)

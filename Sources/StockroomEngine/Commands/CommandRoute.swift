@@ -26,6 +26,10 @@ package enum CommandRoute: Sendable {
   /// Like `view`, and may read history from the database off the loop.
   case read(Read)
   case change(Change)
+  /// Like `change`, but its handler reads the shop to say what to change (the product it edits,
+  /// for its price): it never runs beside changes still queued for a shared store's writer,
+  /// which it could miss (`CommandHandler.mustWaitForChanges`).
+  case changeFromShop(Change)
   /// Password work whose end changes the store (a new account, a new hash).
   case passwordChange(Credential)
   /// Password work whose end changes only the session (LOGIN).
@@ -36,7 +40,7 @@ package enum CommandRoute: Sendable {
   package var readsShop: Bool {
     switch self {
     case .view, .read: true
-    case .answer, .change, .passwordChange, .passwordCheck: false
+    case .answer, .change, .changeFromShop, .passwordChange, .passwordCheck: false
     }
   }
 }

@@ -57,7 +57,8 @@ package enum CommandRoutes {
     .diaryEdit: .change { handler, request, _, session in try handler.diaryEdit(request, session: session) },
     .diaryDelete: .change { handler, request, _, session in try handler.diaryDelete(request, session: session) },
     .productNew: .change { handler, request, _, session in try handler.productNew(request, session: session) },
-    .productEdit: .change { handler, request, _, session in try handler.productEdit(request, session: session) },
+    .productEdit: .changeFromShop { handler, request, _, session in try handler.productEdit(request, session: session)
+    },
     .productDelete: .change { handler, request, role, session in
       handler.productDelete(request, session: session, role: role)
     },

@@ -441,11 +441,3 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
       "cross-protocol attempt id=\(id) peer=\(peer) protocol=\(foreign.rawValue); closed without running anything")
   }
 }
-
-extension ConnectionPhase {
-  /// By case, not through `Equatable`'s witness (a call across modules, every request).
-  fileprivate var isClosed: Bool {
-    if case .closed = self { return true }
-    return false
-  }
-}

@@ -177,23 +177,27 @@ package struct CommandHandler: Sendable {
   }
 
   /// Runs the command's route from `CommandRoutes`: its handler, and what its reply waits for.
+  /// The route is matched where the table holds it: a copy (and `view`'s, for the routes that
+  /// show the shop) retains and releases its closure's context every request.
   private func dispatch(
     _ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
   ) throws {
-    guard let route = CommandRoutes.route(for: request.id) else {
-      preconditionFailure("CommandTable.parse resolves every command to one with a route")
-    }
-    if route.readsShop, let index = store.changes.readIndex() {
-      wait = .work(.readIndex(index, request))
+    let index = request.id.index
+    if CommandRoutes.readsShop(at: index), let readIndex = store.changes.readIndex() {
+      wait = .work(.readIndex(readIndex, request))
       return
     }
-    switch route {
-    case .answer(let body): try body(self, request, role, &session, &out)
-    case .view, .read: wait = try view(request, route: route, role: role, session: &session, out: &out)
-    case .change(let body), .changeFromShop(let body):
+    switch CommandRoutes.byIndex[index] {
+    case .answer(let body)?: try body(self, request, role, &session, &out)
+    case .view(let body)?:
+      try body(self, request, role, &session, &out)
+      wait = viewed()
+    case .read(let body)?: wait = try body(self, request, role, session, &out) ?? viewed()
+    case .change(let body)?, .changeFromShop(let body)?:
       wait = try change(body(self, request, role, session), command: request.id, session: &session, out: &out)
-    case .passwordChange(let body), .passwordCheck(let body):
+    case .passwordChange(let body)?, .passwordCheck(let body)?:
       wait = .work(.credential(try body(self, request, session)))
+    case nil: preconditionFailure("CommandTable.parse resolves every command to one with a route")
     }
   }
 
@@ -211,7 +215,12 @@ package struct CommandHandler: Sendable {
     case .answer, .change, .changeFromShop, .passwordChange, .passwordCheck:
       preconditionFailure("only the routes that show the shop are viewed")
     }
-    return store.changes.uncommitted.map(ReplyWait.durable)
+    return viewed()
+  }
+
+  /// What a reply that showed the shop waits for: the commit of any change it could have seen.
+  private func viewed() -> ReplyWait? {
+    store.changes.uncommitted.map(ReplyWait.durable)
   }
 
   /// Writes the error reply and says which code it carried.

@@ -10,7 +10,13 @@ package enum CommandRoutes {
 
   /// `table` as an array in `CommandID.allCases` order: every request looks its route up here,
   /// and indexing costs a load where the dictionary hashes the command's name.
-  private static let byIndex: [CommandRoute?] = CommandID.allCases.map { table[$0] }
+  static let byIndex: [CommandRoute?] = CommandID.allCases.map { table[$0] }
+
+  /// Whether the route at `index` (`CommandID.index`) shows the shop, kept apart so that asking
+  /// does not copy the route.
+  static func readsShop(at index: Int) -> Bool { readsShopByIndex[index] }
+
+  private static let readsShopByIndex: [Bool] = byIndex.map { $0?.readsShop ?? false }
 
   static let table: [CommandID: CommandRoute] = connection.merging(shop) { first, _ in first }
     .merging(accounts) { first, _ in first }

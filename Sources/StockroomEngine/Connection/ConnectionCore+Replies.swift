@@ -185,6 +185,9 @@ extension ConnectionCore {
 
   /// Tells the host when this connection logs in or out, or starts or stops watching.
   mutating func notePresence(host: some ConnectionHost) {
+    // A guest that was one: most requests, settled without copying the session's fields into an
+    // entry and comparing it.
+    if session.account == nil && presentAs == nil { return }
     let now = session.account.map {
       Presence.Entry(account: $0, loginHash: session.loginHash, watching: session.watching != nil)
     }

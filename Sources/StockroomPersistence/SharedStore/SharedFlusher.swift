@@ -175,12 +175,13 @@ package final class SharedFlusher: Sendable {
     switch item {
     case .commit(let commit):
       if let failure = unconfirmed, commit.needsFlush {
-        // Its replies, held for `durable`, go out as this error instead.
-        commit.durable.complete(.failed(failure))
+        // Counted before its replies, held for `durable`, go out (as this error instead): a
+        // client that reads INFO after its reply sees its commit counted, as on SQLite.
         figures.recordFailure(.unreachable)
+        commit.durable.complete(.failed(failure))
       } else {
-        commit.durable.complete(.committed)
         figures.recordCommit(changes: commit.made, duration: clock.elapsed(since: commit.started))
+        commit.durable.complete(.committed)
         shop.committed(commit.events, settledThrough: commit.newestOrder)
       }
     case .replayed(let events):

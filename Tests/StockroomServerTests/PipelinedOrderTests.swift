@@ -68,9 +68,17 @@ struct PipelinedOrderTests {
     try holder.execute("BEGIN")
     _ = try holder.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE")
     let client = try PostgresShop.client(port)
-    try client.send(Self.pipeline)
-    // Before, the connection took no request until its change was answered: one order waited
-    // in the transaction and none in the queue, and this never came true.
+    // The first order first, until the writer waits for the lock with it: whatever the writer
+    // takes when it wakes is then that one alone, and the rest of the pipeline queues behind.
+    try client.send("ORDER banana\n")
+    try waitUntil {
+      try holder.query(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+      ).values.first?[0] == "1"
+    }
+    try client.send(String(Self.pipeline.dropFirst("ORDER banana\n".count)))
+    // Before, the connection took no request until its change was answered: the other orders
+    // never reached the writer's queue, and this never came true.
     try waitUntil {
       try alice.request("INFO store").rows.first?["changes_waiting"] == "\(Self.orders - 1)"
     }

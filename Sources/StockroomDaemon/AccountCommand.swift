@@ -23,10 +23,13 @@ public struct AccountCommand: Sendable, Equatable {
   /// A PostgreSQL store to change instead of the file in `dataDirectory` (`--store URL`, or
   /// `STOCKROOM_STORE` as for the server).
   public var store: String? = nil
+  /// What the new password's hash costs (`--password-memory`, `--password-passes`, as for the
+  /// server); any cost verifies, since a hash records its own.
+  public var passwordCost = PasswordCost.interactive
 
   public static let usage = """
-    usage: stockroomd user add NAME [--role customer|staff|admin] [--data DIR | --store URL]
-           stockroomd user passwd NAME [--data DIR]
+    usage: stockroomd user add NAME [--role customer|staff|admin] [--data DIR | --store URL] [COST]
+           stockroomd user passwd NAME [--data DIR] [COST]
            stockroomd user del NAME [--data DIR]
            stockroomd user list [--data DIR | --store URL]
 
@@ -38,6 +41,7 @@ public struct AccountCommand: Sendable, Equatable {
       customer unless --role says otherwise. list prints one "name role created" line per account.
       With --store (default $STOCKROOM_STORE), add and list work on that PostgreSQL store instead,
       while its nodes run; change passwords and remove accounts there with USER PASSWD and USER DEL.
+      COST is --password-memory MIB and --password-passes N, as for the server (default 64 and 2).
     """
 
   /// Reads the words after `user`; nil for `--help`.
@@ -51,6 +55,7 @@ public struct AccountCommand: Sendable, Equatable {
     }
     var directory = ServerConfiguration().dataDirectory ?? "data"
     var role: Role? = nil
+    var cost = PasswordCost.interactive
     var store = environment["STOCKROOM_STORE"].flatMap { $0.isEmpty ? nil : $0 }
     var positional: [String] = []
     var index = 0
@@ -59,12 +64,22 @@ public struct AccountCommand: Sendable, Equatable {
       guard index < arguments.count else { throw usageError("\(flag) needs a value") }
       return arguments[index]
     }
+    func number(_ flag: String, _ range: ClosedRange<Int>) throws(ServerConfiguration.UsageError) -> Int {
+      let text = try value(flag)
+      do {
+        return try OptionSettings.integer(text, range)
+      } catch {
+        throw usageError("\(flag) \(error.message)")
+      }
+    }
     while index < arguments.count {
       let argument = arguments[index]
       switch argument {
       case "--help", "-h": return nil
       case "--data": directory = try value(argument)
       case "--store": store = try value(argument)
+      case "--password-memory": cost.memoryMiB = try number(argument, PasswordCost.memoryRange)
+      case "--password-passes": cost.passes = try number(argument, PasswordCost.passesRange)
       case "--role":
         let text = try value(argument)
         guard let parsed = Role(rawValue: text), Role.accountRoles.contains(parsed) else {
@@ -112,7 +127,10 @@ public struct AccountCommand: Sendable, Equatable {
     if store != nil, case .delete = action {
       throw usageError("on a PostgreSQL store, remove an account with USER DEL as an admin")
     }
-    return AccountCommand(action: action, dataDirectory: directory, store: store)
+    guard cost == .interactive || verb == "add" || verb == "passwd" else {
+      throw usageError("--password-memory and --password-passes are for add and passwd")
+    }
+    return AccountCommand(action: action, dataDirectory: directory, store: store, passwordCost: cost)
   }
 
   private static func usageError(_ message: String) -> ServerConfiguration.UsageError {
@@ -180,7 +198,7 @@ public struct AccountCommand: Sendable, Equatable {
       let name = try Account.name(raw)
       try ShopDatabase.withAccounts(directory: dataDirectory) { database in
         guard var account = try ShopDatabase.account(named: name, in: database) else { throw Self.noAccount(name) }
-        account.passwordHash = try Self.newHash(for: name)
+        account.passwordHash = try Self.newHash(for: name, cost: passwordCost)
         account.updated = Date()
         try ShopDatabase.update(account, in: database)
       }
@@ -212,7 +230,7 @@ public struct AccountCommand: Sendable, Equatable {
             + (store == nil ? "`stockroomd user passwd \(name)`" : "USER PASSWD as an admin"))
       }
       if let alike { throw AccountCommandError(AccountBook.looksTaken(name, like: alike).message) }
-      try opened.addAccount(name: name, passwordHash: try Self.newHash(for: name), role: role)
+      try opened.addAccount(name: name, passwordHash: try Self.newHash(for: name, cost: passwordCost), role: role)
     }
     return ["added \(name) as \(role.rawValue)"]
   }
@@ -243,10 +261,10 @@ public struct AccountCommand: Sendable, Equatable {
   }
 
   /// Asks for the new password, checks it against the rules, and hashes it.
-  private static func newHash(for name: String) throws -> String {
+  private static func newHash(for name: String, cost: PasswordCost) throws -> String {
     let password = try PasswordPrompt.read(for: name, confirm: true)
     try password.check()
-    return try PasswordHash.make(password)
+    return try PasswordHash.make(password, cost: cost)
   }
 
   private static func noAccount(_ name: String) -> AccountCommandError {

@@ -4,6 +4,7 @@ import StockroomDomain
 import StockroomEngine
 import StockroomLogging
 import StockroomProtocol
+import StockroomSecurity
 import StockroomServer
 import StockroomStorage
 import StockroomSystem
@@ -257,8 +258,14 @@ public enum ServerMain {
     let loopback = SocketAddress(host: configuration.host, port: configuration.port)?.isLoopback ?? false
     let (accounts, admins) = server.accountSummary
     logger.info(
-      "security bind=\(configuration.host) reachable=\(loopback ? "this-machine" : "network") registration=\(configuration.registration.rawValue) accounts=\(accounts) admins=\(admins) passwords=argon2id login_attempts_per_connection=\(CommandHandler.loginAttemptsPerConnection) tls=\(configuration.tls == nil ? "off" : "on") plaintext_passwords=\(configuration.allowPlaintextAuth ? "allowed" : "this-machine-only")"
+      "security bind=\(configuration.host) reachable=\(loopback ? "this-machine" : "network") registration=\(configuration.registration.rawValue) accounts=\(accounts) admins=\(admins) passwords=argon2id password_cost=\(configuration.passwordCost.description) login_attempts_per_connection=\(CommandHandler.loginAttemptsPerConnection) tls=\(configuration.tls == nil ? "off" : "on") plaintext_passwords=\(configuration.allowPlaintextAuth ? "allowed" : "this-machine-only")"
     )
+    if configuration.passwordCost.isBelowInteractive {
+      logger.warning(
+        "password hashes cost \(configuration.passwordCost.description) (--password-memory, --password-passes), below "
+          + "libsodium's interactive \(PasswordCost.interactive.description): a stolen hash is that much cheaper to guess"
+      )
+    }
     guard !loopback, admins == 0 else { return }
     let data = configuration.dataDirectory.map { " --data \($0)" } ?? ""
     let how =

@@ -1,3 +1,4 @@
+import StockroomSecurity
 import StockroomServer
 import StockroomStorage
 import StockroomSystem
@@ -142,6 +143,15 @@ public enum ServerOptions {
         order lines one address may place a second, ten seconds' worth at once
         (default 1000; 0 no limit); past it ERR LIMIT says when to try again
         """),
+    .integer(
+      "password-memory", placeholder: "MIB", PasswordCost.memoryRange, \.passwordCost.memoryMiB,
+      help: """
+        memory each Argon2id password hash fills (default 64, libsodium's interactive
+        limit); less makes a stolen hash cheaper to guess: for small machines and tests
+        """),
+    .integer(
+      "password-passes", placeholder: "N", PasswordCost.passesRange, \.passwordCost.passes,
+      help: "passes each password hash makes over that memory (default 2)"),
     ServerOption(
       "tls-cert", .value(placeholder: "FILE") { settings, text in settings.tlsCertificate = text },
       help: """

@@ -5,7 +5,7 @@ public enum PasswordError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooShort(minimum: Int)
   /// More bytes than `Password.maximumBytes`.
   case tooLong(maximum: Int)
-  /// Argon2id could not get its memory (`PasswordHash.memoryLimit` bytes).
+  /// Argon2id could not get its memory (`PasswordCost.memoryMiB`).
   case outOfMemory
 
   public var description: String {

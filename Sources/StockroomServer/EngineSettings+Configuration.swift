@@ -8,6 +8,6 @@ extension EngineSettings {
       allowPlaintextAuth: configuration.allowPlaintextAuth, tlsPort: configuration.tls?.port,
       io: configuration.io.rawValue, loops: configuration.resolvedLoops, maxClients: configuration.maxClients,
       fsync: configuration.fsync, orderRate: configuration.orderRate,
-      maxClientsPerAddress: configuration.maxClientsPerAddress)
+      maxClientsPerAddress: configuration.maxClientsPerAddress, passwordCost: configuration.passwordCost)
   }
 }

@@ -116,6 +116,9 @@ public final class Server: Sendable {
   @discardableResult
   public func start() throws -> UInt16 {
     Syscall.ignoreSIGPIPE()
+    // The decoy a LOGIN for a missing name is checked against, made now so that the first such
+    // login costs what any wrong password does, not one hash more.
+    _ = PasswordHash.decoy(configuration.passwordCost)
     guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
       throw Errno(EINVAL)
     }
@@ -194,7 +197,8 @@ public final class Server: Sendable {
   public func addAccount(name: String, password: String, role: Role) throws {
     let secret = Password(password)
     try secret.check()
-    try addAccount(name: name, passwordHash: try PasswordHash.make(secret), role: role)
+    try addAccount(
+      name: name, passwordHash: try PasswordHash.make(secret, cost: configuration.passwordCost), role: role)
   }
 
   /// Makes an account from a hash made earlier with `PasswordHash.make`.

@@ -3,6 +3,7 @@ import StockroomDomain
 import StockroomEngine
 import StockroomLogging
 import StockroomProtocol
+import StockroomSecurity
 import StockroomStorage
 import StockroomTransport
 
@@ -37,6 +38,10 @@ public struct ServerConfiguration: Sendable, Equatable {
   /// address, and bounds what one host can write to the database (docs/security.md, "Fair
   /// shares"; OrderRateTests).
   public var orderRate = 1_000
+  /// What each Argon2id password hash costs (`--password-memory`, `--password-passes`); below
+  /// the default only where memory is short or, as in tests, logins are many and the hashes
+  /// worthless (see `PasswordCost`).
+  public var passwordCost = PasswordCost.interactive
   public var logging = true
   /// Where the shop is kept: a SQLite file in a directory, or memory only (`--memory`).
   public var dataDirectory: String? = "data"

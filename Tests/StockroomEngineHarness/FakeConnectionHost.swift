@@ -49,7 +49,8 @@ final class FakeConnectionHost: ConnectionHost {
       out.bytes += Array(repeating: UInt8(ascii: "x"), count: count - 1)
       out.endLine()
     case "LOGIN":
-      return .work(.credential(CredentialTicket(.login(name: "ann"), .hash(Password("not checked here")))))
+      return .work(
+        .credential(CredentialTicket(.login(name: "ann"), .hash(Password("not checked here"), cost: .least))))
     case "QUEUE":
       let mutation: Mutation =
         words.count > 2 ? .deleteAccount(name: words[1]) : .restock(user: "ann", changes: [ItemCount(words[1], 1)])

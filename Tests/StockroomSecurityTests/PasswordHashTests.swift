@@ -21,8 +21,23 @@ import Testing
     let passes = try #require(parameter("t", in: hash))
     #expect(memory * 1024 >= 64 * 1024 * 1024)
     #expect(passes >= 2)
-    #expect(memory * 1024 >= PasswordHash.memoryLimit)
-    #expect(UInt64(passes) >= PasswordHash.operationsLimit)
+    #expect(memory == PasswordCost.interactive.memoryMiB * 1024)
+    #expect(passes == PasswordCost.interactive.passes)
+    #expect(PasswordCost.interactive == PasswordCost(memoryMiB: 64, passes: 2))
+    #expect(!PasswordCost.interactive.isBelowInteractive)
+  }
+
+  @Test("a hash is made at the cost asked, records it, and verifies under any other")
+  func costIsTheOneAsked() throws {
+    let cheap = try PasswordHash.make(Password("correct horse battery"), cost: .least)
+    #expect(parameter("m", in: cheap) == 1024 && parameter("t", in: cheap) == 1)
+    let other = try PasswordHash.make(Password("correct horse battery"), cost: PasswordCost(memoryMiB: 3, passes: 2))
+    #expect(parameter("m", in: other) == 3 * 1024 && parameter("t", in: other) == 2)
+    #expect(PasswordHash.verify(cheap, Password("correct horse battery")))
+    #expect(PasswordHash.verify(other, Password("correct horse battery")))
+    #expect(!PasswordHash.verify(cheap, Password("correct horse batterY")))
+    #expect(PasswordCost.least.isBelowInteractive)
+    #expect(PasswordCost(memoryMiB: 64, passes: 1).isBelowInteractive)
   }
 
   @Test func verifiesTheRightPasswordOnly() throws {
@@ -45,12 +60,14 @@ import Testing
     }
   }
 
-  @Test func decoyIsOneHashThatNoCommonPasswordOpens() throws {
-    let decoy = PasswordHash.decoy
+  @Test(arguments: [PasswordCost.interactive, .least])
+  func decoyIsOneHashThatNoCommonPasswordOpens(cost: PasswordCost) throws {
+    let decoy = PasswordHash.decoy(cost)
     #expect(decoy.hasPrefix("$argon2id$"))
-    // Made with today's parameters, so checking a password against it costs what a real
+    #expect(PasswordHash.decoy(cost) == decoy, "one decoy per cost, made once")
+    // Made with the server's cost, so checking a password against it costs what a real
     // account's check does, and a wrong name cannot be told from a wrong password by time.
-    let account = try PasswordHash.make(Password("an account's password"))
+    let account = try PasswordHash.make(Password("an account's password"), cost: cost)
     for name in ["m", "t", "p"] {
       #expect(parameter(name, in: decoy) == parameter(name, in: account), "\(name)")
     }

@@ -17,6 +17,29 @@ struct AccountCommandTests {
     return Dictionary(uniqueKeysWithValues: rows)
   }
 
+  @Test("--password-memory and --password-passes set the cost of add's and passwd's hash, and are refused elsewhere")
+  func passwordCost() throws {
+    let data = try DataDirectory()
+    let added = try data.user(
+      ["add", "carol", "--password-memory", "8", "--password-passes", "3"], input: "carols-password\n")
+    #expect(added.status == 0, "\(added.errors)")
+    let stored = try #require(try rows(data)["carol"])
+    #expect(stored.hash.contains("$m=8192,t=3,p=1$"))
+    #expect(PasswordHash.verify(stored.hash, Password("carols-password")))
+    let changed = try data.user(["passwd", "carol", "--password-memory", "2"], input: "carols-new-password\n")
+    #expect(changed.status == 0, "\(changed.errors)")
+    #expect(try #require(try rows(data)["carol"]).hash.contains("$m=2048,t=2,p=1$"))
+    for (words, said) in [
+      (["list", "--password-memory", "8"], "--password-memory and --password-passes are for add and passwd"),
+      (["add", "dan", "--password-memory", "0"], "--password-memory"),
+      (["add", "dan", "--password-passes", "33"], "--password-passes"),
+    ] {
+      let refused = try data.user(words, input: "dans-password\n")
+      #expect(refused.status != 0 && refused.errors.contains(said), "\(words): \(refused.errors)")
+    }
+    #expect(try rows(data)["dan"] == nil)
+  }
+
   @Test func addListPasswdDelete() throws {
     let data = try DataDirectory()
     let first = "tulip-Garden-42"
@@ -31,6 +54,8 @@ struct AccountCommandTests {
     let stored = try #require(try rows(data)["alice"])
     #expect(stored.role == "admin")
     #expect(stored.hash.hasPrefix("$argon2id$"))
+    // Without --password-memory or --password-passes, libsodium's interactive cost.
+    #expect(stored.hash.contains("$m=65536,t=2,p=1$"))
     #expect(!stored.hash.contains(first))
     #expect(PasswordHash.verify(stored.hash, Password(first)))
     #expect(!PasswordHash.verify(stored.hash, Password(first + "\n")))

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomProtocol
+import StockroomSecurity
 import StockroomServer
 import Testing
 
@@ -78,6 +79,27 @@ struct DaemonTests {
     let port = try daemon.port()
     let client = try LineClient(port: port)
     #expect(try client.readReply().message.contains("protocol=2"))
+  }
+
+  @Test("--password-memory and --password-passes set the hash cost, default libsodium's interactive, and refuse 0")
+  func passwordCostOptions() throws {
+    guard case .run(let defaults) = try ServerConfiguration.parse([]),
+      case .run(let set) = try ServerConfiguration.parse(["--password-memory", "16", "--password-passes", "4"])
+    else {
+      Issue.record("the options did not parse")
+      return
+    }
+    #expect(defaults.passwordCost == .interactive)
+    #expect(set.passwordCost == PasswordCost(memoryMiB: 16, passes: 4))
+    for words in [["--password-memory", "0"], ["--password-memory", "4097"], ["--password-passes", "0"]] {
+      #expect(throws: ServerConfiguration.UsageError.self) { try ServerConfiguration.parse(words) }
+    }
+    // The default says its cost in the security line, with no warning.
+    let daemon = try DaemonProcess(["--port", "0", "--memory"])
+    _ = try daemon.port()
+    let log = try daemon.logThroughStop()
+    #expect(log.contains("passwords=argon2id password_cost=64MiB,2 "))
+    #expect(!log.contains("password hashes cost"))
   }
 
   @Test("a bad catalogue is refused at start-up, naming the file, the key and the problem")

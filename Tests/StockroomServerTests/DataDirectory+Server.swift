@@ -14,6 +14,7 @@ extension DataDirectory {
     configuration.io = requestedIOBackend(as: IOBackend.self)
     configuration.port = 0
     configuration.logging = false
+    configuration.passwordCost = .least
     configuration.dataDirectory = path
     configure(&configuration)
     let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)

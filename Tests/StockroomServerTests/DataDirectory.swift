@@ -25,11 +25,16 @@ final class DataDirectory: @unchecked Sendable {
   var database: String { path + "/stockroom.sqlite" }
 
   /// Starts `stockroomd` on this directory (or its PostgreSQL store) and waits for its port.
+  /// The options a test's daemon and its accounts hash passwords with: the least cost, as every
+  /// test server's (`TestAccounts`); a test of the cost itself passes `--password-memory`.
+  static let leastPasswordCost = ["--password-memory", "1", "--password-passes", "1"]
+
   func start(
     _ extra: [String] = [], prefix: [String] = [], binary: URL = DaemonProcess.binary
   ) throws -> (DaemonProcess, UInt16) {
     let location = store == .sqlite ? ["--data", path] : ["--store", try postgresURL()]
-    let daemon = try DaemonProcess(["--port", "0"] + location + extra, prefix: prefix, binary: binary)
+    let cost = extra.contains("--password-memory") ? [] : Self.leastPasswordCost
+    let daemon = try DaemonProcess(["--port", "0"] + location + cost + extra, prefix: prefix, binary: binary)
     return (daemon, try daemon.port())
   }
 
@@ -80,7 +85,8 @@ final class DataDirectory: @unchecked Sendable {
   /// then makes them (see `LineClient.logIn`).
   @discardableResult
   func addAccount(_ name: String = "admin", role: Role = .admin) throws -> DataDirectory {
-    let run = try user(["add", name, "--role", role.rawValue], input: LineClient.password(for: name) + "\n")
+    let run = try user(
+      ["add", name, "--role", role.rawValue] + Self.leastPasswordCost, input: LineClient.password(for: name) + "\n")
     guard run.status == 0 else {
       throw LineClient.Failure(description: "stockroomd user add \(name) exited \(run.status): \(run.errors)")
     }

@@ -21,6 +21,7 @@ extension EngineHarness {
   ) throws {
     var configuration = ServerConfiguration()
     configuration.dataDirectory = nil
+    configuration.passwordCost = .least
     configure(&configuration)
     let catalog = try CatalogSource.load(path: catalogPath, initialStock: initialStock)
     try self.init(

@@ -14,6 +14,9 @@ struct HarnessDefaultsTests {
     var daemon = EngineSettings(ServerConfiguration())
     // The loops follow the machine's cores, which the engine's tests do not depend on.
     daemon.loops = EngineHarness.defaultSettings.loops
+    // Test servers hash passwords at the least cost (`TestAccounts`); the daemon's is the default.
+    #expect(daemon.passwordCost == .interactive)
+    daemon.passwordCost = EngineHarness.defaultSettings.passwordCost
     #expect(daemon == EngineHarness.defaultSettings)
     let limits = ConnectionLimits(ServerConfiguration())
     let harness = EngineHarness.defaultLimits

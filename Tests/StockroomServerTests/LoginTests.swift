@@ -56,6 +56,10 @@ struct LoginTests {
       try SQLiteDatabase(path: data.database, readOnly: true).prepare("SELECT hash FROM accounts WHERE name = 'erin'")
         .rows { $0.text(0) }.first)
     #expect(hash.hasPrefix("$argon2id$"))
+    // The test's daemon hashes at the least cost (`DataDirectory.leastPasswordCost`), and says so.
+    #expect(hash.contains("$m=1024,t=1,p=1$"))
+    #expect(log.contains("password_cost=1MiB,1 "))
+    #expect(log.contains("password hashes cost 1MiB,1 (--password-memory, --password-passes), below libsodium's"))
     let hashLogged = log.contains(hash)
     #expect(!hashLogged, "the hash is in the log")
     #expect(PasswordHash.verify(hash, Password(third)))

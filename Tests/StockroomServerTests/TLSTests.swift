@@ -191,6 +191,7 @@ struct TLSTests {
     configuration.io = requestedIOBackend(as: IOBackend.self)
     configuration.port = 0
     configuration.logging = false
+    configuration.passwordCost = .least
     var settings = TLSSettings(certificate: certificates.serverCertificate, key: certificates.clientKey)
     settings.port = 0
     configuration.tls = settings

@@ -34,6 +34,7 @@ final class TestServer: Sendable {
     configuration.io = requestedIOBackend(as: IOBackend.self)
     configuration.port = 0
     configuration.logging = false
+    configuration.passwordCost = .least
     if transport == .tls { configuration.tls = try TestTransport.serverSettings() }
     configure(&configuration)
     let catalog = try CatalogSource.load(path: TestServer.catalogPath, initialStock: initialStock)

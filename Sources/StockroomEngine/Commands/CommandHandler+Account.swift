@@ -52,7 +52,8 @@ extension CommandHandler {
     let delay = try throttled(name, session: session)
     let hash = store.read { $0.accounts[name]?.passwordHash }
     return CredentialTicket(
-      .login(name: name), .verify(hash: hash, password: password), delay: delay, source: session.source,
+      .login(name: name), .verify(hash: hash, password: password, cost: settings.passwordCost), delay: delay,
+      source: session.source,
       wrong: wrong(session))
   }
 
@@ -78,10 +79,11 @@ extension CommandHandler {
     }
     if let hash = taken {
       return CredentialTicket(
-        .registerTaken(name: name), .verify(hash: hash, password: password), source: session.source,
+        .registerTaken(name: name), .verify(hash: hash, password: password, cost: settings.passwordCost),
+        source: session.source,
         wrong: wrong(session))
     }
-    return CredentialTicket(.register(name: name), .hash(password), source: session.source)
+    return CredentialTicket(.register(name: name), .hash(password, cost: settings.passwordCost), source: session.source)
   }
 
   package func passwd(_ request: Request, session: Session) throws -> CredentialTicket {
@@ -92,7 +94,8 @@ extension CommandHandler {
     let new = try Self.password(request.arguments[1], checked: true)
     let delay = try throttled(name, session: session)
     return CredentialTicket(
-      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new), delay: delay, source: session.source,
+      .passwd(name: name), .verifyThenHash(hash: hash, old: old, new: new, cost: settings.passwordCost), delay: delay,
+      source: session.source,
       wrong: wrong(session))
   }
 
@@ -101,7 +104,8 @@ extension CommandHandler {
     let password = try Self.password(request.arguments[1], checked: true)
     let role = try Self.role(request.options[.role] ?? Role.customer.rawValue)
     try refuseTaken(name)
-    return CredentialTicket(.userAdd(name: name, role: role), .hash(password), source: session.source)
+    return CredentialTicket(
+      .userAdd(name: name, role: role), .hash(password, cost: settings.passwordCost), source: session.source)
   }
 
   package func userPasswd(_ request: Request, session: Session) throws -> CredentialTicket {
@@ -110,7 +114,8 @@ extension CommandHandler {
     guard store.read({ $0.accounts[name] != nil }) else {
       throw ProtocolError(.notFound, "no account named \(Echo.quoted(name))")
     }
-    return CredentialTicket(.userPasswd(name: name), .hash(password), source: session.source)
+    return CredentialTicket(
+      .userPasswd(name: name), .hash(password, cost: settings.passwordCost), source: session.source)
   }
 
   package func userDel(_ request: Request, session: Session) -> ChangeRequest {

@@ -3,7 +3,7 @@ import StockroomText
 import Synchronization
 
 /// Password work one request waits for, done on the credential pool and not on an event loop:
-/// an Argon2id hash or check takes tens of milliseconds and 64 MiB, and a flood of LOGINs must
+/// an Argon2id hash or check takes tens of milliseconds and 64 MiB (at the default cost), and a flood of LOGINs must
 /// not stall anyone's orders.
 ///
 /// The connection runs it, answers nothing more until it is done (the next request may depend
@@ -23,11 +23,11 @@ package final class CredentialTicket: Sendable {
 
   package enum Work: Sendable {
     /// Check `password` against `hash`; a name without an account brings nil and is checked
-    /// against a decoy, so it costs what a wrong password costs.
-    case verify(hash: String?, password: Password)
-    case hash(Password)
+    /// against the decoy made at `cost`, the server's, so it costs what a wrong password costs.
+    case verify(hash: String?, password: Password, cost: PasswordCost)
+    case hash(Password, cost: PasswordCost)
     /// PASSWD: the old password first, then the new one's hash.
-    case verifyThenHash(hash: String, old: Password, new: Password)
+    case verifyThenHash(hash: String, old: Password, new: Password, cost: PasswordCost)
   }
 
   package enum Result: Sendable, Equatable {
@@ -99,19 +99,19 @@ package final class CredentialTicket: Sendable {
 
   private func perform() -> Result {
     switch work {
-    case .verify(let hash, let password):
-      let matched = PasswordHash.verify(hash ?? PasswordHash.decoy, password)
+    case .verify(let hash, let password, let cost):
+      let matched = PasswordHash.verify(hash ?? PasswordHash.decoy(cost), password)
       return matched && hash != nil ? .verified : .wrongPassword
-    case .hash(let password):
+    case .hash(let password, let cost):
       do {
-        return .hashed(try PasswordHash.make(password))
+        return .hashed(try PasswordHash.make(password, cost: cost))
       } catch {
         return .failed("\(error)")
       }
-    case .verifyThenHash(let hash, let old, let new):
+    case .verifyThenHash(let hash, let old, let new, let cost):
       guard PasswordHash.verify(hash, old) else { return .wrongPassword }
       do {
-        return .hashed(try PasswordHash.make(new))
+        return .hashed(try PasswordHash.make(new, cost: cost))
       } catch {
         return .failed("\(error)")
       }

@@ -1,4 +1,5 @@
 import StockroomDomain
+import StockroomSecurity
 
 /// What the command handlers are told of the server they run in: the policy they apply
 /// (registration, passwords in clear, the line limit) and the facts INFO reports. The daemon's
@@ -20,10 +21,14 @@ package struct EngineSettings: Sendable, Equatable {
   package var orderRate: Int
   /// Connections one address may hold (`--max-clients-per-address`); 0 for no limit.
   package var maxClientsPerAddress: Int
+  /// What each password hash made or checked for a missing name costs (`--password-memory`,
+  /// `--password-passes`).
+  package var passwordCost: PasswordCost
 
   package init(
     maxLine: Int, registration: Registration, allowPlaintextAuth: Bool, tlsPort: UInt16?, io: String, loops: Int,
-    maxClients: Int, fsync: FsyncPolicy, orderRate: Int = 0, maxClientsPerAddress: Int = 0
+    maxClients: Int, fsync: FsyncPolicy, orderRate: Int = 0, maxClientsPerAddress: Int = 0,
+    passwordCost: PasswordCost = .interactive
   ) {
     self.maxLine = maxLine
     self.registration = registration
@@ -35,5 +40,6 @@ package struct EngineSettings: Sendable, Equatable {
     self.fsync = fsync
     self.orderRate = orderRate
     self.maxClientsPerAddress = maxClientsPerAddress
+    self.passwordCost = passwordCost
   }
 }

@@ -37,6 +37,7 @@ final class ShopServer: Sendable {
   ) throws {
     var configuration = ServerConfiguration()
     configuration.io = requestedIOBackend(as: IOBackend.self)
+    configuration.passwordCost = .least
     configuration.tls = tls
     configuration.port = requested
     configuration.idleTimeout = idleTimeout

@@ -104,23 +104,7 @@ public struct AccountCommand: Sendable, Equatable {
       index += 1
     }
     guard let verb = positional.first else { throw usageError("say what to do: add, passwd, del or list") }
-    let names = Array(positional.dropFirst())
-    guard role == nil || verb == "add" else { throw usageError("--role is for add") }
-    let action: AccountAction
-    switch verb {
-    case "list":
-      guard names.isEmpty else { throw usageError("list takes no name") }
-      action = .list
-    case "add", "passwd", "del":
-      guard names.count == 1 else { throw usageError("\(verb) takes one account name") }
-      switch verb {
-      case "add": action = .add(name: names[0], role: role ?? .customer)
-      case "passwd": action = .passwd(name: names[0])
-      default: action = .delete(name: names[0])
-      }
-    default:
-      throw usageError("unknown command '\(verb)'; the commands are add, passwd, del and list")
-    }
+    let action = try Self.action(verb, names: Array(positional.dropFirst()), role: role)
     if store != nil, case .passwd = action {
       throw usageError("on a PostgreSQL store, change a password with USER PASSWD as an admin")
     }
@@ -131,6 +115,27 @@ public struct AccountCommand: Sendable, Equatable {
       throw usageError("--password-memory and --password-passes are for add and passwd")
     }
     return AccountCommand(action: action, dataDirectory: directory, store: store, passwordCost: cost)
+  }
+
+  /// The action `verb` names, with its account name and `add`'s role.
+  private static func action(
+    _ verb: String, names: [String], role: Role?
+  ) throws(ServerConfiguration.UsageError) -> AccountAction {
+    guard role == nil || verb == "add" else { throw usageError("--role is for add") }
+    switch verb {
+    case "list":
+      guard names.isEmpty else { throw usageError("list takes no name") }
+      return .list
+    case "add", "passwd", "del":
+      guard names.count == 1 else { throw usageError("\(verb) takes one account name") }
+      switch verb {
+      case "add": return .add(name: names[0], role: role ?? .customer)
+      case "passwd": return .passwd(name: names[0])
+      default: return .delete(name: names[0])
+      }
+    default:
+      throw usageError("unknown command '\(verb)'; the commands are add, passwd, del and list")
+    }
   }
 
   private static func usageError(_ message: String) -> ServerConfiguration.UsageError {

@@ -18,7 +18,9 @@ final class DevToolsPage {
   init(debuggerURL: String) throws {
     guard let match = debuggerURL.wholeMatch(of: /ws:\/\/127\.0\.0\.1:(\d+)(\/.*)/), let port = UInt16(match.1)
     else { throw LineClient.Failure(description: "not a local debugger URL: \(debuggerURL)") }
-    fd = try HTTPExchange.connected(port: port, timeout: 30)
+    // A bound on each read, not a wait: Chromium answers in milliseconds, but on a machine at a
+    // load of 16 (CI beside two builds) one reply took longer than the 30 s this was.
+    fd = try HTTPExchange.connected(port: port, timeout: 120)
     let request =
       "GET \(match.2) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
       + "Sec-WebSocket-Key: c3RvY2tyb29tLWJvYXJkLTE=\r\nSec-WebSocket-Version: 13\r\n\r\n"

@@ -18,7 +18,7 @@ extension LockedShop {
         noteAccounts(applied)
         events += applied.events
       }
-      guard ShopDigest.of(state.shop, after: events) == digest else { return nil }
+      guard ShopDigest.of(state.shop, after: events, from: mutations) == digest else { return nil }
       // Already in the store, so their receipts are read there.
       state.shop.settleReceipts(through: state.shop.counters.nextOrderID - 1)
       return events

@@ -115,8 +115,8 @@ extension SharedWriter {
       }
     }
     if !own.logged.isEmpty {
-      let events = own.events
-      own.digest = shop.read { ShopDigest.of($0, after: events) }
+      let (events, logged) = (own.events, own.logged)
+      own.digest = shop.read { ShopDigest.of($0, after: events, from: logged) }
     }
     return (own, batch)
   }

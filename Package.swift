@@ -47,7 +47,9 @@ let package = Package(
     // is a resource here).
     .target(
       name: "StockroomStorage", dependencies: ["StockroomDomain", "StockroomText", "CSQLite", "CLibPQ"],
-      resources: [.copy("Resources/catalog.json")]),
+      resources: [.copy("Resources/catalog.json")],
+      // The fold's rows and the commit's record go through it on every durable order.
+      swiftSettings: requestPathSettings),
     // epoll, eventfd, pipe2 and accept4, which Glibc's Swift module does not offer.
     .target(name: "CStockroomSystem"),
     // The thin system layer every program shares: Errno, EINTR-retrying syscalls, socket
@@ -196,8 +198,9 @@ let package = Package(
 /// connections) drop the run-time exclusivity checks in release builds: every connection's
 /// state is a class's stored property reached on its loop's thread, and each access cost a call
 /// into the runtime and a thread-local lookup, a quarter of a PING's instructions (callgrind,
-/// 2026-12-06, issue 24). Debug builds, which the tests run, keep every check, and the compiler
-/// still proves exclusivity statically wherever it can in both.
+/// 2026-12-06, issue 24). So does the SQLite store every durable order is committed and folded
+/// through (1.9K instructions an order, issue 46). Debug builds, which the tests run, keep
+/// every check, and the compiler still proves exclusivity statically wherever it can in both.
 var requestPathSettings: [SwiftSetting] {
   [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 }

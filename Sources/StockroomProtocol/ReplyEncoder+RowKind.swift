@@ -1,6 +1,9 @@
 extension ReplyEncoder {
   /// The row's `kind=` field, first after its id by convention.
   public mutating func kind(_ kind: RowKind) {
-    field("kind", kind.rawValue)
+    // Every kind is a bare lower-case word: copied without the check for quoting (an ORDER's
+    // reply has a kind on each of its rows).
+    bytes.append(contentsOf: " kind=".utf8)
+    bytes.append(contentsOf: kind.rawValue.utf8)
   }
 }

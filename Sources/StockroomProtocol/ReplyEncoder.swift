@@ -80,6 +80,14 @@ public struct ReplyEncoder: Sendable {
     endLine()
   }
 
+  /// `OK key=123`: one number a script reads, without an array of fields or a string of it.
+  public mutating func ok(field key: String, _ value: Int) {
+    bytes.append(UInt8(ascii: "O"))
+    bytes.append(UInt8(ascii: "K"))
+    field(key, value)
+    endLine()
+  }
+
   /// `OK key=value ...`, for replies whose summary a script may want to read.
   public mutating func ok(fields: [(String, String)]) {
     bytes.append(UInt8(ascii: "O"))

@@ -14,7 +14,8 @@ final class BatchedInsert {
     case text
   }
 
-  /// One column's value, its text still the commit record's bytes.
+  /// One column's value, its text still the commit record's bytes, which the slice keeps alive
+  /// until its row is written: SQLite reads them there (`bind(_:lending:)`).
   enum Field {
     case integer(Int)
     case optionalInteger(Int?)
@@ -78,7 +79,7 @@ final class BatchedInsert {
       case .integer(let value): try statement.bind(index, value)
       case .optionalInteger(let value): try statement.bind(index, value)
       case .real(let value): try statement.bind(index, value)
-      case .text(let bytes): try statement.bind(index, utf8: bytes)
+      case .text(let bytes): try statement.bind(index, lending: bytes)
       }
       index += 1
     }

@@ -9,7 +9,8 @@ extension JournalBatch {
     for (event, level) in zip(applied.events, levels) {
       if let level {
         stock[event.item] = level
-        deletedStock.remove(event.item)
+        // Nearly always empty: removing from it would still hash the name (~290 an order).
+        if !deletedStock.isEmpty { deletedStock.remove(event.item) }
       } else {
         stock[event.item] = nil
         deletedStock.insert(event.item)

@@ -17,8 +17,7 @@ extension ShopDatabase {
   /// Appends `batch` as one record. Called in the commit's transaction.
   func append(_ batch: JournalBatch) throws(SQLiteError) -> Int {
     let record = CommitRecord.encode(batch)
-    try hot.appendCommit.bind(1, record)
-    try hot.appendCommit.execute()
+    try hot.appendCommit.execute(binding: 1, blob: record)
     return record.count
   }
 

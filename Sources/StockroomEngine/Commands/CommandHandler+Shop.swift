@@ -437,6 +437,9 @@ extension CommandHandler {
       out.field("stock", level.count)
       out.endLine()
     }
-    out.ok(fields: [("order", String(order.id))] + ReplyEncoder.totalFields(order.totals))
+    // Catalogue items have no price: the usual reply is the order's number alone.
+    let totals = order.totals
+    guard !totals.isEmpty else { return out.ok(field: "order", order.id) }
+    out.ok(fields: [("order", String(order.id))] + ReplyEncoder.totalFields(totals))
   }
 }

@@ -14,8 +14,7 @@ final class BatchedInsert {
     case text
   }
 
-  /// One column's value, its text still the commit record's bytes, which the slice keeps alive
-  /// until its row is written: SQLite reads them there (`bind(_:lending:)`).
+  /// One column's value, its text still the commit record's bytes until its row is written.
   enum Field {
     case integer(Int)
     case optionalInteger(Int?)
@@ -31,6 +30,10 @@ final class BatchedInsert {
   private let multiple: SQLiteStatement
   /// The fields of the rows not yet written, row after row.
   private var fields: [Field] = []
+  /// Where a statement's text lies while SQLite reads it without a copy of its own
+  /// (`bind(_:lending:)`): memory of ours, which no Swift value moves or frees, copied into
+  /// once a statement (a few hundred bytes) and kept until the next one is bound.
+  private var lent = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
 
   /// `insert` names the table and its columns (`INSERT INTO t(a, b)`), which the record holds
   /// as `layout` says, in that order.
@@ -67,22 +70,40 @@ final class BatchedInsert {
     }
   }
 
+  deinit { lent.deallocate() }
+
   /// Forgets rows not yet written: a fold that failed leaves none for the next.
   func discard() {
     fields.removeAll(keepingCapacity: true)
   }
 
   private func write(_ values: ArraySlice<Field>, with statement: SQLiteStatement) throws(SQLiteError) {
+    reserveLent(for: values)
     var index: Int32 = 1
+    var offset = 0
     for field in values {
       switch field {
       case .integer(let value): try statement.bind(index, value)
       case .optionalInteger(let value): try statement.bind(index, value)
       case .real(let value): try statement.bind(index, value)
-      case .text(let bytes): try statement.bind(index, lending: bytes)
+      case .text(let bytes):
+        let target = UnsafeMutableRawBufferPointer(rebasing: lent[offset..<offset + bytes.count])
+        target.copyBytes(from: bytes)
+        try statement.bind(index, lending: UnsafeRawBufferPointer(target))
+        offset += bytes.count
       }
       index += 1
     }
     try statement.execute()
+  }
+
+  /// Makes `lent` hold every text of `values`, before any is bound: growing it later would free
+  /// what earlier parameters point at.
+  private func reserveLent(for values: ArraySlice<Field>) {
+    var needed = 0
+    for case .text(let bytes) in values { needed += bytes.count }
+    guard needed > lent.count else { return }
+    lent.deallocate()
+    lent = UnsafeMutableRawBufferPointer.allocate(byteCount: max(needed, lent.count * 2), alignment: 1)
   }
 }

@@ -55,21 +55,16 @@ public final class SQLiteStatement {
   }
 
   /// Binds UTF-8 `bytes` as text where they lie, without SQLite's copy (`SQLITE_STATIC`, a
-  /// malloc, a copy and a free a value, ~2K instructions an order in the fold): for bytes whose
-  /// storage the caller holds, unchanged, until the statement has stepped (the fold's text is
-  /// its commit record's, which the slice itself keeps alive). The binding still points there
-  /// afterwards, so every parameter is bound again before the next step.
-  func bind(_ index: Int32, lending bytes: ArraySlice<UInt8>) throws(SQLiteError) {
-    let result = bytes.withUnsafeBufferPointer { bytes in
-      // A zero-length text still needs a non-null pointer, or SQLite binds NULL.
-      guard let base = bytes.baseAddress, !bytes.isEmpty else {
-        return sqlite3_bind_text(handle, index, "", 0, SQLiteDatabase.transient)
-      }
-      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), nil)
-      }
+  /// malloc, a copy and a free a value, ~2K instructions an order in the fold): for memory the
+  /// caller allocated itself and keeps, unchanged, until the statement has stepped (never a
+  /// Swift array's, whose pointer is good only inside `withUnsafeBufferPointer`). The binding
+  /// still points there afterwards, so every parameter is bound again before the next step.
+  func bind(_ index: Int32, lending bytes: UnsafeRawBufferPointer) throws(SQLiteError) {
+    // A zero-length text still needs a non-null pointer, or SQLite binds NULL.
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      return try check(sqlite3_bind_text(handle, index, "", 0, SQLiteDatabase.transient))
     }
-    try check(result)
+    try check(sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil))
   }
 
   /// Binds `value` to parameter `index` without SQLite's copy and runs the statement (as

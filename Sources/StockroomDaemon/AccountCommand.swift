@@ -183,7 +183,7 @@ public struct AccountCommand: Sendable, Equatable {
   package func run() throws -> [String] {
     if store != nil {
       switch action {
-      case .list: return try Self.lines(try withStore { opened in opened.read { Array($0.accounts.values) } })
+      case .list: return try Self.lines(try withShop { opened in opened.read { Array($0.accounts.values) } })
       case .add(let raw, let role): return try add(Account.newName(raw), role: role)
       case .passwd, .delete: preconditionFailure("parse refuses passwd and del on a PostgreSQL store")
       }
@@ -222,11 +222,11 @@ public struct AccountCommand: Sendable, Equatable {
     accounts.sorted { $0.name < $1.name }.map { "\($0.name) \($0.role.rawValue) \($0.created.formatted(.iso8601))" }
   }
 
-  /// Makes the account as the server does (`Store.addAccount`, the account creation REGISTER and
+  /// Makes the account as the server does (`Shop.addAccount`, the account creation REGISTER and
   /// USER ADD run), so a name taken, or looking like a taken one, is refused by the one rule in
   /// `AccountBook`, and on PostgreSQL the running nodes hear of it as of any change.
   private func add(_ name: String, role: Role) throws -> [String] {
-    try withStore { opened in
+    try withShop { opened in
       // Asked before the password, so no one types a password twice only to be told no.
       let (taken, alike) = opened.read { ($0.accounts[name] != nil, $0.accountBook.lookalike(of: name)) }
       guard !taken else {
@@ -243,7 +243,7 @@ public struct AccountCommand: Sendable, Equatable {
   /// Opens the shop as a starting server does (the SQLite file, made when missing and refused
   /// while a server runs on it, or the PostgreSQL store), on a catalogue of nothing so that no
   /// item is added, runs `body`, and writes what it changed before returning.
-  private func withStore<Result>(_ body: (Store) throws -> Result) throws -> Result {
+  private func withShop<Result>(_ body: (Shop) throws -> Result) throws -> Result {
     var configuration = ServerConfiguration()
     configuration.dataDirectory = store == nil ? dataDirectory : nil
     configuration.store = store

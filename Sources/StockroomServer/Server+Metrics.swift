@@ -71,8 +71,8 @@ extension Server {
 
   /// The shop: orders, shortages, logins, watchers, writability.
   private func writeShop(into out: inout MetricsText) {
-    let orders = store.read { $0.ordersMade }
-    let readOnly = store.readOnlyReason != nil
+    let orders = shop.read { $0.ordersMade }
+    let readOnly = shop.readOnlyReason != nil
     out.counter("stockroom_orders_total", "Orders the shop has taken (with a database, over its whole life).", orders)
     out.counter(
       "stockroom_shortages_total", "Requests refused with ERR SHORTAGE: not enough stock, nothing taken.",
@@ -83,7 +83,7 @@ extension Server {
     out.gauge(
       "stockroom_login_throttled_names", "Account names the login throttle is slowing down now.",
       Double(throttle.trackedNames))
-    out.gauge("stockroom_watchers", "Connections watching stock events now.", Double(store.hub.watcherCount))
+    out.gauge("stockroom_watchers", "Connections watching stock events now.", Double(shop.hub.watcherCount))
     out.counter(
       "stockroom_events_dropped_total", "Stock events never delivered because their watcher fell too far behind.",
       stats.eventsDropped)
@@ -93,7 +93,7 @@ extension Server {
 
   /// Commits to the store: how many, how long, how large, how they failed.
   private func writeCommits(into out: inout MetricsText) {
-    let figures = store.commitFigures
+    let figures = shop.commitFigures
     out.counter(
       "stockroom_commits_total", "Group commits written to the store.", figures?.commits.load(ordering: .relaxed) ?? 0)
     out.counter(
@@ -116,7 +116,7 @@ extension Server {
 
   /// The shared PostgreSQL store, on a node of several.
   private func writeSharedStore(into out: inout MetricsText) {
-    if let shared = store.changes.sharedFigures {
+    if let shared = shop.changes.sharedFigures {
       out.gauge(
         "stockroom_store_link_up", "1 while this node reaches the shared PostgreSQL store, else 0.",
         shared.connected ? 1 : 0)

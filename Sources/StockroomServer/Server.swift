@@ -20,7 +20,7 @@ import Synchronization
 /// The Stockroom server: a listener, its connections, and the one shared store.
 public final class Server: Sendable {
   public let configuration: ServerConfiguration
-  package let store: Store
+  package let shop: Shop
   package let stats: ServerStats
   private let logger: Logger
   private let listener = Mutex<Listener?>(nil)
@@ -62,7 +62,7 @@ public final class Server: Sendable {
   public convenience init(configuration: ServerConfiguration, catalog: Catalog, logger: Logger = Logger()) {
     let starter = NamedThreadStarter()
     self.init(
-      configuration: configuration, store: Store(ShopState(catalog: catalog, limits: .inMemory), starter: starter),
+      configuration: configuration, shop: Shop(ShopState(catalog: catalog, limits: .inMemory), starter: starter),
       logger: logger, starter: starter)
   }
 
@@ -72,20 +72,20 @@ public final class Server: Sendable {
     configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger = Logger()
   ) throws -> Server {
     let starter = NamedThreadStarter()
-    let store = try StoreOpening.open(
+    let shop = try StoreOpening.open(
       configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger, starter: starter)
-    return Server(configuration: configuration, store: store, logger: logger, starter: starter)
+    return Server(configuration: configuration, shop: shop, logger: logger, starter: starter)
   }
 
   /// A server on `store`, whose password and history pools run on threads `starter` makes (the
   /// engine starts none of its own; the store was given its threads when it was opened).
-  package init(configuration: ServerConfiguration, store: Store, logger: Logger, starter: any ThreadStarter) {
+  package init(configuration: ServerConfiguration, shop: Shop, logger: Logger, starter: any ThreadStarter) {
     let throttle = LoginThrottle()
     let credentials = JobPool.credentials(throttle: throttle, clock: MonotonicEngineClock(), starter: starter)
     self.throttle = throttle
     self.credentials = credentials
     self.configuration = configuration
-    self.store = store
+    self.shop = shop
     self.logger = logger
     self.loops = (0..<configuration.resolvedLoops).map {
       EventLoop(name: "sr-loop-\($0)", io: configuration.io, logger: logger)
@@ -103,7 +103,7 @@ public final class Server: Sendable {
     self.history = history
     self.presence = presence
     self.handler = CommandHandler(
-      store: store, stats: stats, settings: EngineSettings(configuration),
+      shop: shop, stats: stats, settings: EngineSettings(configuration),
       clientCount: { [stats] in stats.connectedClients.load(ordering: .relaxed) }, logger: logger,
       credentials: credentials, history: history, throttle: throttle, presence: presence)
     self.limits = ConnectionLimits(configuration)
@@ -203,12 +203,12 @@ public final class Server: Sendable {
 
   /// Makes an account from a hash made earlier with `PasswordHash.make`.
   public func addAccount(name: String, passwordHash hash: String, role: Role) throws {
-    try store.addAccount(name: name, passwordHash: hash, role: role)
+    try shop.addAccount(name: name, passwordHash: hash, role: role)
   }
 
   /// What protected mode and the start-up log need to know of the shop's accounts.
   public var accountSummary: (accounts: Int, admins: Int) {
-    store.read { ($0.accounts.count, $0.adminCount) }
+    shop.read { ($0.accounts.count, $0.adminCount) }
   }
 
   /// How long `stop` waits for replies to be written after the last commit.
@@ -244,7 +244,7 @@ public final class Server: Sendable {
     // It writes what it was given; each finished commit releases its held replies. The background
     // check is waited for too: it holds the database open, and a restart in this process would
     // otherwise find the file still locked.
-    store.stopWriting()
+    shop.stopWriting()
     // Every reply whose commit finished is written before the loops stop (bounded: a client
     // that does not read cannot keep the server up).
     let deadline = ContinuousClock.now + Self.shutdownGrace
@@ -259,7 +259,7 @@ public final class Server: Sendable {
   private var context: ConnectionContext {
     ConnectionContext(
       limits: limits, handshakeTimeout: configuration.tls?.handshakeTimeout ?? .seconds(10),
-      store: store, handler: handler, logger: logger, unsentBudget: unsentBudget,
+      shop: shop, handler: handler, logger: logger, unsentBudget: unsentBudget,
       connectionClosed: { [self] connection, reason in closed(connection, reason: reason) })
   }
 

@@ -16,14 +16,14 @@ package enum StoreOpening {
   package static func open(
     configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger,
     starter: any ThreadStarter, clock: any EngineClock = MonotonicEngineClock()
-  ) throws -> Store {
+  ) throws -> Shop {
     if let store = configuration.store {
       return try openShared(
         PostgresURL(store), configuration: configuration, catalog: catalog, catalogText: catalogText, logger: logger,
         starter: starter, clock: clock)
     }
     guard let directory = configuration.dataDirectory else {
-      return Store(ShopState(catalog: catalog, limits: .inMemory), starter: starter, clock: clock)
+      return Shop(ShopState(catalog: catalog, limits: .inMemory), starter: starter, clock: clock)
     }
     let started = clock.now()
     let database = try ShopDatabase(directory: directory, fsync: configuration.fsync)
@@ -37,7 +37,7 @@ package enum StoreOpening {
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) fsync=\(configuration.fsync) \(summary(state)) \(timing(started, opened, clock))"
     )
-    return checking(Store(shop: shop, changes: committer, starter: starter, clock: clock), logger: logger)
+    return checking(Shop(locked: shop, changes: committer, starter: starter, clock: clock), logger: logger)
   }
 
   /// A node of a shop shared through PostgreSQL: the database is the authority, and this node's
@@ -45,7 +45,7 @@ package enum StoreOpening {
   private static func openShared(
     _ url: PostgresURL, configuration: ServerConfiguration, catalog: Catalog, catalogText: String, logger: Logger,
     starter: any ThreadStarter, clock: any EngineClock
-  ) throws -> Store {
+  ) throws -> Shop {
     let started = clock.now()
     let database = try PostgresShopDatabase(url: url, fsync: configuration.fsync)
     let opened = clock.now()
@@ -63,7 +63,7 @@ package enum StoreOpening {
     logger.info(
       "storage \(database.kind) \(database.kind.locationKey)=\(database.location) node=\(node) change=\(sequence) reads=\(configuration.reads.rawValue) fsync=\(configuration.fsync) \(summary(state)) \(timing(started, opened, clock))"
     )
-    return checking(Store(shop: shop, changes: writer, starter: starter, clock: clock), logger: logger)
+    return checking(Shop(locked: shop, changes: writer, starter: starter, clock: clock), logger: logger)
   }
 
   /// What the start-up line says of how long opening (`started` to `opened`) and loading took.
@@ -77,8 +77,8 @@ package enum StoreOpening {
   }
 
   /// `store`, with its whole-store check started in the background.
-  private static func checking(_ store: Store, logger: Logger) -> Store {
-    store.verifyInBackground(logger: logger)
-    return store
+  private static func checking(_ shop: Shop, logger: Logger) -> Shop {
+    shop.verifyInBackground(logger: logger)
+    return shop
   }
 }

@@ -12,7 +12,7 @@ extension Connection {
     // closures) is broken when the connection stops watching or is torn down, which drops the
     // mailbox here and in the hub; a wake-up still in flight then finds no mailbox.
     let deliver: @Sendable () -> Void = { [self] in deliverEvents() }
-    let (mailbox, owed) = server.store.hub.resubscribe(id, from: mailbox, to: watching) { [loop] in
+    let (mailbox, owed) = server.shop.hub.resubscribe(id, from: mailbox, to: watching) { [loop] in
       loop.execute(deliver)
     }
     self.mailbox = mailbox

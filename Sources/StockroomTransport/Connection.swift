@@ -351,7 +351,7 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
   func tearDown() {
     guard !tornDown else { return }
     tornDown = true
-    server.store.hub.unsubscribe(id)
+    server.shop.hub.unsubscribe(id)
     server.handler.watcherPlaces.release(id)
     mailbox = nil
     if inBudget { server.unsentBudget.forget(id) }

@@ -7,7 +7,7 @@ package struct ConnectionContext: Sendable {
   package let limits: ConnectionLimits
   /// How long a TLS client may take to finish its handshake.
   package let handshakeTimeout: Duration
-  package let store: Store
+  package let shop: Shop
   package let handler: CommandHandler
   package let logger: Logger
   /// What watchers may leave unsent, all of them together.
@@ -16,12 +16,12 @@ package struct ConnectionContext: Sendable {
   package let connectionClosed: @Sendable (Connection, CloseReason) -> Void
 
   package init(
-    limits: ConnectionLimits, handshakeTimeout: Duration, store: Store, handler: CommandHandler, logger: Logger,
+    limits: ConnectionLimits, handshakeTimeout: Duration, shop: Shop, handler: CommandHandler, logger: Logger,
     unsentBudget: UnsentOutputBudget, connectionClosed: @escaping @Sendable (Connection, CloseReason) -> Void
   ) {
     self.limits = limits
     self.handshakeTimeout = handshakeTimeout
-    self.store = store
+    self.shop = shop
     self.handler = handler
     self.logger = logger
     self.unsentBudget = unsentBudget

@@ -57,7 +57,7 @@ final class EmbeddedChannel: CommandHandlerHost, LoopExecutor, @unchecked Sendab
       return tasks
     }
     engine.clock.cancel(for: id)
-    engine.store.hub.unsubscribe(id)
+    engine.shop.hub.unsubscribe(id)
     engine.handler.watcherPlaces.release(id)
     engine.handler.presence.update(id, nil)
     mailbox = nil
@@ -161,7 +161,7 @@ final class EmbeddedChannel: CommandHandlerHost, LoopExecutor, @unchecked Sendab
   func changeAnswered() { core.changeAnswered(now: now, host: self) }
 
   func watchChanged(to watching: Set<String>?) -> [EncodedEvent] {
-    let (mailbox, owed) = engine.store.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
+    let (mailbox, owed) = engine.shop.hub.resubscribe(id, from: mailbox, to: watching) { [weak self] in
       guard let self else { return }
       self.execute { self.deliverEvents() }
     }

@@ -14,7 +14,7 @@ import Synchronization
 /// on it without either; the server's tests open it on a real store (a SQLite file, a PostgreSQL
 /// database) through an initializer of their own, which hands this one the store it opened.
 final class EngineHarness: Sendable {
-  let store: Store
+  let shop: Shop
   let handler: CommandHandler
   let limits: ConnectionLimits
   var stats: ServerStats { handler.stats }
@@ -35,13 +35,13 @@ final class EngineHarness: Sendable {
   /// `settings` and each connection's `limits`. `logger` hears what the handlers log.
   init(
     settings: EngineSettings, limits: ConnectionLimits, logger: Logger,
-    open: (_ starter: any ThreadStarter) throws -> Store
+    open: (_ starter: any ThreadStarter) throws -> Shop
   ) throws {
-    store = try open(starter)
+    shop = try open(starter)
     let throttle = LoginThrottle()
     let stats = ServerStats()
     handler = CommandHandler(
-      store: store, stats: stats, settings: settings,
+      shop: shop, stats: stats, settings: settings,
       clientCount: { [openChannels] in openChannels.value }, logger: logger,
       credentials: .credentials(throttle: throttle, clock: clock, starter: starter),
       history: .history(starter: starter), throttle: throttle, presence: Presence(), clock: clock)
@@ -58,18 +58,18 @@ final class EngineHarness: Sendable {
 
   /// A shop in memory on `catalog`; with `changes`, its changes take the path `changes` makes
   /// for it (a `HeldChanges`, to hold commits until the test lets them go).
-  static func memoryStore(
+  static func memoryShop(
     _ catalog: Catalog, changes: ((LockedShop) -> any ChangePath)?, starter: any ThreadStarter
-  ) -> Store {
-    guard let changes else { return Store(ShopState(catalog: catalog, limits: .inMemory), starter: starter) }
+  ) -> Shop {
+    guard let changes else { return Shop(ShopState(catalog: catalog, limits: .inMemory), starter: starter) }
     let shop = LockedShop(ShopState(catalog: catalog, limits: .inMemory))
-    return Store(shop: shop, changes: changes(shop), starter: starter)
+    return Shop(locked: shop, changes: changes(shop), starter: starter)
   }
 
   /// Writes what the committer holds and lets the store's file go, as a server's stop does, so
   /// another harness (a restart) can open it.
   deinit {
-    store.stopWriting()
+    shop.stopWriting()
     handler.credentials.shutdown()
     handler.history.shutdown()
   }
@@ -93,10 +93,10 @@ final class EngineHarness: Sendable {
       return
     }
     // An account a data directory was given offline (`DataDirectory.addAccount`) is already there.
-    if let stored = store.read({ $0.accounts[name]?.role }) {
+    if let stored = shop.read({ $0.accounts[name]?.role }) {
       guard stored == role else { throw EngineClient.Failure(description: "\(name) is \(stored), not \(role)") }
     } else {
-      try store.addAccount(name: name, passwordHash: try TestAccounts.hash(for: name), role: role)
+      try shop.addAccount(name: name, passwordHash: try TestAccounts.hash(for: name), role: role)
     }
     accounts.withLock { $0[name] = role }
   }

@@ -28,7 +28,7 @@ final class HeldChanges: ChangePath, @unchecked Sendable {
   func stop() {}
 
   /// A change to an account is committed at once: the harness makes its accounts with
-  /// `Store.applyAndWait`, which waits for the commit, and the tests hold the shop's changes.
+  /// `Shop.applyAndWait`, which waits for the commit, and the tests hold the shop's changes.
   func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
     let (applied, ticket) = try shop.apply(mutation) { applied, _ in
       let ticket = CommitTicket()

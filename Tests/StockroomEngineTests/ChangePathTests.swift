@@ -41,13 +41,13 @@ struct ChangePathTests {
     #expect(try alice.readReply().isOK, "the PING's reply follows the order's")
   }
 
-  @Test("Store.applyAndWait returns once the change is saved, and throws when it is not")
+  @Test("Shop.applyAndWait returns once the change is saved, and throws when it is not")
   func applyAndWaitWaitsForTheCommit() throws {
     let (engine, held) = try Self.engine()
     let outcome = Mutex<String?>(nil)
     let thread = Thread {
       do {
-        try engine.store.applyAndWait(.restock(user: "alice", changes: [ItemCount("banana", 5)]))
+        try engine.shop.applyAndWait(.restock(user: "alice", changes: [ItemCount("banana", 5)]))
         outcome.withLock { $0 = "saved" }
       } catch {
         outcome.withLock { $0 = "\(error)" }

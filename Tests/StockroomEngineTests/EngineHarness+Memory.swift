@@ -18,7 +18,7 @@ extension EngineHarness {
     var settings = Self.defaultSettings
     configure(&settings)
     try self.init(settings: settings, limits: Self.defaultLimits, logger: logger) { starter in
-      Self.memoryStore(catalog, changes: changes, starter: starter)
+      Self.memoryShop(catalog, changes: changes, starter: starter)
     }
   }
 

@@ -22,14 +22,14 @@ struct WritabilityTests {
   @Test("a store whose link is lost refuses, says why, and takes changes again once it is back")
   func linkLostAndBack() throws {
     let server = try EngineHarness()
-    let store = server.store
-    store.shop.sharedLinkLost("gone")
-    #expect(store.readOnlyReason == "gone")
-    #expect(store.linkDown)
-    #expect(throws: ShopError.self) { try store.checkWritable() }
-    store.shop.sharedLinkRestored()
-    #expect(store.readOnlyReason == nil)
-    #expect(!store.linkDown)
-    try store.checkWritable()
+    let shop = server.shop
+    shop.locked.sharedLinkLost("gone")
+    #expect(shop.readOnlyReason == "gone")
+    #expect(shop.linkDown)
+    #expect(throws: ShopError.self) { try shop.checkWritable() }
+    shop.locked.sharedLinkRestored()
+    #expect(shop.readOnlyReason == nil)
+    #expect(!shop.linkDown)
+    try shop.checkWritable()
   }
 }

@@ -19,7 +19,7 @@ struct WritePolicyTests {
     let pool = server.handler.credentials
     try waitUntil { pool.counters.queued == 0 && pool.counters.running == 0 }
     let checksBefore = pool.counters
-    server.store.shop.sharedLinkLost("the test took the store away")
+    server.shop.locked.sharedLinkLost("the test took the store away")
 
     let replies = [
       try guest.request("REGISTER newcomer \"a long enough password\""),

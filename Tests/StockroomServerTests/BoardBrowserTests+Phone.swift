@@ -77,8 +77,8 @@ extension BoardBrowserTests {
     #expect(event["item"] == "mango" && event["level"] == "7" && event["cause"] == "order")
     // The double tap ordered once, and the database has it: the ledger, read from the file,
     // holds one guest's order of the juice's fruit.
-    #expect(server.store.read { $0.ordersMade } == 1)
-    let (entries, total) = try server.store.ledger(of: "mango", paging: Paging())
+    #expect(server.shop.read { $0.ordersMade } == 1)
+    let (entries, total) = try server.shop.ledger(of: "mango", paging: Paging())
     #expect(total == 1)
     #expect(
       entries.first.map { [$0.change, $0.orderID ?? 0] } == [-3, 1] && entries.first?.user == "guest"
@@ -99,7 +99,7 @@ extension BoardBrowserTests {
       let items = try phone.evaluate("[...document.querySelectorAll('#receipt li')].map((li) => li.textContent)")
       #expect(items as? [String] == ["Strawberry: needs 10, has 5", "Banana: needs 1, has 0"])
     }
-    #expect(server.server.store.read { $0.level(of: "strawberry")?.current } == 5)
+    #expect(server.server.shop.read { $0.level(of: "strawberry")?.current } == 5)
   }
 
   @Test("product names with markup show as text on the phone page: no element made, no script run")
@@ -154,8 +154,8 @@ extension BoardBrowserTests {
       }
       #expect(try text(browser, "body")?.contains("\"code\":\"ORIGIN\"") == true)
     }
-    #expect(shop.server.store.read { $0.level(of: "mango")?.current } == 10)
-    #expect(shop.server.store.read { $0.ordersMade } == 0)
+    #expect(shop.server.shop.read { $0.level(of: "mango")?.current } == 10)
+    #expect(shop.server.shop.read { $0.ordersMade } == 0)
   }
 
   /// `text` as a JavaScript string literal.

@@ -147,7 +147,7 @@ struct BoardBrowserTests {
         #expect(try page.evaluate("document.documentElement.scrollWidth") as? Int ?? .max <= width)
       }
       // The shared store lost, as the shared writer announces it: said plainly, as `top` says it.
-      for mailbox in server.server.store.hub.announce(.down(reason: "no route to host")) { mailbox.notify() }
+      for mailbox in server.server.shop.hub.announce(.down(reason: "no route to host")) { mailbox.notify() }
       try waitUntil(timeout: 30) { try text(page, "#store") == "store=down" }
     }
   }

@@ -133,7 +133,7 @@ struct BoardEventsTests {
     #expect(try watcher.request("WATCH").isOK)
     // What the shared writer announces when PostgreSQL goes away and comes back.
     for link in [StoreLink.down(reason: "no route to host"), .up] {
-      for mailbox in server.server.store.hub.announce(link) { mailbox.notify() }
+      for mailbox in server.server.shop.hub.announce(link) { mailbox.notify() }
     }
     let down = try stream.next("store")
     #expect(down["state"] as? String == "down" && down["reason"] as? String == "no route to host")

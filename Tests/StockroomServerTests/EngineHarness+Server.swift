@@ -27,7 +27,7 @@ extension EngineHarness {
     try self.init(
       settings: EngineSettings(configuration), limits: ConnectionLimits(configuration), logger: logger
     ) { starter in
-      if changes != nil { return Self.memoryStore(catalog, changes: changes, starter: starter) }
+      if changes != nil { return Self.memoryShop(catalog, changes: changes, starter: starter) }
       // A test that restarts the engine opens a file the last harness has just let go; the
       // directory's locks are waited for first (see `DataDirectory.waitUntilUnlocked`).
       if let directory = configuration.dataDirectory { DataDirectory.waitUntilUnlocked(directory) }

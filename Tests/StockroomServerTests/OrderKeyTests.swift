@@ -58,12 +58,12 @@ struct OrderKeyTests {
       #expect(reply.isOK)
       replies["k\(index)"] = reply.lines
     }
-    try waitUntil { server.store.read { $0.heldReceiptCount } == 0 }
-    #expect(server.store.read { $0.orderKeyCount } == 200)
+    try waitUntil { server.shop.read { $0.heldReceiptCount } == 0 }
+    #expect(server.shop.read { $0.orderKeyCount } == 200)
     for index in stride(from: 0, to: 200, by: 17) {
       #expect(try client.request("ORDER \(lines) key=k\(index)").lines == replies["k\(index)"])
     }
-    #expect(server.store.read { $0.heldReceiptCount } == 0, "a retry read from the disk is not kept")
+    #expect(server.shop.read { $0.heldReceiptCount } == 0, "a retry read from the disk is not kept")
   }
 
   @Test("without a database, where receipts stay in memory, at most 10,000 keys are held")

@@ -40,7 +40,7 @@ struct PhoneOrderTests {
   }
 
   private func level(_ server: TestServer, _ item: String) -> Int? {
-    server.server.store.read { $0.level(of: item)?.current }
+    server.server.shop.read { $0.level(of: item)?.current }
   }
 
   @Test("the same key twice orders once and answers the same receipt; the key for another item is refused")
@@ -55,7 +55,7 @@ struct PhoneOrderTests {
     let other = try post(order(token, "tap-0001", "banana_juice"), port: port)
     #expect(other.status == 409 && other.body.contains("already used"), "\(other.body)")
     #expect(level(server, "mango") == 97 && level(server, "banana") == 100)
-    #expect(server.server.store.read { $0.ordersMade } == 1)
+    #expect(server.server.shop.read { $0.ordersMade } == 1)
     // A new tap is a new key, and a new order.
     #expect(try post(order(token, "tap-0002", "mango_juice"), port: port).status == 200)
     #expect(level(server, "mango") == 94)
@@ -81,7 +81,7 @@ struct PhoneOrderTests {
     }
     #expect(refused[4].body.contains("reload"), "\(refused[4].body)")
     #expect(level(server, "mango") == 100)
-    #expect(server.server.store.read { $0.ordersMade } == 0)
+    #expect(server.server.shop.read { $0.ordersMade } == 0)
     // The same body from the page itself orders.
     #expect(try post(body, port: port, extra: "Sec-Fetch-Site: same-origin\r\n").status == 200)
   }
@@ -106,7 +106,7 @@ struct PhoneOrderTests {
       #expect(answer.status == status && answer.body.contains(words), "\(body.prefix(80)): \(answer.body)")
     }
     #expect(level(server, "mango") == 100)
-    #expect(server.server.store.read { $0.ordersMade } == 0)
+    #expect(server.server.shop.read { $0.ordersMade } == 0)
   }
 
   @Test("past the per-address order rate a phone is refused with a clear message; another address still orders")

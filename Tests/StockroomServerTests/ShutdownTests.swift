@@ -20,7 +20,7 @@ struct ShutdownTests {
     // Eight scripts each pipeline 1,000 orders; the server stops while they are arriving.
     let clients = try (0..<8).map { _ in try LineClient.greeted(port) }
     for client in clients { try client.send(String(repeating: "ORDER banana_juice\n", count: 1000)) }
-    try waitUntil { server.store.read { $0.ordersMade } >= 100 }
+    try waitUntil { server.shop.read { $0.ordersMade } >= 100 }
     server.stop()
     var answered = 0
     for client in clients {

@@ -38,7 +38,7 @@ extension CommandHandler {
   /// Checked before hashing as well as when the account is saved: no one waits for a hash only
   /// to hear the name is taken.
   private func refuseTaken(_ name: String) throws(ShopError) {
-    try store.read { state throws(ShopError) in
+    try shop.read { state throws(ShopError) in
       if state.accounts[name] != nil { throw ShopError.nameTaken(name) }
       if let existing = state.accountBook.lookalike(of: name) { throw AccountBook.looksTaken(name, like: existing) }
     }
@@ -50,7 +50,7 @@ extension CommandHandler {
     let name = (try? TextRules.userName(request.arguments[0].text)) ?? "\u{0}not-a-name"
     let password = try Self.password(request.arguments[1], checked: false)
     let delay = try throttled(name, session: session)
-    let hash = store.read { $0.accounts[name]?.passwordHash }
+    let hash = shop.read { $0.accounts[name]?.passwordHash }
     return CredentialTicket(
       .login(name: name), .verify(hash: hash, password: password, cost: settings.passwordCost), delay: delay,
       source: session.source,
@@ -73,7 +73,7 @@ extension CommandHandler {
     // it costs a password check on the fair pool, as a LOGIN guess does, against the account it
     // is or looks like, and a wrong one counts against the address (docs/security.md, on this
     // trade-off). Answered at once, a look-alike would confirm a name for free: `Bob` for `bob`.
-    let taken = store.read { state in
+    let taken = shop.read { state in
       state.accounts[name]?.passwordHash
         ?? state.accountBook.lookalike(of: name).flatMap { state.accounts[$0]?.passwordHash }
     }
@@ -87,7 +87,7 @@ extension CommandHandler {
   }
 
   package func passwd(_ request: Request, session: Session) throws -> CredentialTicket {
-    guard let name = session.account, let hash = store.read({ $0.accounts[name]?.passwordHash }) else {
+    guard let name = session.account, let hash = shop.read({ $0.accounts[name]?.passwordHash }) else {
       throw ProtocolError(.noAuth, "PASSWD needs a login")
     }
     let old = try Self.password(request.arguments[0], checked: false)
@@ -111,7 +111,7 @@ extension CommandHandler {
   package func userPasswd(_ request: Request, session: Session) throws -> CredentialTicket {
     let name = request.arguments[0].text
     let password = try Self.password(request.arguments[1], checked: true)
-    guard store.read({ $0.accounts[name] != nil }) else {
+    guard shop.read({ $0.accounts[name] != nil }) else {
       throw ProtocolError(.notFound, "no account named \(Echo.quoted(name))")
     }
     return CredentialTicket(
@@ -139,7 +139,7 @@ extension CommandHandler {
 
   package func userList(_ request: Request, out: inout ReplyEncoder) throws {
     let paging = try Paging(page: request.options[.page], size: request.options[.size])
-    let page = paging.slice(store.read { state in state.accounts.values.sorted { $0.name < $1.name } })
+    let page = paging.slice(shop.read { state in state.accounts.values.sorted { $0.name < $1.name } })
     for account in page.items {
       out.beginRow(account.name)
       out.field("role", account.role.rawValue)
@@ -175,7 +175,7 @@ extension CommandHandler {
     let now = clock.wallTime()
     switch ticket.purpose {
     case .login(let name):
-      guard result == .verified, let account = store.read({ $0.accounts[name] }) else {
+      guard result == .verified, let account = shop.read({ $0.accounts[name] }) else {
         try failedAttempt(name, session: &session)
       }
       throttle.succeeded(name, from: session.source, now: clock.now())
@@ -196,7 +196,7 @@ extension CommandHandler {
       }
     case .registerTaken(let name):
       // A look-alike is not named: that would tell the prober which account exists.
-      throw store.read { $0.accounts[name] != nil } ? ShopError.nameTaken(name) : AccountBook.looksTaken(name)
+      throw shop.read { $0.accounts[name] != nil } ? ShopError.nameTaken(name) : AccountBook.looksTaken(name)
     case .register(let name):
       guard case .hashed(let hash) = result else { preconditionFailure("hashing answers a hash") }
       let account = Account(name: name, role: .customer, passwordHash: hash, created: now, updated: now)
@@ -229,7 +229,7 @@ extension CommandHandler {
   private func logIn(_ account: Account, session: inout Session) {
     session.account = account.name
     session.loginHash = account.passwordHash
-    session.cachedRole = (account.role, store.accountsGeneration)
+    session.cachedRole = (account.role, shop.accountsGeneration)
   }
 
   /// The same answer for a wrong name and a wrong password; the attempt counts against the

@@ -11,7 +11,7 @@ extension CommandHandler {
   package func change(
     _ request: ChangeRequest, command: CommandID?, session: inout Session, out: inout ReplyEncoder
   ) throws -> ReplyWait? {
-    switch try store.submit(request.mutation) {
+    switch try shop.submit(request.mutation) {
     case .queued(let ticket):
       return .change(QueuedChange(ticket, request, command: command))
     case .applied(let applied, _) where isRetryOnDisk(applied):
@@ -80,6 +80,6 @@ extension CommandHandler {
 
   /// A keyed order's retry whose first answer is only in the database, read there.
   private func isRetryOnDisk(_ applied: Applied) -> Bool {
-    if case .reordered = applied.outcome { store.history != nil } else { false }
+    if case .reordered = applied.outcome { shop.history != nil } else { false }
   }
 }

@@ -126,7 +126,7 @@ extension CommandHandler {
   private func infoClients(session: Session, role: Role, out: inout ReplyEncoder) {
     out.field("clients", clientCount())
     out.field("max_clients", settings.maxClients)
-    out.field("watchers", store.hub.watcherCount)
+    out.field("watchers", shop.hub.watcherCount)
     out.field("throttled_names", throttle.trackedNames)
     out.field("user", session.user)
     out.field("role", role.rawValue)
@@ -141,13 +141,13 @@ extension CommandHandler {
   }
 
   private func infoStore(session: Session, role: Role, out: inout ReplyEncoder) {
-    let (products, diaryEntries, history, generation) = store.read { state in
+    let (products, diaryEntries, history, generation) = shop.read { state in
       (
-        state.products.count, session.account.map { state.diaryCount(of: $0) } ?? 0, store.listedOrders(state),
+        state.products.count, session.account.map { state.diaryCount(of: $0) } ?? 0, shop.listedOrders(state),
         state.namesGeneration
       )
     }
-    if let history = store.history, let figures = store.commitFigures {
+    if let history = shop.history, let figures = shop.commitFigures {
       out.field("storage", history.kind.rawValue)
       // Where the shop lives on the machine is the operator's business, not a visitor's.
       if role >= .staff { out.field("data", history.location) }
@@ -158,7 +158,7 @@ extension CommandHandler {
     } else {
       out.field("storage", "memory")
     }
-    if let shared = store.changes.sharedFigures {
+    if let shared = shop.changes.sharedFigures {
       out.field("node", shared.node)
       out.field("store_link", shared.connected ? "up" : "down")
       out.field("store_change", shared.sequence)
@@ -168,7 +168,7 @@ extension CommandHandler {
       out.field("store_reloads", shared.reloads)
       infoReads(shared, out: &out)
     }
-    let readOnly = store.readOnlyReason
+    let readOnly = shop.readOnlyReason
     out.field("read_only", readOnly != nil)
     if let readOnly { out.field("read_only_reason", readOnly) }
     out.field("orders_listed", history)
@@ -182,11 +182,11 @@ extension CommandHandler {
     out.field("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed))
     out.field("commands", stats.commandsServed.load(ordering: .relaxed))
     out.field("failed_logins", stats.failedLogins.load(ordering: .relaxed))
-    out.field("orders", store.read { $0.ordersMade })
+    out.field("orders", shop.read { $0.ordersMade })
     out.field("shortages", stats.shortages.load(ordering: .relaxed))
     out.field("events_dropped", stats.eventsDropped.load(ordering: .relaxed))
     out.field("slow_consumer_disconnects", stats.slowConsumerDisconnects.load(ordering: .relaxed))
-    out.field("store_errors", store.commitFigures?.failureCount ?? 0)
+    out.field("store_errors", shop.commitFigures?.failureCount ?? 0)
   }
 
   /// A place among the watchers' for a connection starting to watch (`WatcherPlaces`); taken
@@ -209,14 +209,14 @@ extension CommandHandler {
   package func watch(_ request: Request, session: inout Session, out: inout ReplyEncoder) throws {
     // A watcher that starts while the shared store is down would otherwise not know its levels
     // may be stale until the `! store state=up` that comes when it is back.
-    let link: [(String, String)] = store.linkDown ? [("store", "down")] : []
+    let link: [(String, String)] = shop.linkDown ? [("store", "down")] : []
     if request.arguments.isEmpty {
       try takeWatcherPlace(session)
       session.watching = []
       out.ok(fields: [("watching", "all")] + link)
       return
     }
-    let items = try store.read { state throws(ShopError) in
+    let items = try shop.read { state throws(ShopError) in
       var items: [String] = []
       for word in request.arguments {
         switch try state.resolveStocked(word.text, allowJuice: true) {

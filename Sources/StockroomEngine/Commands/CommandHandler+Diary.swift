@@ -24,7 +24,7 @@ extension CommandHandler {
 
   /// The caller's own entries, newest first: DIARY LIST and LIST diary, which are one listing.
   func listDiary(_ paging: Paging, session: Session, out: inout ReplyEncoder) throws {
-    let page = paging.slice(store.read { state in state.diaryEntries(of: session.user) })
+    let page = paging.slice(shop.read { state in state.diaryEntries(of: session.user) })
     for entry in page.items {
       out.diaryRow(entry, detail: false)
       out.endLine()
@@ -34,7 +34,7 @@ extension CommandHandler {
 
   package func diaryShow(_ request: Request, session: Session, out: inout ReplyEncoder) throws {
     let id = try Self.diaryID(request.arguments[0])
-    let entry = try store.read { state throws(ShopError) in try state.diaryEntry(id, of: session.user) }
+    let entry = try shop.read { state throws(ShopError) in try state.diaryEntry(id, of: session.user) }
     out.diaryRow(entry, detail: true)
     out.endLine()
     out.ok(fields: [("diary", String(id))])

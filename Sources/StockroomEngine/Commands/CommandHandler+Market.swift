@@ -33,7 +33,7 @@ extension CommandHandler {
   package func productEdit(_ request: Request, session: Session) throws -> ChangeRequest {
     let options = request.options
     let id = request.arguments[0].text
-    let current = try store.read { state throws(ProtocolError) in
+    let current = try shop.read { state throws(ProtocolError) in
       guard let product = state.products[ItemNames.key(id)] else {
         throw ProtocolError(.notFound, "no product \(Echo.quoted(id))")
       }
@@ -59,7 +59,7 @@ extension CommandHandler {
 
   private func savedProduct(_ applied: Applied, out: inout ReplyEncoder) {
     guard case .productSaved(let product) = applied.outcome else { preconditionFailure("product answers saved") }
-    let level = store.read { state in state.level(of: product.id) }
+    let level = shop.read { state in state.level(of: product.id) }
     out.productRow(product, level: level, detail: true)
     out.endLine()
     out.ok(fields: [("product", product.id)])

@@ -47,7 +47,7 @@ extension CommandHandler {
   }
 
   private func listCategories(account: String?, role: Role, out: inout ReplyEncoder) throws {
-    var counts = store.read { state in
+    var counts = shop.read { state in
       [
         (Category.fruits, state.catalog.fruits.count), (.juices, state.catalog.juices.count),
         (.sections, state.catalog.sections.count), (.dishes, state.catalog.dishes.count),
@@ -56,10 +56,10 @@ extension CommandHandler {
     }
     // What is personal is counted for its owner only; a guest has none of it.
     if let account {
-      counts.append((.diary, store.read { $0.diaryCount(of: account) }))
+      counts.append((.diary, shop.read { $0.diaryCount(of: account) }))
       let orders =
         role >= .staff
-        ? store.read { store.listedOrders($0) } : try store.orders(of: account, Paging(page: 1, size: 1)).total
+        ? shop.read { shop.listedOrders($0) } : try shop.orders(of: account, Paging(page: 1, size: 1)).total
       counts.append((.orders, orders))
     }
     for (category, count) in counts {
@@ -87,7 +87,7 @@ extension CommandHandler {
     let paging = try Paging(page: request.options[.page], size: request.options[.size])
     switch category {
     case .fruits:
-      let rows = store.read { state in state.catalog.fruits.map { ($0, state.level(of: $0.id)) } }
+      let rows = shop.read { state in state.catalog.fruits.map { ($0, state.level(of: $0.id)) } }
       let page = paging.slice(rows)
       for (fruit, level) in page.items {
         out.fruitRow(fruit, level: level, detail: false)
@@ -95,7 +95,7 @@ extension CommandHandler {
       }
       try Self.pageFooter(page, out: &out)
     case .juices:
-      let page = paging.slice(store.read { state in state.catalog.juices.map { ($0, state.canMake($0)) } })
+      let page = paging.slice(shop.read { state in state.catalog.juices.map { ($0, state.canMake($0)) } })
       for (juice, canMake) in page.items {
         out.juiceRow(juice, canMake: canMake)
         out.endLine()
@@ -103,7 +103,7 @@ extension CommandHandler {
       try Self.pageFooter(page, out: &out)
     case .sections:
       let page = paging.slice(
-        store.read { state in state.catalog.sections.map { ($0, state.dishes(in: $0.id).count) } })
+        shop.read { state in state.catalog.sections.map { ($0, state.dishes(in: $0.id).count) } })
       for (section, count) in page.items {
         out.sectionRow(section, count: count)
         out.endLine()
@@ -114,7 +114,7 @@ extension CommandHandler {
     case .products:
       try listProducts(paging, out: &out)
     case .exhibits:
-      let page = paging.slice(store.read { state in state.catalog.exhibits })
+      let page = paging.slice(shop.read { state in state.catalog.exhibits })
       for exhibit in page.items {
         out.exhibitRow(exhibit, detail: false)
         out.endLine()
@@ -126,7 +126,7 @@ extension CommandHandler {
       let user = session.user
       return try reading(for: session, out: &out) { out in
         // Staff see every order; anyone else their own.
-        let page = role >= .staff ? try store.orders(paging) : try store.orders(of: user, paging)
+        let page = role >= .staff ? try shop.orders(paging) : try shop.orders(of: user, paging)
         for order in page.items {
           out.orderRow(order)
           out.endLine()
@@ -138,7 +138,7 @@ extension CommandHandler {
   }
 
   package func listProducts(_ paging: Paging, out: inout ReplyEncoder) throws(ProtocolError) {
-    let page = paging.slice(store.read { state in state.productsNewestFirst().map { ($0, state.level(of: $0.id)) } })
+    let page = paging.slice(shop.read { state in state.productsNewestFirst().map { ($0, state.level(of: $0.id)) } })
     for (product, level) in page.items {
       out.productRow(product, level: level, detail: false)
       out.endLine()
@@ -149,7 +149,7 @@ extension CommandHandler {
   /// Dishes grouped by section: a section row (with its count) before the first of its dishes
   /// on the page.
   private func listDishes(section word: String?, paging: Paging, out: inout ReplyEncoder) throws {
-    let (sections, dishes) = try store.read { state throws(ProtocolError) in
+    let (sections, dishes) = try shop.read { state throws(ProtocolError) in
       var sections = state.catalog.sections
       if let word {
         guard case .section(let section) = try? state.resolve(word) else {
@@ -178,7 +178,7 @@ extension CommandHandler {
   package func show(_ request: Request, out: inout ReplyEncoder) throws {
     let word = request.arguments[0].text
     // The reply is written inside the lock so it shows one consistent moment.
-    let bytes = try store.read { state throws(ShopError) in
+    let bytes = try shop.read { state throws(ShopError) in
       var out = ReplyEncoder()
       let ref = try state.resolve(word)
       switch ref {
@@ -224,7 +224,7 @@ extension CommandHandler {
   }
 
   package func names(out: inout ReplyEncoder) {
-    let bytes = store.read { state in
+    let bytes = shop.read { state in
       var out = ReplyEncoder(capacity: 4096)
       func row(_ id: String, _ kind: RowKind, _ name: String, _ aliases: [String]) {
         out.beginRow(id)
@@ -250,7 +250,7 @@ extension CommandHandler {
   }
 
   package func expo(out: inout ReplyEncoder) {
-    let (expo, exhibits) = store.read { state in (state.catalog.expo, state.catalog.exhibits.count) }
+    let (expo, exhibits) = shop.read { state in (state.catalog.expo, state.catalog.exhibits.count) }
     out.beginRow("expo")
     out.kind(.expo)
     out.field("title", expo.title)
@@ -269,7 +269,7 @@ extension CommandHandler {
   private typealias StockFigures = (id: String, kind: RowKind, isJuice: Bool, count: Int, initial: Int)
 
   package func stock(_ request: Request, out: inout ReplyEncoder) throws {
-    let maximum = store.limits.maximumStockNames
+    let maximum = shop.limits.maximumStockNames
     guard request.arguments.count <= maximum else {
       throw ProtocolError(.limit, "STOCK names at most \(maximum) items; STOCK alone lists every one")
     }
@@ -277,14 +277,14 @@ extension CommandHandler {
     if request.arguments.count == 1 {
       // One item, the common case: its numbers come back as one value, with no array for them.
       let name = request.arguments[0].text
-      let figures = try store.read { state throws(ShopError) in
+      let figures = try shop.read { state throws(ShopError) in
         Self.stockFigures(try state.resolveStocked(name, allowJuice: true), in: state)
       }
       Self.writeStockRow(figures, out: &out)
       out.ok(count: 1, "item")
       return
     }
-    let levels = try store.read { state throws(ShopError) in
+    let levels = try shop.read { state throws(ShopError) in
       var refs: [ItemRef] = []
       if request.arguments.isEmpty {
         refs =
@@ -316,12 +316,12 @@ extension CommandHandler {
 
   package func stocktake(_ request: Request, session: Session, out: inout ReplyEncoder) throws -> ReplyWait? {
     let paging = try Paging(page: request.options[.page], size: request.options[.size])
-    let (id, kind, level) = try store.read { state throws(ShopError) in
+    let (id, kind, level) = try shop.read { state throws(ShopError) in
       let ref = try state.resolveStocked(request.arguments[0].text, allowJuice: false)
       return (ref.id, RowKind(ref.kind), state.level(of: ref.id)!)
     }
     return try reading(for: session, out: &out) { out in
-      let (entries, total) = try store.ledger(of: id, paging: paging)
+      let (entries, total) = try shop.ledger(of: id, paging: paging)
       out.beginRow(id)
       out.kind(kind)
       out.ledger(level)
@@ -385,14 +385,14 @@ extension CommandHandler {
       var quantity = 1
       if index + 1 < words.count, Self.looksNumeric(words[index + 1]) {
         quantity = try Self.integer(
-          words[index + 1].text, what: "quantity", range: 1...store.limits.maximumQuantity)
+          words[index + 1].text, what: "quantity", range: 1...shop.limits.maximumQuantity)
         index += 1
       }
       lines.append(ItemCount(item.text, quantity))
       index += 1
     }
     let key = request.options[.key]
-    if let key { try TextRules.check(key, as: store.limits.orderKey) }
+    if let key { try TextRules.check(key, as: shop.limits.orderKey) }
     if let orderRate, let source = session.source,
       let wait = orderRate.take(lines.count, from: source, now: clock.now())
     {
@@ -403,18 +403,18 @@ extension CommandHandler {
     // The answer holds the store alone, not the whole handler: one reference, which Swift
     // passes as the closure's context instead of allocating one per order.
     return ChangeRequest(.order(user: session.user, lines: lines, at: clock.wallTime(), key: key)) {
-      [store] applied, _, out in
-      try Self.answerOrder(applied, store: store, out: &out)
+      [shop] applied, _, out in
+      try Self.answerOrder(applied, shop: shop, out: &out)
     }
   }
 
-  private static func answerOrder(_ applied: Applied, store: Store, out: inout ReplyEncoder) throws {
+  private static func answerOrder(_ applied: Applied, shop: Shop, out: inout ReplyEncoder) throws {
     let receipt: OrderReceipt
     switch applied.outcome {
     case .ordered(let held, _): receipt = held
     // Only on the history pool (`change` sends it there): a shared store's writer reads the
     // receipt itself and answers `.ordered(receipt, repeated: true)`.
-    case .reordered(let key, let id): receipt = try store.receipt(of: key, orderID: id)
+    case .reordered(let key, let id): receipt = try shop.receipt(of: key, orderID: id)
     default: preconditionFailure("order answers ordered")
     }
     // Written from the receipt alone, so a retried keyed order answers exactly the same.

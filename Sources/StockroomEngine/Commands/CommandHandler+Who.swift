@@ -5,7 +5,7 @@ extension CommandHandler {
   /// events is: a customer must not learn when another customer is online.
   package func who(role: Role, out: inout ReplyEncoder) {
     let entries = presence.snapshot
-    let present = store.read { state in
+    let present = shop.read { state in
       entries.compactMap { entry -> (name: String, role: Role, watching: Bool)? in
         guard let account = state.accounts[entry.account], account.passwordHash == entry.loginHash else {
           return nil
@@ -28,7 +28,7 @@ extension CommandHandler {
     let clients = clientCount()
     out.ok(fields: [
       ("clients", String(clients)), ("guests", String(max(0, clients - present.count))),
-      ("users", String(users.count)), ("watchers", String(store.hub.watcherCount)),
+      ("users", String(users.count)), ("watchers", String(shop.hub.watcherCount)),
     ])
   }
 }

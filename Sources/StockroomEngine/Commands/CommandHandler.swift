@@ -7,9 +7,9 @@ import StockroomText
 
 /// Turns one request line into one reply, using the command table for dispatch and checks.
 ///
-/// It runs on the calling connection's loop thread; shared state is reached only through `Store`.
+/// It runs on the calling connection's loop thread; shared state is reached only through `Shop`.
 package struct CommandHandler: Sendable {
-  package let store: Store
+  package let shop: Shop
   package let stats: ServerStats
   package let settings: EngineSettings
   package let clientCount: @Sendable () -> Int
@@ -59,7 +59,7 @@ package struct CommandHandler: Sendable {
       let role = try authorize(request, session: &session)
       // The table's `.write` flag is policy too: while the store refuses changes, a command
       // that makes one is refused here, before any password work is queued for it.
-      if request.spec.isWrite { try store.checkWritable() }
+      if request.spec.isWrite { try shop.checkWritable() }
       try dispatch(request, role: role, session: &session, out: &out, wait: &wait)
     } catch {
       out.bytes.removeSubrange(mark...)
@@ -88,7 +88,7 @@ package struct CommandHandler: Sendable {
         switch ticket.result {
         case .written(let bytes):
           out.bytes += bytes
-          next = store.changes.uncommitted.map(ReplyWait.durable)
+          next = shop.changes.uncommitted.map(ReplyWait.durable)
         case .failed(let error): throw error
         case .busy: throw ProtocolError(.limit, "the server is busy reading history; try again in a moment")
         case nil: preconditionFailure("a finished read has a result")
@@ -121,9 +121,9 @@ package struct CommandHandler: Sendable {
   /// account has changed since it was read. An account removed meanwhile is logged out.
   package func role(_ session: inout Session) -> Role {
     guard let name = session.account else { return .guest }
-    let generation = store.accountsGeneration
+    let generation = shop.accountsGeneration
     if let cached = session.cachedRole, cached.generation == generation { return cached.role }
-    guard let account = store.read({ $0.accounts[name] }), account.passwordHash == session.loginHash else {
+    guard let account = shop.read({ $0.accounts[name] }), account.passwordHash == session.loginHash else {
       Self.logOut(&session)
       return .guest
     }
@@ -157,7 +157,7 @@ package struct CommandHandler: Sendable {
   package func reading(
     for session: Session, out: inout ReplyEncoder, _ body: @escaping @Sendable (inout ReplyEncoder) throws -> Void
   ) throws -> ReplyWait? {
-    guard store.history != nil else {
+    guard shop.history != nil else {
       try body(&out)
       return nil
     }
@@ -183,7 +183,7 @@ package struct CommandHandler: Sendable {
     _ request: Request, role: Role, session: inout Session, out: inout ReplyEncoder, wait: inout ReplyWait?
   ) throws {
     let index = request.id.index
-    if CommandRoutes.readsShop(at: index), let readIndex = store.changes.readIndex() {
+    if CommandRoutes.readsShop(at: index), let readIndex = shop.changes.readIndex() {
       wait = .work(.readIndex(readIndex, request))
       return
     }
@@ -220,7 +220,7 @@ package struct CommandHandler: Sendable {
 
   /// What a reply that showed the shop waits for: the commit of any change it could have seen.
   private func viewed() -> ReplyWait? {
-    store.changes.uncommitted.map(ReplyWait.durable)
+    shop.changes.uncommitted.map(ReplyWait.durable)
   }
 
   /// Writes the error reply and says which code it carried.
@@ -316,11 +316,11 @@ package struct CommandHandler: Sendable {
   }
 
   package init(
-    store: Store, stats: ServerStats, settings: EngineSettings, clientCount: @escaping @Sendable () -> Int,
+    shop: Shop, stats: ServerStats, settings: EngineSettings, clientCount: @escaping @Sendable () -> Int,
     logger: Logger, credentials: JobPool, history: JobPool, throttle: LoginThrottle, presence: Presence,
     clock: any EngineClock = MonotonicEngineClock()
   ) {
-    self.store = store
+    self.shop = shop
     self.stats = stats
     self.settings = settings
     self.clientCount = clientCount

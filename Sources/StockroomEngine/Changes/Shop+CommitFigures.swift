@@ -1,4 +1,4 @@
-extension Store {
+extension Shop {
   /// What the writer of this store's changes counts; nil for a shop in memory.
   package var commitFigures: CommitFigures? { changes.commitFigures }
 }

@@ -10,8 +10,8 @@ import Synchronization
 /// It holds both and wires nothing after construction: the shop (`LockedShop`) is given to the
 /// change path (`ChangePath`) when the path is made, the path calls into the shop, and the store
 /// answers reads from the shop and, for history, from the path's journal.
-package final class Store: Sendable {
-  package let shop: LockedShop
+package final class Shop: Sendable {
+  package let locked: LockedShop
   package let changes: any ChangePath
   /// Makes the background check's thread: the engine starts no thread of its own.
   private let starter: any ThreadStarter
@@ -21,19 +21,19 @@ package final class Store: Sendable {
   /// while it runs; set only when one was started.
   private let verification = Mutex<(any WorkerThread)?>(nil)
 
-  package var hub: WatchHub { shop.hub }
+  package var hub: WatchHub { locked.hub }
   /// Fixed for the store's life, so readable without the lock.
-  package var limits: ShopLimits { shop.limits }
+  package var limits: ShopLimits { locked.limits }
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
   package var history: (any ShopHistory)? { changes.history }
 
   /// A store whose changes take `changes`, made on `shop`; starts the path's threads. A
   /// background check (`verifyInBackground`) runs on a thread `starter` makes.
   package init(
-    shop: LockedShop, changes: any ChangePath, starter: any ThreadStarter,
+    locked: LockedShop, changes: any ChangePath, starter: any ThreadStarter,
     clock: any EngineClock = MonotonicEngineClock()
   ) {
-    self.shop = shop
+    self.locked = locked
     self.changes = changes
     self.starter = starter
     self.clock = clock
@@ -44,8 +44,8 @@ package final class Store: Sendable {
   package convenience init(
     _ state: ShopState, starter: any ThreadStarter, clock: any EngineClock = MonotonicEngineClock()
   ) {
-    let shop = LockedShop(state)
-    self.init(shop: shop, changes: MemoryChanges(shop: shop, clock: clock), starter: starter, clock: clock)
+    let locked = LockedShop(state)
+    self.init(locked: locked, changes: MemoryChanges(shop: locked, clock: clock), starter: starter, clock: clock)
   }
 
   /// Applies one mutation, or queues it for the shared writer; throws the shop's refusal.
@@ -54,7 +54,7 @@ package final class Store: Sendable {
   }
 
   /// Throws what a change is answered while the store refuses changes.
-  package func checkWritable() throws(ShopError) { try shop.checkWritable() }
+  package func checkWritable() throws(ShopError) { try locked.checkWritable() }
 
   /// Applies one mutation and waits until it is saved, for a caller that is not an event loop
   /// (a tool or a test making an account); throws when it was refused or not saved.
@@ -90,15 +90,15 @@ package final class Store: Sendable {
 
   /// Runs `body` on a consistent view of the shop. Keep it short: the lock is held throughout.
   package func read<T: Sendable, E: Error>(_ body: (borrowing ShopState) throws(E) -> T) throws(E) -> T {
-    try shop.read(body)
+    try locked.read(body)
   }
 
-  package var readOnlyReason: String? { shop.readOnlyReason }
+  package var readOnlyReason: String? { locked.readOnlyReason }
 
   /// The shared store cannot be reached (never true for memory or SQLite).
-  package var linkDown: Bool { shop.linkDown }
+  package var linkDown: Bool { locked.linkDown }
 
-  package var accountsGeneration: Int { shop.accountsGeneration }
+  package var accountsGeneration: Int { locked.accountsGeneration }
 
   /// The receipt of a keyed order already on disk, read there outside the lock.
   package func receipt(of key: OrderKey, orderID: Int) throws -> OrderReceipt {
@@ -121,7 +121,7 @@ package final class Store: Sendable {
   /// the rest of the page comes from the file, where older orders certainly are. (After a
   /// restart memory holds only the orders made since.)
   package func orders(_ paging: Paging) throws -> Page<Order> {
-    let (page, kept, newest, made) = shop.read { shop in
+    let (page, kept, newest, made) = locked.read { shop in
       (shop.orders.page(paging), shop.orders.count, shop.counters.nextOrderID - 1, shop.ordersMade)
     }
     guard let history else { return page }
@@ -139,7 +139,7 @@ package final class Store: Sendable {
   /// A page of `user`'s own orders, newest first: those made since start-up from memory, which
   /// holds every order newer than its oldest, and the older ones from the file.
   package func orders(of user: String, _ paging: Paging) throws -> Page<Order> {
-    let (recent, oldest) = shop.read { shop in
+    let (recent, oldest) = locked.read { shop in
       (shop.orders.newestFirst(of: user), shop.orders.oldestID ?? shop.counters.nextOrderID)
     }
     let first = (paging.page - 1) * paging.size
@@ -172,7 +172,7 @@ package final class Store: Sendable {
         )
       } catch {
         logger.error("\(error); refusing writes: restore a backup, or repair the file and restart")
-        self?.shop.markDamaged("the database failed its check: \(error)")
+        self?.locked.markDamaged("the database failed its check: \(error)")
       }
     }
   }

@@ -59,12 +59,12 @@ public struct Diary: Sendable {
     try validate(title: title, body: body)
     let cap = limits.diaryEntries
     switch cap.refusal(held: count(of: owner), used: entries.count) {
-    case .full: throw ShopError(.limit, "the diary store is full (\(cap.total) entries)")
+    case .full: throw ShopError(.limit, "the diaries hold at most \(cap.total) entries")
     case .ownerFull: throw ShopError(.limit, "a diary holds at most \(cap.perOwner) entries; delete some first")
     case .reserved:
       throw ShopError(
         .limit,
-        "the diary store is nearly full; its last \(cap.reserve) entries are kept for diaries of fewer than \(cap.small)"
+        "the diaries are nearly full; their last \(cap.reserve) entries are kept for diaries of fewer than \(cap.small)"
       )
     case nil: break
     }

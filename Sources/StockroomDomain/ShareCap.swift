@@ -1,4 +1,4 @@
-/// A shared capacity (the market's products, the diary store) that no handful of owners can
+/// A shared capacity (the market's products, the diaries' entries) that no handful of owners can
 /// fill (docs/security.md, "Fair shares"): each owner holds at most `perOwner`, and the last
 /// `reserve` places go only to owners holding fewer than `small`, so once the many-entry owners
 /// have filled the rest, a newcomer still gets a place.

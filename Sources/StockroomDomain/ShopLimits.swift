@@ -3,7 +3,7 @@ public struct ShopLimits: Sendable, Equatable {
   /// The market: 10,000 products, 100 a seller (a stall, not a warehouse), the last 1,000 kept
   /// for sellers with fewer than 10, so a few accounts cannot fill it against everyone else.
   public var products = ShareCap(total: 10_000, perOwner: 100, reserve: 1_000, small: 10)
-  /// The diary store: 100,000 entries, 1,000 a user, the last 10,000 kept for users with fewer
+  /// All diaries together: 100,000 entries, 1,000 a user, the last 10,000 kept for users with fewer
   /// than 100.
   public var diaryEntries = ShareCap(total: 100_000, perOwner: 1_000, reserve: 10_000, small: 100)
   public var maximumProducts: Int { products.total }

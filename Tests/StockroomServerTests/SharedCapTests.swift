@@ -3,7 +3,7 @@ import Testing
 
 @testable import StockroomEngineHarness
 
-/// The market and the diary store cannot be filled by a few accounts against everyone else
+/// The market and the diaries cannot be filled by a few accounts against everyone else
 /// (issue 41, finding 8): each account holds at most its share (`ShareCap.perOwner`), and the
 /// last places are kept for accounts holding few.
 @Suite("Shared caps keep a place for a newcomer", .timeLimit(.minutes(30)))
@@ -42,11 +42,11 @@ struct SharedCapTests {
     #expect(reply.isOK, "\(reply.lines)")
   }
 
-  @Test("100 fresh accounts filling the diary store: a new user still writes an entry")
+  @Test("100 fresh accounts filling the diaries: a new user still writes an entry")
   func diaryKeepsAPlace() throws {
     let server = try TestServer()
     for filler in try accounts(server, "diarist", count: 100) {
-      _ = try repeated("DIARY NEW \"filler\" \"filling the store\"", 1_000, on: filler)
+      _ = try repeated("DIARY NEW \"filler\" \"filling the diaries\"", 1_000, on: filler)
     }
     try server.account("victim", role: .customer)
     let victim = try LineClient.greeted(server.port, user: "victim")

@@ -17,7 +17,7 @@ import Synchronization
   import Musl
 #endif
 
-/// The Stockroom server: a listener, its connections, and the one shared store.
+/// The Stockroom server: a listener, its connections, and the one shared shop.
 public final class Server: Sendable {
   public let configuration: ServerConfiguration
   package let shop: Shop
@@ -77,8 +77,8 @@ public final class Server: Sendable {
     return Server(configuration: configuration, shop: shop, logger: logger, starter: starter)
   }
 
-  /// A server on `store`, whose password and history pools run on threads `starter` makes (the
-  /// engine starts none of its own; the store was given its threads when it was opened).
+  /// A server on `shop`, whose password and history pools run on threads `starter` makes (the
+  /// engine starts none of its own; the shop was given its threads when it was opened).
   package init(configuration: ServerConfiguration, shop: Shop, logger: Logger, starter: any ThreadStarter) {
     let throttle = LoginThrottle()
     let credentials = JobPool.credentials(throttle: throttle, clock: MonotonicEngineClock(), starter: starter)

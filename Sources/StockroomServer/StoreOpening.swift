@@ -5,11 +5,11 @@ import StockroomLogging
 import StockroomPersistence
 import StockroomStorage
 
-/// Opens the store a configuration names: the PostgreSQL store at `store`, or the SQLite file in
-/// `dataDirectory`, loaded, checked and migrated; memory when there is neither. The server wires
-/// what this opens to its connections, and a test's engine harness opens the same store without
-/// any socket. Every thread the store runs on (its change path's, the background check's) is
-/// made by `starter`: the engine starts none of its own. The change paths with a disk are the
+/// Opens the store a configuration names, the PostgreSQL store at `store` or the SQLite file in
+/// `dataDirectory` (loaded, checked and migrated), and makes the `Shop` on it with its change
+/// path; a shop in memory when there is neither. The server wires the shop to its connections,
+/// and a test's engine harness opens the same shop without any socket. Every thread the shop
+/// runs on (its change path's, the background check's) is made by `starter`: the engine starts none of its own. The change paths with a disk are the
 /// persistence target's (`Committer`, `SharedWriter`); all of them read the time from `clock`.
 package enum StoreOpening {
   /// Throws `StorageError` (or `PostgresError`) when the store cannot be used.
@@ -76,7 +76,7 @@ package enum StoreOpening {
     "orders=\(state.ordersMade) products=\(state.products.count) diary=\(state.diary.count) order_keys=\(state.orderKeyCount)"
   }
 
-  /// `store`, with its whole-store check started in the background.
+  /// `shop`, with its store's whole check started in the background.
   private static func checking(_ shop: Shop, logger: Logger) -> Shop {
     shop.verifyInBackground(logger: logger)
     return shop

@@ -2,7 +2,7 @@ import StockroomDomain
 
 /// The rows that a run of mutations changed, ready to be written in one transaction.
 ///
-/// Filled under the store's lock from each mutation's result, in order; a row keeps only its last
+/// Filled under the shop's lock from each mutation's result, in order; a row keeps only its last
 /// image, so a batch of a thousand orders on one fruit writes that fruit once.
 public struct JournalBatch: Sendable {
   public var stock: [String: StockLevel] = [:]

@@ -431,7 +431,7 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
 
   /// `CommandHandlerHost`'s own, but calling the handler where it is stored: through the
   /// `commandHandler` getter every request took a copy of it and retained and released each of
-  /// its references (the store, the stats, the pools, the logger, the clock and the rest).
+  /// its references (the shop, the stats, the pools, the logger, the clock and the rest).
   package func handle(_ line: ArraySlice<UInt8>, session: inout Session, out: inout ReplyEncoder) -> ReplyWait? {
     server.handler.handle(line, session: &session, out: &out)
   }

@@ -1,7 +1,7 @@
 import StockroomEngine
 import StockroomLogging
 
-/// What every connection shares: its limits, the store, the handler, and the way back to the
+/// What every connection shares: its limits, the shop, the handler, and the way back to the
 /// server.
 package struct ConnectionContext: Sendable {
   package let limits: ConnectionLimits

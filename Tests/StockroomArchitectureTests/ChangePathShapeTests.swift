@@ -47,12 +47,13 @@ import Testing
     }
   }
 
-  /// The store owns the shop and the path; the path holds the shop, never the store.
-  @Test func pathsHoldTheShopNotTheStore() throws {
-    let store = try Regex(#"\b(let|var)\s+\w+\s*:\s*Shop\??\b"#)
+  /// The `Shop` owns the locked shop and the path; the path holds the `LockedShop`, never the
+  /// `Shop`.
+  @Test func pathsHoldTheLockedShopNotTheShop() throws {
+    let shop = try Regex(#"\b(let|var)\s+\w+\s*:\s*Shop\??\b"#)
     for (file, lines) in try Self.code() where file != "Shop.swift" {
-      for line in lines where line.contains(store) {
-        Issue.record("Changes/\(file) holds the store: \(line.trimmingCharacters(in: .whitespaces))")
+      for line in lines where line.contains(shop) {
+        Issue.record("Changes/\(file) holds the Shop: \(line.trimmingCharacters(in: .whitespaces))")
       }
     }
   }

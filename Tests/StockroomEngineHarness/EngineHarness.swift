@@ -12,7 +12,7 @@ import Synchronization
 /// pools, and connections that are `EmbeddedChannel`s instead of sockets. This target links no
 /// socket layer and no storage driver, so the engine's own tests (`StockroomEngineTests`) run
 /// on it without either; the server's tests open it on a real store (a SQLite file, a PostgreSQL
-/// database) through an initializer of their own, which hands this one the store it opened.
+/// database) through an initializer of their own, which hands this one the shop it opened.
 final class EngineHarness: Sendable {
   let shop: Shop
   let handler: CommandHandler
@@ -31,7 +31,7 @@ final class EngineHarness: Sendable {
   static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Sources/StockroomStorage/Resources/catalog.json").path
 
-  /// The engine on the store `open` makes with the harness's threads, with the handlers'
+  /// The engine on the shop `open` makes with the harness's threads, with the handlers'
   /// `settings` and each connection's `limits`. `logger` hears what the handlers log.
   init(
     settings: EngineSettings, limits: ConnectionLimits, logger: Logger,

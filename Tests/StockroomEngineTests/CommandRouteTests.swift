@@ -27,7 +27,7 @@ struct CommandRouteTests {
     }
   }
 
-  @Test("a command flagged .write is exactly one whose route changes the store", arguments: leaves)
+  @Test("a command flagged .write is exactly one whose route changes the shop", arguments: leaves)
   func writeFlagMatchesTheRoute(_ spec: CommandSpec) throws {
     let route = try #require(CommandRoutes.route(for: spec.id))
     let changes: Bool
@@ -55,7 +55,7 @@ struct CommandRouteTests {
       case .answer, .view, .read: break
       case .passwordCheck: #expect(spec.flags.contains(.connection), "\(spec.id) checks a password")
       case .change, .changeFromShop, .passwordChange:
-        Issue.record("\(spec.id) is not flagged .write but changes the store")
+        Issue.record("\(spec.id) is not flagged .write but changes the shop")
       }
     }
   }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import StockroomEngineHarness
 
-/// Whether the store takes changes is one value with one refusal (issue 21).
+/// Whether the shop takes changes is one value with one refusal (issue 21).
 @Suite("Writability: one value, one refusal", .timeLimit(.minutes(30)))
 struct WritabilityTests {
   @Test("each state refuses with its code and reason; only the database's absence says UNAVAILABLE")

@@ -25,7 +25,7 @@ import Testing
 /// allocates on the loop is the change itself: its lines, the order and receipt kept in the shop
 /// (`ShopState.order`, its stock needs, the order history), the waiter on the commit ticket and
 /// the events handed to the committer. (The reply held for its commit takes the output's buffer
-/// and the output a spare one, and the answer's closure holds only the store: no allocation.)
+/// and the output a spare one, and the answer's closure holds only the shop: no allocation.)
 ///
 /// Under `--io dispatch`, measured on 2026-12-07 the same way: 0 for PING (0.0005), pipelined
 /// PING and STOCK; 0.05 per watcher per change; a durable ORDER 25.0 to 27.5 for the whole

@@ -13,7 +13,7 @@ import StockroomStorage
 extension EngineHarness {
   /// The engine on the store `configure` names (`dataDirectory`, or `store` for PostgreSQL),
   /// opened as the server opens it; in memory when it names none.
-  /// `logger` hears what the store and the handlers log (a `LogCapture`'s, to check it).
+  /// `logger` hears what the shop and the handlers log (a `LogCapture`'s, to check it).
   /// With `changes`, the shop is in memory and its changes take the path `changes` makes for it.
   convenience init(
     initialStock: Int? = nil, catalogPath: String = TestServer.catalogPath, logger: Logger = Logger(isEnabled: false),

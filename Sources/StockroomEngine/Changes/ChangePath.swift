@@ -41,7 +41,7 @@ package protocol ChangePath: AnyObject, Sendable {
   /// How its reply is written is the request layer's business (`ChangeRequest`), not the path's.
   func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange
   /// Commits what it holds, then stops its threads: after this nothing of it writes, so once
-  /// the store is released the files are free to be opened again (a restart in a test).
+  /// the `Shop` is released the files are free to be opened again (a restart in a test).
   func stop()
 }
 

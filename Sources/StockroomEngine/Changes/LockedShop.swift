@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A `Mutex` around the plain `ShopState` value makes every command atomic against every other
 /// at about the cost of an uncontended lock; an actor would cost a task hop per request. It is
-/// owned by the store and handed to the change path (`ChangePath`) at its construction, which
+/// owned by the `Shop` and handed to the change path (`ChangePath`) at its construction, which
 /// calls in here and is never called back: nothing here does I/O, or any of it under the lock.
 package final class LockedShop: Sendable {
   struct Guarded {

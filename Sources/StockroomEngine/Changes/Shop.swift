@@ -7,9 +7,10 @@ import Synchronization
 
 /// The one shared shop every connection reads and changes, and the path its changes take.
 ///
-/// It holds both and wires nothing after construction: the shop (`LockedShop`) is given to the
-/// change path (`ChangePath`) when the path is made, the path calls into the shop, and the store
-/// answers reads from the shop and, for history, from the path's journal.
+/// It holds both and wires nothing after construction: the shop's state behind its lock
+/// (`LockedShop`, `locked`) is given to the change path (`ChangePath`) when the path is made, the
+/// path calls into it, and the shop answers reads from it and, for history, from the path's
+/// journal. (Where the shop is kept, the SQLite file or the PostgreSQL database, is its store.)
 package final class Shop: Sendable {
   package let locked: LockedShop
   package let changes: any ChangePath
@@ -22,12 +23,12 @@ package final class Shop: Sendable {
   private let verification = Mutex<(any WorkerThread)?>(nil)
 
   package var hub: WatchHub { locked.hub }
-  /// Fixed for the store's life, so readable without the lock.
+  /// Fixed for the shop's life, so readable without the lock.
   package var limits: ShopLimits { locked.limits }
   /// Where history (ledger, old orders, receipts) is read; nil in memory.
   package var history: (any ShopHistory)? { changes.history }
 
-  /// A store whose changes take `changes`, made on `shop`; starts the path's threads. A
+  /// A shop whose changes take `changes`, made on `locked`; starts the path's threads. A
   /// background check (`verifyInBackground`) runs on a thread `starter` makes.
   package init(
     locked: LockedShop, changes: any ChangePath, starter: any ThreadStarter,
@@ -53,7 +54,7 @@ package final class Shop: Sendable {
     try changes.submit(mutation)
   }
 
-  /// Throws what a change is answered while the store refuses changes.
+  /// Throws what a change is answered while the shop refuses changes.
   package func checkWritable() throws(ShopError) { try locked.checkWritable() }
 
   /// Applies one mutation and waits until it is saved, for a caller that is not an event loop
@@ -178,7 +179,7 @@ package final class Shop: Sendable {
   }
 
   /// Writes what the change path holds, stops it, and waits for the background check: after
-  /// this, once the store is released, nothing holds the database open, so it can be opened
+  /// this, once the shop is released, nothing holds the database open, so it can be opened
   /// again in this process (a restart in a test). Called on the change path's own thread, it
   /// does not wait for that thread, which lets the database go once its batch is answered.
   package func stopWriting() {

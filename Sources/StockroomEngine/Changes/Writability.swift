@@ -1,6 +1,6 @@
 import StockroomDomain
 
-/// Whether the store takes changes and, when it does not, why and what brings them back: one
+/// Whether the shop takes changes and, when it does not, why and what brings them back: one
 /// value, so a change is refused in one place with one wording.
 package enum Writability: Sendable, Equatable {
   case writable

@@ -1,12 +1,12 @@
 import StockroomDomain
 import StockroomProtocol
 
-/// Changes: one path on every store. A change is submitted to the store's change path, which
+/// Changes: one path on every store. A change is submitted to the shop's change path, which
 /// applies it at once (memory, SQLite) or queues it for a shared store's writer (PostgreSQL),
 /// which applies it in its next transaction; either way its reply is written from what the
 /// change did (`answer`) and then waits for the change's commit.
 extension CommandHandler {
-  /// Makes the change a handler asked for: answered now when the store applied it at once, or
+  /// Makes the change a handler asked for: answered now when the shop applied it at once, or
   /// queued (`ReplyWait.change`) and answered by `answer` once the writer has applied it.
   package func change(
     _ request: ChangeRequest, command: CommandID?, session: inout Session, out: inout ReplyEncoder

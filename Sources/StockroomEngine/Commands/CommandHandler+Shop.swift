@@ -400,7 +400,7 @@ extension CommandHandler {
         .limit,
         "too many orders from your address: \(orderRate.perSecond) lines a second at most; try again in \(wait) s")
     }
-    // The answer holds the store alone, not the whole handler: one reference, which Swift
+    // The answer holds the shop alone, not the whole handler: one reference, which Swift
     // passes as the closure's context instead of allocating one per order.
     return ChangeRequest(.order(user: session.user, lines: lines, at: clock.wallTime(), key: key)) {
       [shop] applied, _, out in

@@ -57,7 +57,7 @@ package struct CommandHandler: Sendable {
       command = request.id
       try refusePlaintextPassword(request, session: session)
       let role = try authorize(request, session: &session)
-      // The table's `.write` flag is policy too: while the store refuses changes, a command
+      // The table's `.write` flag is policy too: while the shop refuses changes, a command
       // that makes one is refused here, before any password work is queued for it.
       if request.spec.isWrite { try shop.checkWritable() }
       try dispatch(request, role: role, session: &session, out: &out, wait: &wait)

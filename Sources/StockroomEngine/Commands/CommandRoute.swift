@@ -3,17 +3,17 @@ import StockroomProtocol
 
 /// How the engine answers one command: which handler runs, and what its reply waits for. The
 /// kinds are the ways a reply comes, so a reader of `CommandRoutes` sees at a glance which
-/// commands change the store and which make password work. Whether a command writes is the
+/// commands change the shop and which make password work. Whether a command writes is the
 /// command table's `.write` flag (`CommandSpec.isWrite`), which the write check reads; a test
 /// keeps the route kinds in step with it.
 package enum CommandRoute: Sendable {
-  /// Writes its reply now; it may change this connection's session, never the store.
+  /// Writes its reply now; it may change this connection's session, never the shop.
   package typealias Answer =
     @Sendable (CommandHandler, Request, Role, inout Session, inout ReplyEncoder) throws -> Void
   /// Writes its reply now, or hands back a read of the database to run off the loop.
   package typealias Read =
     @Sendable (CommandHandler, Request, Role, Session, inout ReplyEncoder) throws -> ReplyWait?
-  /// Says what to change; the store makes the change and the reply is built from what it did.
+  /// Says what to change; the shop makes the change and the reply is built from what it did.
   package typealias Change = @Sendable (CommandHandler, Request, Role, Session) throws -> ChangeRequest
   /// Starts password work for the credentials pool; its end answers, and may make a change.
   package typealias Credential = @Sendable (CommandHandler, Request, Session) throws -> CredentialTicket
@@ -30,7 +30,7 @@ package enum CommandRoute: Sendable {
   /// for its price): it never runs beside changes still queued for a shared store's writer,
   /// which it could miss (`CommandHandler.mustWaitForChanges`).
   case changeFromShop(Change)
-  /// Password work whose end changes the store (a new account, a new hash).
+  /// Password work whose end changes the shop (a new account, a new hash).
   case passwordChange(Credential)
   /// Password work whose end changes only the session (LOGIN).
   case passwordCheck(Credential)

@@ -13,7 +13,7 @@ package struct Session: Sendable {
   /// a guest. (Not the creation time: a time read back from the database is not always the very
   /// same `Date`, and the shop is read back after a failed commit.)
   package var loginHash: String? = nil
-  /// The account's role as last read, and the store's account generation it was read at: a role
+  /// The account's role as last read, and the shop's account generation it was read at: a role
   /// changed or an account removed by an admin takes effect on the next request.
   package var cachedRole: (role: Role, generation: Int)? = nil
   /// Failed LOGIN and PASSWD attempts on this connection; each slows the next, and too many close it.

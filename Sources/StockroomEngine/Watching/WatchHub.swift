@@ -38,7 +38,7 @@ package final class WatchHub: Sendable {
     return (mailbox, old?.take().events ?? [])
   }
 
-  /// Called by one caller at a time in the order of the changes: under the store's lock in
+  /// Called by one caller at a time in the order of the changes: under the shop's lock in
   /// memory, from the committer's one thread in commit order on disk. So every mailbox receives
   /// events in that order. Returns the mailboxes whose connections must be woken, which the
   /// caller does after letting go of any lock it holds. Each event is encoded here, once for

@@ -196,7 +196,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
     work.ticket.complete(.committed)
   }
 
-  /// The store reloads what is on disk and fails what came after; then this batch's waiters hear.
+  /// The shop is read back from the disk and what came after fails; then this batch's waiters hear.
   private func fail(_ work: Pending, _ failure: CommitFailure) {
     figures.recordFailure(failure.kind)
     // A file is never unreachable (`CommitFailure(sqlite:)`): it is the disk's failure, or the rows'.

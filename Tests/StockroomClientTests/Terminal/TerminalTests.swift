@@ -250,7 +250,7 @@ struct TerminalTests {
     let screen = try terminal.screen()
     #expect(screen.components(separatedBy: "; reconnecting").count == 2)
 
-    // A new server on the same port, where alice exists again (the in-process store is fresh):
+    // A new server on the same port, where alice exists again (the in-process shop is fresh):
     // the next command (or the background retry, whichever is first) reconnects, logs in and
     // says WATCH again, without asking anything.
     let second = try ShopServer(port: port, accounts: ["alice": .staff])

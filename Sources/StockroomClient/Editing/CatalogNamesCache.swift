@@ -32,7 +32,7 @@ struct CatalogNamesCache {
   }
 
   /// Keeps what `fetch` gave, fetched at `now`.
-  mutating func store(_ fresh: CatalogNames, fetchedAt now: Double) {
+  mutating func keep(_ fresh: CatalogNames, fetchedAt now: Double) {
     names = fresh
     highlighter = LineHighlighter(names: fresh)
     fetched = now

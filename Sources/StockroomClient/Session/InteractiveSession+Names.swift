@@ -19,7 +19,7 @@ extension InteractiveSession {
       let fresh = try CatalogNamesCache.fetch(over: nameCache.names, diary: identity != nil) {
         line throws(ClientError) in try request(line, on: connection)
       }
-      nameCache.store(fresh, fetchedAt: now)
+      nameCache.keep(fresh, fetchedAt: now)
       renderer.names = fresh
     } catch {
       lost(error)

@@ -102,7 +102,7 @@ package final class LoginThrottle: Sendable {
       record.nextStart = start + Self.gap(afterFailures: record.failures)
       record.lastAttempt = now
       if record.failures > 0 || record.loggedIn || braked {
-        Self.store(record, at: key, in: &state.attempts)
+        Self.keep(record, at: key, in: &state.attempts)
       } else {
         state.attempts[key] = nil
       }
@@ -124,11 +124,11 @@ package final class LoginThrottle: Sendable {
       record.lastFailure = now
       record.loggedIn = false
       record.nextStart = max(record.nextStart, now + Self.gap(afterFailures: record.failures))
-      Self.store(record, at: key, in: &state.attempts)
+      Self.keep(record, at: key, in: &state.attempts)
       var brake = Self.current(state.names[name], now: now)
       brake.failures += 1
       brake.lastFailure = now
-      Self.store(brake, at: name, in: &state.names)
+      Self.keep(brake, at: name, in: &state.names)
     }
   }
 
@@ -141,14 +141,14 @@ package final class LoginThrottle: Sendable {
       var penalty = Self.current(state.sources[source], now: now)
       penalty.failures += 1
       penalty.lastFailure = now
-      Self.store(penalty, at: source, in: &state.sources)
+      Self.keep(penalty, at: source, in: &state.sources)
     }
   }
 
   /// The name's brake stays: see above.
   package func succeeded(_ name: String, from source: PeerSource?, now: UInt64) {
     state.withLock { state in
-      Self.store(Record(loggedIn: true, lastAttempt: now), at: Key(name: name, source: source), in: &state.attempts)
+      Self.keep(Record(loggedIn: true, lastAttempt: now), at: Key(name: name, source: source), in: &state.attempts)
     }
   }
 
@@ -170,7 +170,8 @@ package final class LoginThrottle: Sendable {
     return record
   }
 
-  private static func store<K: Hashable>(_ record: Record, at key: K, in records: inout [K: Record]) {
+  /// Keeps `record` at `key`, dropping the least recently used record when `records` is full.
+  private static func keep<K: Hashable>(_ record: Record, at key: K, in records: inout [K: Record]) {
     if records[key] == nil && records.count >= capacity,
       let stalest = records.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
     {

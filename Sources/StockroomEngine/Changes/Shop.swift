@@ -122,8 +122,8 @@ package final class Shop: Sendable {
   /// the rest of the page comes from the file, where older orders certainly are. (After a
   /// restart memory holds only the orders made since.)
   package func orders(_ paging: Paging) throws -> Page<Order> {
-    let (page, kept, newest, made) = locked.read { shop in
-      (shop.orders.page(paging), shop.orders.count, shop.counters.nextOrderID - 1, shop.ordersMade)
+    let (page, kept, newest, made) = locked.read { state in
+      (state.orders.page(paging), state.orders.count, state.counters.nextOrderID - 1, state.ordersMade)
     }
     guard let history else { return page }
     let first = (paging.page - 1) * paging.size
@@ -140,8 +140,8 @@ package final class Shop: Sendable {
   /// A page of `user`'s own orders, newest first: those made since start-up from memory, which
   /// holds every order newer than its oldest, and the older ones from the file.
   package func orders(of user: String, _ paging: Paging) throws -> Page<Order> {
-    let (recent, oldest) = locked.read { shop in
-      (shop.orders.newestFirst(of: user), shop.orders.oldestID ?? shop.counters.nextOrderID)
+    let (recent, oldest) = locked.read { state in
+      (state.orders.newestFirst(of: user), state.orders.oldestID ?? state.counters.nextOrderID)
     }
     let first = (paging.page - 1) * paging.size
     let fromMemory = Array(recent.dropFirst(first).prefix(paging.size))
@@ -152,8 +152,8 @@ package final class Shop: Sendable {
   }
 
   /// How many orders `LIST orders` can page through: all of them with a database.
-  package func listedOrders(_ shop: borrowing ShopState) -> Int {
-    history == nil ? shop.orders.count : shop.ordersMade
+  package func listedOrders(_ state: borrowing ShopState) -> Int {
+    history == nil ? state.orders.count : state.ordersMade
   }
 
   /// Runs the store's whole checks (`ShopHistory.verify`) on a thread of their own, so

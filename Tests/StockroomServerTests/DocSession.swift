@@ -21,7 +21,8 @@ import StockroomTransport
 ///
 /// Failure messages name the block, never a request: examples carry passwords.
 struct DocSession: CustomStringConvertible {
-  struct Connection {
+  /// One connection of the example: what it sends, and what the document says it is answered.
+  struct Exchange {
     /// Sent first, each answered OK, not shown.
     var setup: [String] = []
     var requests: [String]
@@ -45,7 +46,7 @@ struct DocSession: CustomStringConvertible {
   /// The heading the block sits under.
   var heading: String
   var pacing: Pacing
-  var connections: [Connection]
+  var connections: [Exchange]
 
   var description: String { "\(file):\(line) (\(heading))" }
 
@@ -83,14 +84,14 @@ struct DocSession: CustomStringConvertible {
     return sessions
   }
 
-  private static func typed(_ lines: [String]) -> Connection {
-    Connection(
+  private static func typed(_ lines: [String]) -> Exchange {
+    Exchange(
       requests: lines.filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) },
       replies: lines.filter { !$0.hasPrefix("> ") },
       showsGreeting: lines.first.map { !$0.hasPrefix("> ") } ?? false)
   }
 
-  private static func piped(commands: [String], output: [String], at session: DocSession) throws -> [Connection] {
+  private static func piped(commands: [String], output: [String], at session: DocSession) throws -> [Exchange] {
     let printed = commands.filter { $0.hasPrefix("printf ") }
     let sent = try printed.map { try printfLines($0, at: session) }
     let flags = try printed.map { try netcatFlags($0, at: session) }
@@ -103,7 +104,7 @@ struct DocSession: CustomStringConvertible {
       throw Malformed(description: "\(session): \(sent.count) printf commands but \(outputs.count) greetings")
     }
     return sent.indices.map {
-      Connection(requests: sent[$0], replies: outputs[$0], showsGreeting: true, netcatFlags: flags[$0])
+      Exchange(requests: sent[$0], replies: outputs[$0], showsGreeting: true, netcatFlags: flags[$0])
     }
   }
 

@@ -77,7 +77,7 @@ public enum ServerOptions {
       }, secret: true,
       help: """
         keep the shop in PostgreSQL (postgresql://user@host:port/db; also
-        $STOCKROOM_STORE); one node per store for now; see stockroomd migrate --help
+        $STOCKROOM_STORE); any number of nodes may serve one store; see stockroomd migrate --help
         """),
     .choice(
       "registration", placeholder: "MODE", \.registration,

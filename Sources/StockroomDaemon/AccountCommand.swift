@@ -183,7 +183,7 @@ public struct AccountCommand: Sendable, Equatable {
   package func run() throws -> [String] {
     if store != nil {
       switch action {
-      case .list: return try Self.lines(try withShop { opened in opened.read { Array($0.accounts.values) } })
+      case .list: return Self.lines(try withShop { opened in opened.read { Array($0.accounts.values) } })
       case .add(let raw, let role): return try add(Account.newName(raw), role: role)
       case .passwd, .delete: preconditionFailure("parse refuses passwd and del on a PostgreSQL store")
       }

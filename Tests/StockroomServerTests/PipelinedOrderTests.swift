@@ -64,18 +64,12 @@ struct PipelinedOrderTests {
 
     // The test holds the store's writers' lock, so the node's writer waits in its transaction
     // with the first order while the client's others arrive.
-    let holder = try PostgresConnection(PostgresURL(url))
-    try holder.execute("BEGIN")
-    _ = try holder.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE")
+    let holder = try PostgresShop.holdWritersLock(url)
     let client = try PostgresShop.client(port)
     // The first order first, until the writer waits for the lock with it: whatever the writer
     // takes when it wakes is then that one alone, and the rest of the pipeline queues behind.
     try client.send("ORDER banana\n")
-    try waitUntil {
-      try holder.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-      ).values.first?[0] == "1"
-    }
+    try PostgresShop.waitForWriterBehindLock(holder)
     try client.send(String(Self.pipeline.dropFirst("ORDER banana\n".count)))
     // Before, the connection took no request until its change was answered: the other orders
     // never reached the writer's queue, and this never came true.

@@ -1,6 +1,7 @@
 import Foundation
 import StockroomStorage
 import StockroomTestSupport
+import Testing
 
 /// A new PostgreSQL database holding the shop of a fresh data directory (alice is staff), for
 /// nodes to serve: accounts are made offline in SQLite and imported, as an operator moving a
@@ -31,6 +32,26 @@ enum PostgresShop {
     _ = try client.readReply()
     if let user { try client.logInExisting(user) }
     return client
+  }
+
+  /// Takes the writers' lock of the store at `url` on a connection of the test's own, as another
+  /// node's commit holds it, so a node's writer waits in its transaction; `ROLLBACK` or `COMMIT`
+  /// on the connection returned lets it go.
+  static func holdWritersLock(_ url: String) throws -> PostgresConnection {
+    let holder = try PostgresConnection(PostgresURL(url))
+    try holder.execute("BEGIN")
+    _ = try holder.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE")
+    return holder
+  }
+
+  /// Waits until one session of `holder`'s database waits for a lock: a node's writer, behind
+  /// the lock `holdWritersLock` took.
+  static func waitForWriterBehindLock(_ holder: PostgresConnection) throws {
+    try waitUntil {
+      try holder.query(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+      ).values.first?[0] == "1"
+    }
   }
 
   /// The ids of the orders the store at `url` holds.

@@ -141,17 +141,10 @@ struct SharedStoreTests {
     #expect(try info.request("ADD banana 100").isOK)
     let before = try #require(try info.request("INFO store").rows.first)
     // The test holds the lock, as another node's commit would.
-    let otherNode = try PostgresConnection(PostgresURL(url))
-    try otherNode.execute("BEGIN")
-    _ = try otherNode.query("SELECT seq FROM change_head WHERE id = 1 FOR UPDATE")
+    let otherNode = try PostgresShop.holdWritersLock(url)
     let first = try PostgresShop.client(port)
     try first.send("ORDER banana_juice\n")
-    try waitUntil {
-      let waiting = try otherNode.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-      ).values.first?[0]
-      return waiting == "1"
-    }
+    try PostgresShop.waitForWriterBehindLock(otherNode)
     let later = try (0..<5).map { _ in try PostgresShop.client(port) }
     for client in later { try client.send("ORDER banana_juice\n") }
     try waitUntil { try info.request("INFO store").rows.first?["changes_waiting"] == "5" }

@@ -31,3 +31,13 @@ int sr_spawn_close_from(void *actions, int from) {
 int sr_malloc_trim(void) {
   return malloc_trim(0);
 }
+
+static _Thread_local int sr_thread_ends_rounds;
+
+void sr_set_ends_rounds(int ends) {
+  sr_thread_ends_rounds = ends;
+}
+
+int sr_ends_rounds(void) {
+  return sr_thread_ends_rounds;
+}

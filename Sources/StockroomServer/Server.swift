@@ -88,7 +88,7 @@ public final class Server: Sendable {
     self.shop = shop
     self.logger = logger
     self.loops = (0..<configuration.resolvedLoops).map {
-      EventLoop(name: "sr-loop-\($0)", io: configuration.io, logger: logger)
+      EventLoop(name: "sr-loop-\($0)", io: configuration.io, logger: logger) { [shop] in shop.roundEnded() }
     }
     let files = FileLimit.adjust(forClients: configuration.maxClients)
     if let warning = files.warning { logger.warning(warning) }

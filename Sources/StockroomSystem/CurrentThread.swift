@@ -6,4 +6,12 @@ package enum CurrentThread {
   package static func setName(_ name: String) {
     sr_set_thread_name(name)
   }
+
+  /// Whether this thread ends every round of its work with a call that lets what it queued for
+  /// a group commit be written (`EventLoop`'s round end): a change queued here may wait for that
+  /// call instead of waking the committer at once. False on every other thread.
+  package static var endsRounds: Bool {
+    get { sr_ends_rounds() != 0 }
+    set { sr_set_ends_rounds(newValue ? 1 : 0) }
+  }
 }

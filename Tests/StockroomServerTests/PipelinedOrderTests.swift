@@ -50,6 +50,34 @@ struct PipelinedOrderTests {
     try Self.checkReplies(client, levelBefore: before)
   }
 
+  /// The committer writes what a loop's round gathered once the round ends (`roundEnded`), not
+  /// from the first change on: orders that one read brings share one group commit. Before, the
+  /// first order woke the committer, which wrote whatever had been applied by the time it ran
+  /// (one or a few) while the loop went on with the rest, so this read took two commits or more.
+  @Test("SQLite: the orders one read brings share one group commit")
+  func oneReadOneCommit() throws {
+    let data = try DataDirectory().addAccount("alice", role: .staff)
+    let (daemon, port) = try data.start(["--order-rate", "0"])
+    defer { daemon.process.terminate() }
+    let alice = try LineClient.greeted(port)
+    try alice.logInExisting("alice")
+    #expect(try alice.request("ADD banana 100").isOK)
+    func figures() throws -> (commits: Int, changes: Int) {
+      let info = try #require(try alice.request("INFO store").rows.first)
+      return (Int(info["commits"] ?? "") ?? -1, Int(info["committed_changes"] ?? "") ?? -1)
+    }
+    let before = try figures()
+
+    let orders = 40
+    let client = try LineClient.greeted(port)
+    try client.send(String(repeating: "ORDER banana\n", count: orders) + "PING\n")
+    for index in 0..<orders { #expect(try client.readReply().isOK, "order \(index + 1)") }
+    #expect(try client.readReply().message == "PONG")
+    let after = try figures()
+    #expect(after.changes - before.changes == orders)
+    #expect(after.commits - before.commits == 1, "\(after.commits - before.commits) commits for one read's orders")
+  }
+
   @Test("PostgreSQL: pipelined orders are all queued for the writer at once, held for their commit, answered in order")
   func onPostgreSQL() throws {
     let url = try PostgresShop.withAccounts(in: PostgresCluster.shared.get())

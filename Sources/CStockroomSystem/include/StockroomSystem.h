@@ -39,4 +39,9 @@ int sr_spawn_close_from(void *actions, int from);
 // pages back to the kernel. Returns 1 when it gave any back.
 int sr_malloc_trim(void);
 
+// Whether the calling thread ends each round of its work with a call that lets queued changes be
+// committed (an event loop before it sleeps): a flag of the thread's own, so asking costs no lock.
+void sr_set_ends_rounds(int ends);
+int sr_ends_rounds(void);
+
 #endif

@@ -40,6 +40,11 @@ package protocol ChangePath: AnyObject, Sendable {
   /// Applies `mutation` or queues it, or throws the shop's refusal (a rule, a read-only store).
   /// How its reply is written is the request layer's business (`ChangeRequest`), not the path's.
   func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange
+  /// An event loop has ended a round of work (`EventLoop.roundEnd`): what that loop's thread
+  /// submitted during it may be committed now. A path that gathers group commits waits for
+  /// this before it writes what such a thread submitted, so that one commit takes every change
+  /// a round read; a change submitted on any other thread is written without waiting for it.
+  func roundEnded()
   /// Commits what it holds, then stops its threads: after this nothing of it writes, so once
   /// the `Shop` is released the files are free to be opened again (a restart in a test).
   func stop()
@@ -49,4 +54,5 @@ extension ChangePath {
   package var sharedFigures: SharedFigures? { nil }
   package func readIndex() -> ReadIndexTicket? { nil }
   package func recentLedger(of item: String) -> [LedgerEntry] { [] }
+  package func roundEnded() {}
 }

@@ -54,6 +54,9 @@ package final class Shop: Sendable {
     try changes.submit(mutation)
   }
 
+  /// An event loop has ended a round of work: what it submitted may be committed now.
+  package func roundEnded() { changes.roundEnded() }
+
   /// Throws what a change is answered while the shop refuses changes.
   package func checkWritable() throws(ShopError) { try locked.checkWritable() }
 

@@ -10,8 +10,11 @@ import Synchronization
 /// commits, on a thread of its own.
 ///
 /// Mutations applied while one transaction is being written wait together for the next, so
-/// fifty clients ordering at once cost one fsync, not fifty. Nothing is acknowledged and no
-/// event is sent until the transaction holding it has committed.
+/// fifty clients ordering at once cost one fsync, not fifty. What an event loop applies waits
+/// for the end of the loop's round (`roundEnded`) before it is written, as Redis writes its
+/// append-only file before it sleeps: a commit then takes every change one wake-up read, not
+/// the first few the committer found when it woke. Nothing is acknowledged and no event is sent
+/// until the transaction holding it has committed.
 package final class Committer: ChangePath, @unchecked Sendable {
   private struct Pending {
     var batch = JournalBatch()
@@ -22,6 +25,10 @@ package final class Committer: ChangePath, @unchecked Sendable {
     var stopping = false
     /// The committer thread is asleep and needs a signal; while it works it looks again by itself.
     var sleeping = false
+    /// What is gathered may be written: a thread that ends rounds (an event loop) has ended one
+    /// since, or a change came from a thread that does not. Until then a committer that is free
+    /// waits, so that one commit takes every change of a loop's round.
+    var sealed = false
     /// The commit being written now: the one before `ticket`.
     var writing: CommitTicket?
 
@@ -115,16 +122,32 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// Called under the shop's lock, so batches keep the order the changes were made in.
   /// `record` writes the change's rows straight into the batch being gathered.
   private func enqueue(events: [StockEvent], _ record: (inout JournalBatch) -> Void) -> CommitTicket {
+    // An event loop seals its round's changes when the round ends (`roundEnded`); any other
+    // thread's change is ready at once.
+    let seals = !CurrentThread.endsRounds
     let (ticket, wake) = pending.withLock { pending -> (CommitTicket, Bool) in
       record(&pending.batch)
       pending.events += events
       pending.awaited = true
+      guard seals else { return (pending.ticket, false) }
+      pending.sealed = true
       defer { pending.sleeping = false }
       return (pending.ticket, pending.sleeping)
     }
     // One signal per sleep, not per change: a busy committer picks up the next batch by itself.
     if wake { wakeUp.signal() }
     return ticket
+  }
+
+  /// A loop's round has ended: what it gathered may be written.
+  package func roundEnded() {
+    let wake = pending.withLock { pending -> Bool in
+      guard pending.awaited, !pending.sealed else { return false }
+      pending.sealed = true
+      defer { pending.sleeping = false }
+      return pending.sleeping
+    }
+    if wake { wakeUp.signal() }
   }
 
   /// Fails everything waiting for a commit that will not happen; called under the shop's lock.
@@ -154,7 +177,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
     while true {
       if idle { wakeUp.wait(timeout: .milliseconds(100)) }
       let (work, stopping) = pending.withLock { pending -> (Pending?, Bool) in
-        guard pending.awaited else {
+        guard pending.awaited, pending.sealed || pending.stopping else {
           pending.sleeping = true
           return (nil, pending.stopping)
         }

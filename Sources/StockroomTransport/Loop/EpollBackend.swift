@@ -24,6 +24,8 @@ package final class EpollBackend: LoopBackend, @unchecked Sendable {
     let thread = Thread { [self] in
       self.thread.store(Self.currentThread(), ordering: .releasing)
       CurrentThread.setName(name)
+      // Every turn of this thread ends in `markAsleep` or `finish`, which end the loop's round.
+      CurrentThread.endsRounds = loop.roundEnd != nil
       started.signal()
       run(loop)
     }

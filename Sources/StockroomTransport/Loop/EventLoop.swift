@@ -91,9 +91,19 @@ package final class EventLoop: @unchecked Sendable {
   /// idle connection holds none. On the loop only.
   package let readBuffer: UnsafeMutableRawBufferPointer = .allocate(byteCount: 16 * 1024, alignment: 16)
 
-  package init(name: String, io: IOBackend = .epoll, logger: Logger = Logger(isEnabled: false)) {
+  /// Called on the loop at the end of every round of work, before it waits for more: what the
+  /// round queued for a group commit may be written from then on (`ChangePath.roundEnded`).
+  /// Redis writes its append-only file at the same point (`beforeSleep`), for the same reason:
+  /// one commit for every request a wake-up read, not one for whichever came first.
+  package let roundEnd: (@Sendable () -> Void)?
+
+  package init(
+    name: String, io: IOBackend = .epoll, logger: Logger = Logger(isEnabled: false),
+    roundEnd: (@Sendable () -> Void)? = nil
+  ) {
     self.name = name
     self.logger = logger
+    self.roundEnd = roundEnd
     switch io {
     case .epoll: backend = EpollBackend(name: name)
     case .dispatch: backend = DispatchBackend(name: name)
@@ -273,6 +283,7 @@ package final class EventLoop: @unchecked Sendable {
 
   /// Says the loop sleeps; true when a task is already waiting (then it must not).
   func markAsleep() -> Bool {
+    roundEnd?()
     asleep.store(true, ordering: .sequentiallyConsistent)
     return queue.withLock { !$0.tasks.isEmpty }
   }
@@ -297,6 +308,8 @@ package final class EventLoop: @unchecked Sendable {
     }
     for task in last { task.body() }
     for registration in handlers.all { registration.handler.loopStopped() }
+    // What the last tasks and the handlers' goodbyes queued is not left waiting for a round.
+    roundEnd?()
     handlers.removeAll()
     // No timer runs any more; their closures hold connections, and the idle sweep's this loop.
     timers = TimerHeap()

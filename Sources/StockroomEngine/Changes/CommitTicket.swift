@@ -58,12 +58,27 @@ package final class CommitTicket: Sendable {
       return (state.waiters, state.blocked)
     }
     for thread in blocked { thread.signal() }
-    var byLoop: [ObjectIdentifier: (any LoopExecutor, [any CommitWaiter])] = [:]
-    for waiter in waiters {
-      byLoop[ObjectIdentifier(waiter.executor), default: (waiter.executor, [])].1.append(waiter)
-    }
-    for (loop, group) in byLoop.values {
+    for (loop, group) in Self.byLoop(waiters) {
       loop.execute { for waiter in group { waiter.commitFinished() } }
     }
+  }
+
+  /// The waiters grouped by the loop they are told on, in the order each loop first appears.
+  /// A server has a loop or two, and most commits' waiters are all on one: that case hands the
+  /// array on as it is. A dictionary keyed by loop cost about 1,100 instructions and two
+  /// allocations a waiter (a durable ORDER at 50 connections, callgrind).
+  static func byLoop(_ waiters: [any CommitWaiter]) -> [(any LoopExecutor, [any CommitWaiter])] {
+    guard let first = waiters.first?.executor else { return [] }
+    if waiters.allSatisfy({ $0.executor === first }) { return [(first, waiters)] }
+    var groups: [(any LoopExecutor, [any CommitWaiter])] = []
+    for waiter in waiters {
+      let loop = waiter.executor
+      if let index = groups.firstIndex(where: { $0.0 === loop }) {
+        groups[index].1.append(waiter)
+      } else {
+        groups.append((loop, [waiter]))
+      }
+    }
+    return groups
   }
 }

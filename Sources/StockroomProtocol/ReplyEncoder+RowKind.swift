@@ -3,7 +3,7 @@ extension ReplyEncoder {
   public mutating func kind(_ kind: RowKind) {
     // Every kind is a bare lower-case word: copied without the check for quoting (an ORDER's
     // reply has a kind on each of its rows).
-    bytes.append(contentsOf: " kind=".utf8)
-    bytes.append(contentsOf: kind.rawValue.utf8)
+    appendUTF8(" kind=")
+    appendUTF8(kind.rawValue)
   }
 }

@@ -10,12 +10,17 @@ struct ItemNameIndex: Sendable {
   /// Product names, each with the ids of the products of that name; kept with the products, so
   /// it holds no more than they do.
   private var productNames: [String: [String]] = [:]
+  /// Catalogue display names by id: an order names the fruit it takes by id, and reading the
+  /// name here copies a string, not the whole entry `names` holds (~450 instructions an item).
+  private let displayNamesByID: [String: String]
 
   init(catalog: Catalog) {
     var names: [String: ItemRef] = [:]
     var displayNames: [String: [ItemRef]] = [:]
+    var displayNamesByID: [String: String] = [:]
     func index(_ ref: ItemRef, _ id: String, _ aliases: [String]) {
       names[ItemNames.key(id)] = ref
+      displayNamesByID[id] = ref.catalogName
       for alias in aliases { names[ItemNames.key(alias)] = ref }
       if let name = ref.catalogName { displayNames[ItemNames.key(name), default: []].append(ref) }
     }
@@ -25,6 +30,7 @@ struct ItemNameIndex: Sendable {
     for dish in catalog.dishes { index(.dish(dish), dish.id, dish.aliases) }
     for exhibit in catalog.exhibits { index(.exhibit(exhibit), exhibit.id, exhibit.aliases) }
     self.names = names
+    self.displayNamesByID = displayNamesByID
     // Ids and aliases are unique across the catalogue (Catalog.validate); a display name never
     // shadows one, and a name two items share is kept, to say which ids it could mean.
     self.displayNames = displayNames.filter { names[$0.key] == nil }
@@ -32,6 +38,12 @@ struct ItemNameIndex: Sendable {
 
   /// The catalogue item with this id or alias.
   func catalogItem(key: String) -> ItemRef? { names[key] }
+
+  /// The display name of the catalogue item with this id, alias or key of either.
+  func catalogName(of id: String) -> String? {
+    if let name = displayNamesByID[id] { return name }
+    return names[ItemNames.key(id)]?.catalogName
+  }
 
   /// The catalogue items with this display name.
   func catalogItems(named key: String) -> [ItemRef]? { displayNames[key] }

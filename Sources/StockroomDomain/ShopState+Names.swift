@@ -51,7 +51,7 @@ extension ShopState {
   /// The display name of a stocked or catalogue item: the catalogue's `name`, or the product's.
   public func displayName(of id: String) -> String {
     if let product = products[id] { return product.name }
-    return nameIndex.catalogItem(key: ItemNames.key(id))?.catalogName ?? id
+    return nameIndex.catalogName(of: id) ?? id
   }
 
   /// Like `resolve`, but only for things that can be ordered or restocked.

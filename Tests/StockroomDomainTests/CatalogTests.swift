@@ -115,3 +115,22 @@ struct CatalogTests {
     }
   }
 }
+
+@Suite("Name keys", .timeLimit(.minutes(30)))
+struct ItemNameKeyTests {
+  @Test("a name of any length is lowered when it holds an upper-case or non-ASCII letter anywhere")
+  func keysOfEveryLength() {
+    for length in 1...20 {
+      let plain = String(repeating: "a", count: length)
+      #expect(ItemNames.key(plain) == plain)
+      for position in 0..<length {
+        for letter in ["A", "Z", "É", "_", "@", "[", "`", "{", "9"] {
+          var characters = Array(plain)
+          characters[position] = Character(letter)
+          let name = String(characters)
+          #expect(ItemNames.key(name) == name.lowercased(), "\(name)")
+        }
+      }
+    }
+  }
+}

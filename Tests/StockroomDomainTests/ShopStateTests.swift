@@ -44,6 +44,24 @@ struct ShopStateTests {
     #expect(state.ordersMade == 0)
   }
 
+  @Test("a shortage found after items were taken puts them back: the order takes nothing")
+  func shortageAfterTakingPutsBack() throws {
+    var state = try shop()
+    let before = state.stock
+    do {
+      _ = try state.apply(
+        .order(
+          user: "a",
+          lines: [ItemCount("banana_juice", 1), ItemCount("kiwi_juice", 3), ItemCount("mango_kiwi_juice", 2)], at: now))
+      Issue.record("order should have been short")
+    } catch {
+      #expect(error.kind == .shortage)
+      #expect(error.shortages == [Shortage(item: "kiwi", needed: 11, available: 10)])
+    }
+    #expect(state.stock == before)
+    #expect(state.ordersMade == 0)
+  }
+
   @Test("lines of one order are summed before checking, so two lines cannot each take the last fruit")
   func linesSummed() throws {
     var state = try shop()

@@ -116,6 +116,25 @@ struct LineSafeQuotingTests {
     #expect(row["v"] == text)
   }
 
+  @Test("a word of eight bytes or more, looked at eight bytes at a time, needs quotes for the same characters")
+  func longWordsAgree() {
+    let scalars =
+      (0...0x7F).compactMap(Unicode.Scalar.init) + ["\u{85}", "\u{9B}", "\u{2028}", "\u{202E}", "₩", "ÿ", "…"]
+    for scalar in scalars {
+      for isValue in [true, false] {
+        let expected = Quoting.needsQuotes("a" + String(scalar) + "a", isValue: isValue)
+        for length in 8...17 {
+          for position in 0...length {
+            let word =
+              String(repeating: "a", count: position) + String(scalar)
+              + String(repeating: "a", count: length - position)
+            #expect(Quoting.needsQuotes(word, isValue: isValue) == expected, "\(word.debugDescription) \(isValue)")
+          }
+        }
+      }
+    }
+  }
+
   @Test("other text near those code points stays bare and raw")
   func notEscaped() {
     for text in ["₩28,800", "…", "‐", "a\u{2030}b", "¢", "ÿ", "ب", "\u{2065}"] {

@@ -25,4 +25,12 @@ import Testing
     out.endLine()
     #expect(String(decoding: out.bytes, as: UTF8.self) == "* kiwi kind=fruit\n")
   }
+
+  @Test func everyKindFieldSpellsItsRawValue() {
+    for kind in RowKind.allCases {
+      var out = ReplyEncoder(capacity: 64)
+      out.kind(kind)
+      #expect(String(decoding: out.bytes, as: UTF8.self) == " kind=\(kind.rawValue)")
+    }
+  }
 }

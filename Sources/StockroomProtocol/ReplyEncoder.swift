@@ -104,12 +104,9 @@ public struct ReplyEncoder: Sendable {
     endLine()
   }
 
-  /// A string's UTF-8 bytes as they are. `append(contentsOf: text.utf8)` takes the generic
-  /// sequence path, ~170 instructions even for a field's key; the string's own bytes are copied
-  /// in one piece for a fraction of that.
+  /// A string's UTF-8 bytes as they are (`UTF8Bytes`).
   @inline(__always) mutating func appendUTF8(_ text: String) {
-    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-    if copied == nil { bytes.append(contentsOf: text.utf8) }
+    UTF8Bytes.append(text, to: &bytes)
   }
 
   private mutating func appendWord(_ text: String, isValue: Bool) {

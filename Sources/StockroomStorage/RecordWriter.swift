@@ -71,6 +71,13 @@ struct RecordWriter {
   }
 
   mutating func text(_ value: String) {
+    // A native string's bytes are read where they lie; `withUTF8` on a copy of the string
+    // (it must be `var`) retains and releases it, for nothing unless it is a bridged one.
+    let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+      unsigned(UInt64(utf8.count))
+      bytes.append(contentsOf: utf8)
+    }
+    guard written == nil else { return }
     var value = value
     value.withUTF8 { utf8 in
       unsigned(UInt64(utf8.count))

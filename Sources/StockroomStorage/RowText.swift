@@ -38,17 +38,17 @@ enum RowText {
   static func appendLines(_ lines: [OrderLine], to bytes: inout [UInt8]) {
     for (index, line) in lines.enumerated() {
       if index > 0 { bytes.append(recordByte) }
-      bytes.append(contentsOf: line.item.utf8)
+      UTF8Bytes.append(line.item, to: &bytes)
       bytes.append(fieldByte)
-      bytes.append(contentsOf: line.name.utf8)
+      UTF8Bytes.append(line.name, to: &bytes)
       bytes.append(fieldByte)
-      bytes.append(contentsOf: line.kind.rawValue.utf8)
+      UTF8Bytes.append(line.kind.rawValue, to: &bytes)
       bytes.append(fieldByte)
       DecimalText.append(line.quantity, to: &bytes)
       bytes.append(fieldByte)
       if let unit = line.unitPrice { DecimalText.append(unit.minorUnits, to: &bytes) }
       bytes.append(fieldByte)
-      if let unit = line.unitPrice { bytes.append(contentsOf: unit.currency.rawValue.utf8) }
+      if let unit = line.unitPrice { UTF8Bytes.append(unit.currency.rawValue, to: &bytes) }
     }
   }
 

@@ -2,12 +2,15 @@ import Foundation
 import StockroomDomain
 
 extension JournalBatch {
-  /// Adds the rows one applied mutation changed: `levels` are its events' items right after it
-  /// (nil for an item that is gone).
-  public mutating func record(_ applied: Applied, levels: [StockLevel?], counters: ShopCounters, at: Date) {
+  /// Adds the rows one applied mutation changed: `stock` is the shop's stock right after it (an
+  /// item of its events missing there is gone). The shop's own dictionary, not a list of the
+  /// events' levels made for the call: that array was an allocation a change.
+  public mutating func record(
+    _ applied: Applied, stock levels: [String: StockLevel], counters: ShopCounters, at: Date
+  ) {
     count += 1
-    for (event, level) in zip(applied.events, levels) {
-      if let level {
+    for event in applied.events {
+      if let level = levels[event.item] {
         stock[event.item] = level
         // Nearly always empty: removing from it would still hash the name (~290 an order).
         if !deletedStock.isEmpty { deletedStock.remove(event.item) }

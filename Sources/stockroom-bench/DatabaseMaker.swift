@@ -54,8 +54,7 @@ struct DatabaseMaker {
     let now = Date()
     func apply(_ mutation: Mutation) throws {
       let applied = try shop.apply(mutation)
-      let levels = applied.events.map { shop.level(of: $0.item) }
-      batch.record(applied, levels: levels, counters: shop.counters, at: now)
+      batch.record(applied, stock: shop.stock, counters: shop.counters, at: now)
       if batch.count >= 2_000 {
         try database.write(batch)
         batch = JournalBatch()

@@ -33,8 +33,7 @@ struct CommitLogTests {
       var batch = JournalBatch()
       for mutation in mutations {
         let applied = try state.apply(mutation)
-        let levels = applied.events.map { state.level(of: $0.item) }
-        batch.record(applied, levels: levels, counters: state.counters, at: Date())
+        batch.record(applied, stock: state.stock, counters: state.counters, at: Date())
       }
       return batch
     }

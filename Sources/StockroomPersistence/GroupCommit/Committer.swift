@@ -109,10 +109,9 @@ package final class Committer: ChangePath, @unchecked Sendable {
         // The first attempt may still be on its way to the disk: answer when it is there.
         return enqueue(events: []) { _ in }
       default:
-        let levels = applied.events.map { shop.level(of: $0.item) }
-        let counters = shop.counters
+        let (stock, counters) = (shop.stock, shop.counters)
         return enqueue(events: applied.events) { batch in
-          batch.record(applied, levels: levels, counters: counters, at: now)
+          batch.record(applied, stock: stock, counters: counters, at: now)
         }
       }
     }

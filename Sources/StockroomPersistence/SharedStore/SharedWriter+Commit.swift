@@ -101,8 +101,7 @@ extension SharedWriter {
             // A retried keyed order changes nothing: its first attempt is already in the store.
             return false
           default:
-            let levels = applied.events.map { shop.level(of: $0.item) }
-            batch.record(applied, levels: levels, counters: shop.counters, at: now)
+            batch.record(applied, stock: shop.stock, counters: shop.counters, at: now)
             return true
           }
         }

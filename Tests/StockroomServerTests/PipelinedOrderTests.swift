@@ -35,14 +35,21 @@ struct PipelinedOrderTests {
     try #require(Int(try client.request("STOCK banana").rows.first?["stock"] ?? ""))
   }
 
-  @Test("SQLite: pipelined orders are applied as read, held for their commit, answered in order")
-  func onSQLite() throws {
+  /// A daemon on a fresh SQLite shop (its directory, which is removed when released), and staff
+  /// (alice) logged in after restocking bananas.
+  static func sqliteShop() throws -> (data: DataDirectory, daemon: DaemonProcess, port: UInt16, alice: LineClient) {
     let data = try DataDirectory().addAccount("alice", role: .staff)
     let (daemon, port) = try data.start(["--order-rate", "0"])
-    defer { daemon.process.terminate() }
     let alice = try LineClient.greeted(port)
     try alice.logInExisting("alice")
     #expect(try alice.request("ADD banana 100").isOK)
+    return (data, daemon, port, alice)
+  }
+
+  @Test("SQLite: pipelined orders are applied as read, held for their commit, answered in order")
+  func onSQLite() throws {
+    let (data, daemon, port, alice) = try Self.sqliteShop()
+    defer { withExtendedLifetime(data) { daemon.process.terminate() } }
     let before = try Self.level(alice)
 
     let client = try LineClient.greeted(port)
@@ -56,12 +63,8 @@ struct PipelinedOrderTests {
   /// (one or a few) while the loop went on with the rest, so this read took two commits or more.
   @Test("SQLite: the orders one read brings share one group commit")
   func oneReadOneCommit() throws {
-    let data = try DataDirectory().addAccount("alice", role: .staff)
-    let (daemon, port) = try data.start(["--order-rate", "0"])
-    defer { daemon.process.terminate() }
-    let alice = try LineClient.greeted(port)
-    try alice.logInExisting("alice")
-    #expect(try alice.request("ADD banana 100").isOK)
+    let (data, daemon, port, alice) = try Self.sqliteShop()
+    defer { withExtendedLifetime(data) { daemon.process.terminate() } }
     func figures() throws -> (commits: Int, changes: Int) {
       let info = try #require(try alice.request("INFO store").rows.first)
       return (Int(info["commits"] ?? "") ?? -1, Int(info["committed_changes"] ?? "") ?? -1)

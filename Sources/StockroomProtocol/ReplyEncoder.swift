@@ -27,22 +27,39 @@ public struct ReplyEncoder: Sendable {
     appendWord(kind, isValue: false)
   }
 
-  public mutating func field(_ key: String, _ value: String) {
+  public mutating func field(_ key: StaticString, _ value: String) {
+    bytes.append(UInt8(ascii: " "))
+    appendStatic(key)
+    bytes.append(UInt8(ascii: "="))
+    appendWord(value, isValue: true)
+  }
+
+  public mutating func field(_ key: StaticString, _ value: Int) {
+    bytes.append(UInt8(ascii: " "))
+    appendStatic(key)
+    bytes.append(UInt8(ascii: "="))
+    appendInteger(value)
+  }
+
+  public mutating func field(_ key: StaticString, _ value: Bool) {
+    field(key, value ? "yes" : "no")
+  }
+
+  /// A field whose key is known only at run time (a counter's name, `ok(fields:)`'s pairs); the
+  /// key must be a bare word.
+  public mutating func field(named key: String, _ value: String) {
     bytes.append(UInt8(ascii: " "))
     appendUTF8(key)
     bytes.append(UInt8(ascii: "="))
     appendWord(value, isValue: true)
   }
 
-  public mutating func field(_ key: String, _ value: Int) {
+  /// A number under a key known only at run time.
+  public mutating func field(named key: String, _ value: Int) {
     bytes.append(UInt8(ascii: " "))
     appendUTF8(key)
     bytes.append(UInt8(ascii: "="))
     appendInteger(value)
-  }
-
-  public mutating func field(_ key: String, _ value: Bool) {
-    field(key, value ? "yes" : "no")
   }
 
   public mutating func endLine() {
@@ -60,13 +77,13 @@ public struct ReplyEncoder: Sendable {
   }
 
   /// `OK 3 items`: a count and what it counts, written without building the text first.
-  public mutating func ok(count: Int, _ noun: String) {
+  public mutating func ok(count: Int, _ noun: StaticString) {
     bytes.append(UInt8(ascii: "O"))
     bytes.append(UInt8(ascii: "K"))
     bytes.append(UInt8(ascii: " "))
     appendInteger(count)
     bytes.append(UInt8(ascii: " "))
-    appendSingleLine(noun)
+    appendStatic(noun)
     endLine()
   }
 
@@ -76,12 +93,12 @@ public struct ReplyEncoder: Sendable {
     bytes.append(UInt8(ascii: "K"))
     bytes.append(UInt8(ascii: " "))
     appendSingleLine(text)
-    for (key, value) in fields { field(key, value) }
+    for (key, value) in fields { field(named: key, value) }
     endLine()
   }
 
   /// `OK key=123`: one number a script reads, without an array of fields or a string of it.
-  public mutating func ok(field key: String, _ value: Int) {
+  public mutating func ok(field key: StaticString, _ value: Int) {
     bytes.append(UInt8(ascii: "O"))
     bytes.append(UInt8(ascii: "K"))
     field(key, value)
@@ -92,7 +109,7 @@ public struct ReplyEncoder: Sendable {
   public mutating func ok(fields: [(String, String)]) {
     bytes.append(UInt8(ascii: "O"))
     bytes.append(UInt8(ascii: "K"))
-    for (key, value) in fields { field(key, value) }
+    for (key, value) in fields { field(named: key, value) }
     endLine()
   }
 
@@ -105,6 +122,12 @@ public struct ReplyEncoder: Sendable {
   }
 
   /// A string's UTF-8 bytes as they are (`UTF8Bytes`).
+  /// Keys and nouns are literals in the source: their bytes are copied as they are, without
+  /// the checks and retains a `String`'s UTF-8 view costs (~120 instructions a key).
+  @inline(__always) mutating func appendStatic(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
   @inline(__always) mutating func appendUTF8(_ text: String) {
     UTF8Bytes.append(text, to: &bytes)
   }

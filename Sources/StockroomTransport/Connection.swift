@@ -336,7 +336,7 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
       var line = ReplyEncoder(capacity: 160)
       line.beginEvent("closing")
       line.field("reason", reason)
-      line.field(count.0, count.1)
+      line.field(named: count.0, count.1)
       line.endLine()
       _ = line.bytes.withUnsafeBytes { stream.write($0) }
       closeNow(closing)

@@ -155,7 +155,7 @@ extension ReplyEncoder {
     field("placed", CommandHandler.timestamp(order.placed))
     field("items", order.lines.map { "\($0.quantity) \($0.item)" }.joined(separator: ", "))
     for total in order.totals {
-      field("total_\(total.currency.rawValue.lowercased())", total.plain)
+      field(named: "total_\(total.currency.rawValue.lowercased())", total.plain)
     }
   }
 

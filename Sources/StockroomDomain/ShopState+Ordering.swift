@@ -26,7 +26,10 @@ extension ShopState {
     let order = Order(id: id, user: user, placed: at, lines: orderLines, taken: needs)
     orders.append(order)
     let receipt = OrderReceipt(order: order, levels: levels, key: key, requested: lines)
-    if let key { orderKeys.insert(receipt, key: OrderKey(user: user, key: key)) }
+    // Each path uses the receipt last in its answer, so an unkeyed order moves it there: kept
+    // for the key as well, it was copied (its retains) and the copy destroyed for every order.
+    guard let key else { return Applied(outcome: .ordered(receipt, repeated: false), events: events) }
+    orderKeys.insert(receipt, key: OrderKey(user: user, key: key))
     return Applied(outcome: .ordered(receipt, repeated: false), events: events)
   }
 

@@ -64,7 +64,9 @@ package final class LockedShop: Sendable {
   ) throws(ShopError) -> (Applied, Recorded) {
     try state.withLock { state throws(ShopError) in
       let applied = try apply(mutation, to: &state)
-      return (applied, record(applied, state.shop))
+      // Recorded first, so that the change is moved into the answer, not copied for it.
+      let recorded = record(applied, state.shop)
+      return (applied, recorded)
     }
   }
 

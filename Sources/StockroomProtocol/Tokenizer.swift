@@ -1,3 +1,5 @@
+import StockroomText
+
 /// Splits one line (without its LF) into words.
 ///
 /// The grammar is in Protocol.md: words are separated by spaces or tabs; a word is a run of bare
@@ -194,6 +196,9 @@ public enum Tokenizer {
 
   /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
   public static func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    // Nearly every request is ASCII: checked eight bytes at a time, a line of a dozen bytes costs
+    // ~20 instructions, where the loop below spends several a byte (~110 for `STOCK banana`).
+    if bytes.count >= 8, EightBytes.allSatisfy(bytes, EightBytes.isASCII) { return nil }
     var index = 0
     let count = bytes.count
     while index < count {

@@ -87,6 +87,21 @@ struct TokenizerTests {
     }
   }
 
+  @Test("finds a bad byte anywhere in a line of eight bytes or more, which is checked eight at a time")
+  func invalidUTF8InLongLines() throws {
+    for length in 8...25 {
+      for position in 0..<length {
+        var line = Array(repeating: UInt8(ascii: "a"), count: length)
+        line[position] = 0xFF
+        let found = line.withUnsafeBufferPointer { Tokenizer.firstInvalidUTF8Offset($0) }
+        #expect(found == position, "length \(length), 0xFF at \(position): found \(String(describing: found))")
+      }
+      // Well-formed non-ASCII passes: "é" is two bytes.
+      let accented = Array(String(repeating: "a", count: length - 2).utf8) + Array("é".utf8)
+      #expect(accented.withUnsafeBufferPointer { Tokenizer.firstInvalidUTF8Offset($0) } == nil)
+    }
+  }
+
   @Test("quoting then tokenizing gives back every string, including awkward ones")
   func roundTrip() throws {
     let samples = [

@@ -14,12 +14,14 @@ final class BatchedInsert {
     case text
   }
 
-  /// One column's value, its text still the commit record's bytes until its row is written.
+  /// One column's value; a text is where its bytes lie in `lent`. Nothing in it is counted by
+  /// reference, so rows are added and dropped without a retain or release (a slice of the
+  /// record for each text cost two atomic operations, twelve an order).
   enum Field {
     case integer(Int)
     case optionalInteger(Int?)
     case real(Double)
-    case text(ArraySlice<UInt8>)
+    case text(start: Int, count: Int)
   }
 
   static let rowsPerStatement = 16
@@ -30,10 +32,13 @@ final class BatchedInsert {
   private let multiple: SQLiteStatement
   /// The fields of the rows not yet written, row after row.
   private var fields: [Field] = []
-  /// Where a statement's text lies while SQLite reads it without a copy of its own
-  /// (`bind(_:lending:)`): memory of ours, which no Swift value moves or frees, copied into
-  /// once a statement (a few hundred bytes) and kept until the next one is bound.
+  /// Where the texts of the rows not yet written lie, also while SQLite reads them without a
+  /// copy of its own (`bind(_:lending:)`): memory of ours, which no Swift value moves or frees,
+  /// copied into as each row is read (a few hundred bytes a statement) and reused once its
+  /// rows are written. It grows only between statements, before any of its texts is bound.
   private var lent = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+  /// How much of `lent` the waiting rows' texts fill.
+  private var lentCount = 0
 
   /// `insert` names the table and its columns (`INSERT INTO t(a, b)`), which the record holds
   /// as `layout` says, in that order.
@@ -52,17 +57,17 @@ final class BatchedInsert {
       case .integer: fields.append(.integer(try input.int()))
       case .optionalInteger: fields.append(.optionalInteger(try input.optionalInt()))
       case .real: fields.append(.real(try input.double()))
-      case .text: fields.append(.text(try input.textBytes()))
+      case .text: fields.append(try input.withTextBytes { lend($0) })
       }
     }
     guard fields.count == columns * Self.rowsPerStatement else { return }
-    defer { fields.removeAll(keepingCapacity: true) }
+    defer { discard() }
     try write(fields[...], with: multiple)
   }
 
   /// Writes the rows still waiting, one statement each.
   func flush() throws(SQLiteError) {
-    defer { fields.removeAll(keepingCapacity: true) }
+    defer { discard() }
     var start = 0
     while start + columns <= fields.count {
       try write(fields[start..<start + columns], with: single)
@@ -75,35 +80,38 @@ final class BatchedInsert {
   /// Forgets rows not yet written: a fold that failed leaves none for the next.
   func discard() {
     fields.removeAll(keepingCapacity: true)
+    lentCount = 0
   }
 
   private func write(_ values: ArraySlice<Field>, with statement: SQLiteStatement) throws(SQLiteError) {
-    reserveLent(for: values)
     var index: Int32 = 1
-    var offset = 0
     for field in values {
       switch field {
       case .integer(let value): try statement.bind(index, value)
       case .optionalInteger(let value): try statement.bind(index, value)
       case .real(let value): try statement.bind(index, value)
-      case .text(let bytes):
-        let target = UnsafeMutableRawBufferPointer(rebasing: lent[offset..<offset + bytes.count])
-        target.copyBytes(from: bytes)
-        try statement.bind(index, lending: UnsafeRawBufferPointer(target))
-        offset += bytes.count
+      case .text(let start, let count):
+        try statement.bind(index, lending: UnsafeRawBufferPointer(rebasing: lent[start..<start + count]))
       }
       index += 1
     }
     try statement.execute()
   }
 
-  /// Makes `lent` hold every text of `values`, before any is bound: growing it later would free
-  /// what earlier parameters point at.
-  private func reserveLent(for values: ArraySlice<Field>) {
-    var needed = 0
-    for case .text(let bytes) in values { needed += bytes.count }
-    guard needed > lent.count else { return }
-    lent.deallocate()
-    lent = UnsafeMutableRawBufferPointer.allocate(byteCount: max(needed, lent.count * 2), alignment: 1)
+  /// Copies a row's text into `lent`, growing it first if it is full: only while no statement
+  /// is bound to it, since the rows are written after they are all read.
+  private func lend(_ text: UnsafeBufferPointer<UInt8>) -> Field {
+    let start = lentCount
+    if start + text.count > lent.count {
+      let bigger = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(lent.count * 2, start + text.count), alignment: 1)
+      bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: lent[..<start]))
+      lent.deallocate()
+      lent = bigger
+    }
+    UnsafeMutableRawBufferPointer(rebasing: lent[start..<start + text.count])
+      .copyMemory(from: UnsafeRawBufferPointer(text))
+    lentCount = start + text.count
+    return .text(start: start, count: text.count)
   }
 }

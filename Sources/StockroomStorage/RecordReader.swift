@@ -1,5 +1,6 @@
 import Foundation
 import StockroomDomain
+import StockroomText
 
 /// Reads back what `RecordWriter` wrote, throwing `DamagedRow` for bytes it cannot have written
 /// (cut short, a varint too long, text that is not UTF-8).
@@ -93,23 +94,38 @@ struct RecordReader {
   }
 
   mutating func text() throws -> String {
-    String(decoding: try textBytes(), as: UTF8.self)
+    String(decoding: try utf8(count: try count()), as: UTF8.self)
   }
 
-  /// A text's bytes, checked to be UTF-8 but not made into a string: a fold binds them to its
-  /// statements as they are.
-  mutating func textBytes() throws -> ArraySlice<UInt8> {
-    try utf8(count: try count())
+  /// A text's bytes, checked to be UTF-8 but not made into a string, lent to `body`: a fold
+  /// copies them into its statements' parameters as they are. A slice of the record for each
+  /// text retained and released the record's storage, six times an order.
+  mutating func withTextBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws -> Result {
+    let length = try count()
+    let start = offset
+    offset += length
+    let result: Result? = bytes.withUnsafeBufferPointer { all in
+      let text = UnsafeBufferPointer(rebasing: all[start..<start + length])
+      return Self.isUTF8(text) ? body(text) : nil
+    }
+    guard let result else { throw damaged("text that is not UTF-8") }
+    return result
   }
 
   /// The next `length` bytes, which the caller checked are there, checked to be UTF-8.
   private mutating func utf8(count length: Int) throws -> ArraySlice<UInt8> {
     let slice = bytes[offset..<offset + length]
     offset += length
-    // Item names and users are mostly ASCII, which needs no decoding to be known valid.
-    guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil else {
-      throw damaged("text that is not UTF-8")
-    }
+    let valid = slice.withUnsafeBufferPointer { Self.isUTF8($0) }
+    guard valid else { throw damaged("text that is not UTF-8") }
     return slice
+  }
+
+  /// Item names and users are mostly ASCII, which needs no decoding to be known valid, and is
+  /// checked eight bytes at a time.
+  private static func isUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    let ascii =
+      text.count >= 8 ? EightBytes.allSatisfy(text, EightBytes.isASCII) : text.allSatisfy { $0 < 0x80 }
+    return ascii || String(validating: text, as: UTF8.self) != nil
   }
 }

@@ -196,6 +196,26 @@ struct CommitLogTests {
     #expect(try shop.load(database, persist: true).counters == shop.state.counters)
   }
 
+  @Test("a fold whose texts outgrow its first 4 KiB of parameter space writes every text whole")
+  func foldOfLongTexts() throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let database = try shop.open()
+    try database.write(try shop.batch([.restock(user: "staff", changes: [ItemCount("banana", 1000)])]))
+    // Each user is ~600 bytes of non-ASCII text, in a ledger row and an order row: a statement's
+    // sixteen rows hold ~19 KiB of text, so the space grows while rows are read.
+    let mutations = (1...20).map { number -> Mutation in
+      .order(user: String(repeating: "바나나", count: 66) + "\(number)", lines: [ItemCount("banana_juice", 1)], at: Date())
+    }
+    let batch = try shop.batch(mutations)
+    try database.write(batch)
+    let read = try database.orders(from: 1, through: 40).reversed()
+    #expect(read.map(\.user) == batch.orders.map(\.user))
+    let ledger = try database.ledger(of: "banana", paging: Paging(page: 1, size: 100))
+    #expect(ledger.entries.dropLast().map(\.user) == batch.orders.reversed().map(\.user))
+    try database.verify()
+  }
+
   @Test("a damaged record in the log refuses the file at opening, naming the file and the record")
   func damagedRecordRefusesTheFile() throws {
     var shop = try Shop()

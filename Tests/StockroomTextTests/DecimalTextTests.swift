@@ -10,4 +10,16 @@ struct DecimalTextTests {
     DecimalText.append(value, to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == "x=\(value)")
   }
+
+  @Test("every number up to 20,000, across the byte-at-a-time path's edges, as String spells it")
+  func spellsSmallNumbersAsString() {
+    for value in -10...20_000 {
+      var bytes: [UInt8] = []
+      DecimalText.append(value, to: &bytes)
+      if bytes != Array(String(value).utf8) {
+        Issue.record("\(value) spelled \(String(decoding: bytes, as: UTF8.self))")
+        return
+      }
+    }
+  }
 }

@@ -28,16 +28,12 @@ public struct ReplyEncoder: Sendable {
   }
 
   public mutating func field(_ key: StaticString, _ value: String) {
-    bytes.append(UInt8(ascii: " "))
-    appendStatic(key)
-    bytes.append(UInt8(ascii: "="))
+    beginField(key)
     appendWord(value, isValue: true)
   }
 
   public mutating func field(_ key: StaticString, _ value: Int) {
-    bytes.append(UInt8(ascii: " "))
-    appendStatic(key)
-    bytes.append(UInt8(ascii: "="))
+    beginField(key)
     appendInteger(value)
   }
 
@@ -48,18 +44,28 @@ public struct ReplyEncoder: Sendable {
   /// A field whose key is known only at run time (a counter's name, `ok(fields:)`'s pairs); the
   /// key must be a bare word.
   public mutating func field(named key: String, _ value: String) {
-    bytes.append(UInt8(ascii: " "))
-    appendUTF8(key)
-    bytes.append(UInt8(ascii: "="))
+    beginField(named: key)
     appendWord(value, isValue: true)
   }
 
   /// A number under a key known only at run time.
   public mutating func field(named key: String, _ value: Int) {
+    beginField(named: key)
+    appendInteger(value)
+  }
+
+  /// ` key=`. Keys are literals in the source: their bytes are copied as they are, without the
+  /// checks and retains a `String`'s UTF-8 view costs (~120 instructions a key).
+  private mutating func beginField(_ key: StaticString) {
+    bytes.append(UInt8(ascii: " "))
+    appendStatic(key)
+    bytes.append(UInt8(ascii: "="))
+  }
+
+  private mutating func beginField(named key: String) {
     bytes.append(UInt8(ascii: " "))
     appendUTF8(key)
     bytes.append(UInt8(ascii: "="))
-    appendInteger(value)
   }
 
   public mutating func endLine() {
@@ -122,8 +128,6 @@ public struct ReplyEncoder: Sendable {
   }
 
   /// A string's UTF-8 bytes as they are (`UTF8Bytes`).
-  /// Keys and nouns are literals in the source: their bytes are copied as they are, without
-  /// the checks and retains a `String`'s UTF-8 view costs (~120 instructions a key).
   @inline(__always) mutating func appendStatic(_ text: StaticString) {
     text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }

@@ -62,6 +62,15 @@ struct CommitLogTests {
     try body(&shop, database)
   }
 
+  /// A fresh shop, opened, with 1,000 bananas restocked in one commit: for the folds of many orders.
+  private func withBananas(_ body: (inout Shop, ShopDatabase) throws -> Void) throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let database = try shop.open()
+    try database.write(try shop.batch([.restock(user: "staff", changes: [ItemCount("banana", 1000)])]))
+    try body(&shop, database)
+  }
+
   /// `loaded` holds what the commits made: the levels, the counters and the kept key.
   private func expectRestored(_ loaded: ShopState, _ shop: Shop) {
     #expect(loaded.level(of: "banana") == shop.state.level(of: "banana"))
@@ -161,10 +170,10 @@ struct CommitLogTests {
 
   @Test("a fold of many orders writes every row in order, sixteen to a statement and the rest one by one")
   func foldOfManyOrders() throws {
-    var shop = try Shop()
-    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
-    let database = try shop.open()
-    try database.write(try shop.batch([.restock(user: "staff", changes: [ItemCount("banana", 1000)])]))
+    try withBananas { shop, database in try foldManyOrders(&shop, database) }
+  }
+
+  private func foldManyOrders(_ shop: inout Shop, _ database: ShopDatabase) throws {
     // 17, 16 and 7 orders: full statements across two records, and rows left for one by one.
     var written: [Order] = []
     var next = 0
@@ -198,10 +207,10 @@ struct CommitLogTests {
 
   @Test("a fold whose texts outgrow its first 4 KiB of parameter space writes every text whole")
   func foldOfLongTexts() throws {
-    var shop = try Shop()
-    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
-    let database = try shop.open()
-    try database.write(try shop.batch([.restock(user: "staff", changes: [ItemCount("banana", 1000)])]))
+    try withBananas { shop, database in try foldLongTexts(&shop, database) }
+  }
+
+  private func foldLongTexts(_ shop: inout Shop, _ database: ShopDatabase) throws {
     // Each user is ~600 bytes of non-ASCII text, in a ledger row and an order row: a statement's
     // sixteen rows hold ~19 KiB of text, so the space grows while rows are read.
     let mutations = (1...20).map { number -> Mutation in

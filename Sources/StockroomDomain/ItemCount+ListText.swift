@@ -14,7 +14,7 @@ extension ItemCount {
   public static func appendListText(_ counts: [ItemCount], to bytes: inout [UInt8]) {
     for (index, count) in counts.enumerated() {
       if index > 0 { bytes.append(0x1E) }
-      bytes.append(contentsOf: count.item.utf8)
+      UTF8Bytes.append(count.item, to: &bytes)
       bytes.append(0x1F)
       DecimalText.append(count.count, to: &bytes)
     }

@@ -225,6 +225,29 @@ struct CommitLogTests {
     try database.verify()
   }
 
+  @Test("orders of one to eight lines, their texts either side of 128 bytes, are folded and read back whole")
+  func foldOfManyLines() throws {
+    var shop = try Shop()
+    defer { try? FileManager.default.removeItem(atPath: shop.directory) }
+    let database = try shop.open()
+    let fruits = ["strawberry", "banana", "pineapple", "kiwi", "mango"]
+    try database.write(try shop.batch([.restock(user: "staff", changes: fruits.map { ItemCount($0, 100) })]))
+    // A line's text is 20 to 50 bytes: the longer orders write one whose length takes two bytes
+    // of the record, written after the text is built in place.
+    let items = fruits + ["banana_juice", "kiwi_juice", "strawberry_banana_juice"]
+    let mutations = (1...items.count).map { count -> Mutation in
+      .order(user: "alice", lines: items.prefix(count).map { ItemCount($0, 1) }, at: Date())
+    }
+    let batch = try shop.batch(mutations)
+    #expect(batch.orders.contains { RowText.lines($0.lines).utf8.count >= 128 })
+    #expect(batch.orders.contains { RowText.lines($0.lines).utf8.count < 128 })
+    try database.write(batch)
+    let read = try database.orders(from: 1, through: 10).reversed()
+    #expect(read.map(\.lines) == batch.orders.map(\.lines))
+    #expect(read.map(\.taken) == batch.orders.map(\.taken))
+    try database.verify()
+  }
+
   @Test("a damaged record in the log refuses the file at opening, naming the file and the record")
   func damagedRecordRefusesTheFile() throws {
     var shop = try Shop()

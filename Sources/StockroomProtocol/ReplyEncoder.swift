@@ -56,13 +56,13 @@ public struct ReplyEncoder: Sendable {
 
   /// ` key=`. Keys are literals in the source: their bytes are copied as they are, without the
   /// checks and retains a `String`'s UTF-8 view costs (~120 instructions a key).
-  private mutating func beginField(_ key: StaticString) {
+  @inline(__always) private mutating func beginField(_ key: StaticString) {
     bytes.append(UInt8(ascii: " "))
     appendStatic(key)
     bytes.append(UInt8(ascii: "="))
   }
 
-  private mutating func beginField(named key: String) {
+  @inline(__always) private mutating func beginField(named key: String) {
     bytes.append(UInt8(ascii: " "))
     appendUTF8(key)
     bytes.append(UInt8(ascii: "="))

@@ -127,11 +127,12 @@ public struct ReplyEncoder: Sendable {
     endLine()
   }
 
-  /// A string's UTF-8 bytes as they are (`UTF8Bytes`).
+  /// A literal's UTF-8 bytes as they are.
   @inline(__always) mutating func appendStatic(_ text: StaticString) {
     text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
+  /// A string's UTF-8 bytes as they are (`UTF8Bytes`).
   @inline(__always) mutating func appendUTF8(_ text: String) {
     UTF8Bytes.append(text, to: &bytes)
   }

@@ -42,6 +42,7 @@ public enum DecimalText {
     }
   }
 
+  /// The ASCII digit for `value`, from 0 to 9.
   @inlinable static func digit(_ value: Int) -> UInt8 {
     UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)
   }

@@ -211,8 +211,9 @@ struct CommitLogTests {
   }
 
   private func foldLongTexts(_ shop: inout Shop, _ database: ShopDatabase) throws {
-    // Each user is ~600 bytes of non-ASCII text, in a ledger row and an order row: a statement's
-    // sixteen rows hold ~19 KiB of text, so the space grows while rows are read.
+    // Each user is ~600 bytes of non-ASCII text, in a ledger row and an order row: either
+    // table's sixteen rows a statement hold ~10 KiB of text, so the space grows while rows are
+    // read.
     let mutations = (1...20).map { number -> Mutation in
       .order(user: String(repeating: "바나나", count: 66) + "\(number)", lines: [ItemCount("banana_juice", 1)], at: Date())
     }

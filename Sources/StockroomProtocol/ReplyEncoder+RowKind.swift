@@ -4,8 +4,7 @@ extension ReplyEncoder {
     // Every kind is a bare lower-case word: the whole field is copied in one piece, without the
     // check for quoting (an ORDER's reply has a kind on each of its rows). Two strings appended,
     // " kind=" and the raw value, cost ~290 instructions; one static text ~100.
-    let field = Self.kindField(kind)
-    bytes.append(contentsOf: UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount))
+    appendStatic(Self.kindField(kind))
   }
 
   /// ` kind=` and the kind's raw value (RowKindTests checks every case against `rawValue`).

@@ -7,12 +7,12 @@ public enum DecimalText {
     // A quantity is nearly always one digit: that is one byte appended, where the scratch
     // space below and its copy cost ~100 instructions (an ORDER's reply has two).
     if value >= 0 && value < 10 {
-      bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value))
+      bytes.append(digit(value))
       return
     }
     // Up to four digits (a shop's levels, a page's counts) one byte at a time: ~15 instructions
     // a byte, where the scratch space and its copy cost ~190 whatever the length.
-    if value > 0 && value < 10_000 {
+    if value >= 10 && value < 10_000 {
       if value >= 1000 { bytes.append(digit(value / 1000)) }
       if value >= 100 { bytes.append(digit(value / 100 % 10)) }
       bytes.append(digit(value / 10 % 10))

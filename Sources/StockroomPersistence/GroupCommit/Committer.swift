@@ -32,6 +32,14 @@ package final class Committer: ChangePath, @unchecked Sendable {
     /// The commit being written now: the one before `ticket`.
     var writing: CommitTicket?
 
+    /// Marks what is gathered as ready to be written; true when the committer sleeps and must
+    /// be signalled (it is then counted awake, so that one signal is sent per sleep).
+    mutating func seal() -> Bool {
+      sealed = true
+      defer { sleeping = false }
+      return sleeping
+    }
+
     /// What is gathered next, once this is taken to be written (or failed).
     func next(writing: CommitTicket?) -> Pending {
       var next = Pending(stopping: stopping)
@@ -129,9 +137,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
       pending.events += events
       pending.awaited = true
       guard seals else { return (pending.ticket, false) }
-      pending.sealed = true
-      defer { pending.sleeping = false }
-      return (pending.ticket, pending.sleeping)
+      return (pending.ticket, pending.seal())
     }
     // One signal per sleep, not per change: a busy committer picks up the next batch by itself.
     if wake { wakeUp.signal() }
@@ -142,9 +148,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
   package func roundEnded() {
     let wake = pending.withLock { pending -> Bool in
       guard pending.awaited, !pending.sealed else { return false }
-      pending.sealed = true
-      defer { pending.sleeping = false }
-      return pending.sleeping
+      return pending.seal()
     }
     if wake { wakeUp.signal() }
   }

@@ -124,8 +124,6 @@ struct RecordReader {
   /// Item names and users are mostly ASCII, which needs no decoding to be known valid, and is
   /// checked eight bytes at a time.
   private static func isUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    let ascii =
-      text.count >= 8 ? EightBytes.allSatisfy(text, EightBytes.isASCII) : text.allSatisfy { $0 < 0x80 }
-    return ascii || String(validating: text, as: UTF8.self) != nil
+    EightBytes.allASCII(text) || String(validating: text, as: UTF8.self) != nil
   }
 }

@@ -41,6 +41,12 @@ public enum EightBytes {
     (word &- ones &* UInt64(bound)) & ~word & highs != 0
   }
 
+  /// Whether every byte of `bytes` is ASCII, whatever their count: eight at a time from eight
+  /// bytes on, one at a time below that.
+  @inlinable public static func allASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.count >= 8 ? allSatisfy(bytes, isASCII) : bytes.allSatisfy { $0 < 0x80 }
+  }
+
   /// Whether every byte of `word` is ASCII.
   @inlinable public static func isASCII(_ word: UInt64) -> Bool { word & highs == 0 }
 

@@ -5,15 +5,16 @@ public enum ItemNames {
   /// The form names are compared in: case folded, so `Banana` finds `banana`.
   public static func key(_ name: String) -> String {
     // Ids and most names are lower-case ASCII already. Checked over the string's own bytes: the
-    // UTF-8 view's iterator cost ~30 instructions a byte. From eight bytes on, eight at a time
+    // UTF-8 view's iterator cost ~30 instructions a byte. Eight at a time, a short name at once
     // (a 12-byte id cost ~150 byte by byte, ~70 so).
     func needsLowering(_ byte: UInt8) -> Bool {
       byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
     let isLowerASCII =
       name.utf8.withContiguousStorageIfAvailable { bytes in
-        guard bytes.count >= 8 else { return !bytes.contains(where: needsLowering) }
-        return EightBytes.allSatisfy(bytes) { EightBytes.isASCII($0) && !EightBytes.hasUpperCase($0) }
+        EightBytes.allSatisfy(bytes, filler: UInt8(ascii: "a")) {
+          EightBytes.isASCII($0) && !EightBytes.hasUpperCase($0)
+        }
       }
       ?? !name.utf8.contains(where: needsLowering)
     return isLowerASCII ? name : name.lowercased()

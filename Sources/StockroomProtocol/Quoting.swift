@@ -24,10 +24,10 @@ public enum Quoting {
   }
 
   static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, isValue: Bool) -> Bool {
-    // Nearly every word is plain printable ASCII: from eight bytes on, that is seen eight at a
-    // time (the switch below costs ~17 instructions a byte), and only a word that is not plain is
-    // looked at byte by byte.
-    if bytes.count >= 8, EightBytes.allSatisfy(bytes, { isPlain($0, isValue: isValue) }) { return false }
+    // Nearly every word is plain printable ASCII: that is seen eight bytes at a time, a short word
+    // at once (the switch below costs ~17 instructions a byte), and only a word that is not plain
+    // is looked at byte by byte.
+    if EightBytes.allSatisfy(bytes, filler: UInt8(ascii: "a"), { isPlain($0, isValue: isValue) }) { return false }
     for index in bytes.indices {
       switch bytes[index] {
       case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"): return true

@@ -62,6 +62,27 @@ struct ConnectionCoreTests {
     #expect(core.heldBytes == 0)
   }
 
+  @Test(
+    "a released reply goes out whole both into an empty output (taking its buffer) and behind unsent output, and a buffer reused after it holds nothing of it"
+  )
+  func releasedRepliesReuseBuffers() {
+    let host = FakeConnectionHost()
+    var core = started(host: host)
+    for round in 0..<3 {
+      // Nothing unsent: the held reply's buffer becomes the output.
+      send("ORDER a\(round)\n", to: &core, host: host)
+      host.tickets["a\(round)"]!.complete(.committed)
+      core.commitFinished()
+      #expect(take(&core, host: host) == "OK ordered a\(round)\n")
+      // A reply not yet taken: the released one is appended behind it.
+      send("PING p\(round)\nORDER b\(round)\nPING q\(round)\n", to: &core, host: host)
+      host.tickets["b\(round)"]!.complete(.committed)
+      core.commitFinished()
+      #expect(take(&core, host: host) == "OK p\(round)\nOK ordered b\(round)\nOK q\(round)\n")
+      #expect(core.heldBytes == 0)
+    }
+  }
+
   @Test("a change whose commit failed is answered with the failure, in its place")
   func failedCommitInPlace() {
     let host = FakeConnectionHost()

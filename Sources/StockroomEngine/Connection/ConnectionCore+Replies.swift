@@ -135,16 +135,22 @@ extension ConnectionCore {
       // Usually the only one: taken from the end, which moves nothing (`removeFirst` runs the
       // general `replaceSubrange`, about 220 instructions a durable ORDER).
       var first = held.count == 1 ? held.removeLast() : held.removeFirst()
+      heldBytes -= first.reply.count + first.after.count
       switch outcome {
+      case .committed where output.bytes.isEmpty:
+        // Nothing is unsent (the usual case): the output takes the reply's buffer, and the reply
+        // the output's empty one, as `write` swapped them to hold it; nothing is copied.
+        swap(&output.bytes, &first.reply)
       case .committed:
         output.bytes += first.reply
       case .failed(let failure):
         output.error(first.failed(failure))
       }
-      output.bytes += first.after
-      heldBytes -= first.reply.count + first.after.count
+      // Mostly nothing was answered behind the reply; appending nothing still costs ~80.
+      if !first.after.isEmpty { output.bytes += first.after }
       if spare.capacity < first.reply.capacity && first.reply.capacity <= Self.keptCapacity {
-        first.reply.removeAll(keepingCapacity: true)
+        // `removeAll` runs the general `replaceSubrange` even on an empty array.
+        if !first.reply.isEmpty { first.reply.removeAll(keepingCapacity: true) }
         spare = first.reply
       }
       released = true

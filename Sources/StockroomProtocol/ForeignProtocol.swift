@@ -63,19 +63,22 @@ public enum ForeignProtocol: String, Sendable, Equatable, CaseIterable {
     // The shortest is `GET / HTTP/`, longer than most of our requests (`PING`), which are
     // then passed over without a look at their bytes.
     guard line.count >= 11 else { return false }
-    // Every method is 3 to 7 capital letters and then a space.
     let start = line.startIndex
+    // The version first: our requests that begin as a method might (`ORDER banana_juice`, one
+    // of the bench's) fail it after a short look at their last word, without the look at the
+    // nine methods (~200 instructions an ORDER).
+    var lastSpace = line.endIndex - 1
+    while lastSpace > start && line[lastSpace] != UInt8(ascii: " ") { lastSpace -= 1 }
+    guard has(httpVersion, in: line, at: lastSpace + 1) else { return false }
+    // Every method is 3 to 7 capital letters and then a space.
     var space = start
     while space < line.endIndex && space - start < 8 && line[space] != UInt8(ascii: " ") {
       guard line[space] >= UInt8(ascii: "A") && line[space] <= UInt8(ascii: "Z") else { return false }
       space += 1
     }
     guard space < line.endIndex, line[space] == UInt8(ascii: " "), space - start >= 3 else { return false }
-    guard methods.contains(where: { $0.count == space - start && has($0, in: line, at: start) }) else { return false }
-    var lastSpace = line.endIndex - 1
-    while lastSpace > space && line[lastSpace] != UInt8(ascii: " ") { lastSpace -= 1 }
     guard lastSpace > space else { return false }
-    return has(httpVersion, in: line, at: lastSpace + 1)
+    return methods.contains(where: { $0.count == space - start && has($0, in: line, at: start) })
   }
 
   private static let httpVersion = Array("HTTP/".utf8)

@@ -7,7 +7,8 @@ struct ForeignProtocolTests {
     "request lines, Host headers, RESP arrays and TLS records are recognised",
     arguments: [
       ("GET / HTTP/1.1", true, ForeignProtocol.http), ("POST /shop?x=1 HTTP/1.0", false, .http),
-      ("OPTIONS * HTTP/2", false, .http), ("host: 127.0.0.1", false, .http), ("HOST:x", false, .http),
+      ("OPTIONS * HTTP/2", false, .http), ("DELETE /a b HTTP/1.1", false, .http), ("PATCH  x HTTP/", false, .http),
+      ("host: 127.0.0.1", false, .http), ("HOST:x", false, .http),
       ("*3", true, .resp), ("*12", true, .resp),
     ])
   func recognised(line: String, isFirst: Bool, expected: ForeignProtocol) {
@@ -19,7 +20,8 @@ struct ForeignProtocolTests {
     arguments: [
       ("PING", true), ("GET", true), ("POST /", true), ("PING GET / HTTP/1.1", true), ("*3", false), ("*", true),
       ("*3a", true), ("Hos", true), ("HELLO host:", true), ("ORDER banana_juice 2", true), ("", true),
-      ("GETTING / HTTP/1.1", true),
+      ("GETTING / HTTP/1.1", true), ("ORDER banana_juice", true), ("OPTIONS banana HTTP", true),
+      ("GET HTTP/1.1", true), ("DELETE /x HTTPS/1.1", true),
     ])
   func notRecognised(line: String, isFirst: Bool) {
     #expect(ForeignProtocol.detect(line: ArraySlice(line.utf8), isFirst: isFirst) == nil)

@@ -30,10 +30,9 @@ final class HeldChanges: ChangePath, @unchecked Sendable {
   /// A change to an account is committed at once: the harness makes its accounts with
   /// `Shop.applyAndWait`, which waits for the commit, and the tests hold the shop's changes.
   func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
-    let (applied, ticket) = try shop.apply(mutation) { applied, _ in
-      let ticket = CommitTicket()
+    let ticket = CommitTicket()
+    let applied = try shop.apply(mutation) { applied, _ in
       if !mutation.changesAccounts { held.withLock { $0.append(Held(ticket: ticket, events: applied.events)) } }
-      return ticket
     }
     if mutation.changesAccounts {
       shop.committed(applied.events, settledThrough: nil)

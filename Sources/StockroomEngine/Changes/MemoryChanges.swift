@@ -27,11 +27,12 @@ package final class MemoryChanges: ChangePath {
   /// they were made.
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
     let now = clock.wallTime()
-    let (applied, wake) = try shop.apply(mutation) { applied, _ in
+    var wake: [EventMailbox] = []
+    let applied = try shop.apply(mutation) { applied, _ in
       ledger.withLock { ledger in
         for event in applied.events { ledger.append(LedgerEntry(event, at: now)) }
       }
-      return shop.hub.deliver(applied.events)
+      wake = shop.hub.deliver(applied.events)
     }
     for mailbox in wake { mailbox.notify() }
     return .applied(applied, nil)

@@ -18,7 +18,10 @@ import Synchronization
 package final class Committer: ChangePath, @unchecked Sendable {
   private struct Pending {
     var batch = JournalBatch()
-    var events: [StockEvent] = []
+    /// Each change's events as it made them: appending them one by one, under the locks,
+    /// retained every string of every event (~330 instructions an ORDER), for a list that only
+    /// watchers read.
+    var events: [[StockEvent]] = []
     var ticket = CommitTicket()
     /// Someone waits on `ticket` even if `batch` is empty (a retried keyed order).
     var awaited = false
@@ -108,17 +111,18 @@ package final class Committer: ChangePath, @unchecked Sendable {
   /// ticket says when the reply may go.
   package func submit(_ mutation: Mutation) throws(ShopError) -> SubmittedChange {
     let now = clock.wallTime()
-    let (applied, ticket) = try shop.apply(mutation) { applied, shop -> CommitTicket? in
+    var ticket: CommitTicket?
+    let applied = try shop.apply(mutation) { applied, shop in
       switch applied.outcome {
       case .reordered:
         // Already on disk: nothing to write and nothing to wait for.
-        return nil
+        ticket = nil
       case .ordered(_, repeated: true):
         // The first attempt may still be on its way to the disk: answer when it is there.
-        return enqueue(events: []) { _ in }
+        ticket = enqueue(events: []) { _ in }
       default:
         let (stock, counters) = (shop.stock, shop.counters)
-        return enqueue(events: applied.events) { batch in
+        ticket = enqueue(events: applied.events) { batch in
           batch.record(applied, stock: stock, counters: counters, at: now)
         }
       }
@@ -134,7 +138,7 @@ package final class Committer: ChangePath, @unchecked Sendable {
     let seals = !CurrentThread.endsRounds
     let (ticket, wake) = pending.withLock { pending -> (CommitTicket, Bool) in
       record(&pending.batch)
-      pending.events += events
+      if !events.isEmpty { pending.events.append(events) }
       pending.awaited = true
       guard seals else { return (pending.ticket, false) }
       return (pending.ticket, pending.seal())

@@ -95,14 +95,15 @@ extension SharedWriter {
     var own = SharedApplication(countersBefore: shop.read { $0.counters })
     for mutation in mutations {
       do throws(ShopError) {
-        let (applied, logged) = try shop.apply(mutation) { applied, shop -> Bool in
+        var logged = false
+        let applied = try shop.apply(mutation) { applied, shop in
           switch applied.outcome {
           case .reordered, .ordered(_, repeated: true):
             // A retried keyed order changes nothing: its first attempt is already in the store.
-            return false
+            logged = false
           default:
             batch.record(applied, stock: shop.stock, counters: shop.counters, at: now)
-            return true
+            logged = true
           }
         }
         own.results.append(.success(applied))

@@ -66,7 +66,7 @@ public enum Tokenizer {
       index += 1
     }
     if index == count || bytes[index] == space || bytes[index] == tab {
-      return Word(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      return Word(text(UnsafeBufferPointer(rebasing: bytes[start..<index])))
     }
     var unquoted: [UInt8]? = nil
     var keyLength: Int? = nil
@@ -93,17 +93,27 @@ public enum Tokenizer {
     }
     let text = unquoted.map { String(decoding: $0, as: UTF8.self) }
     guard let keyLength else {
-      return Word(text ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      return Word(text ?? self.text(UnsafeBufferPointer(rebasing: bytes[start..<index])))
     }
     // The key is bare, so it is the same in the line and in the text.
-    let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + keyLength)]), as: UTF8.self)
+    let key = self.text(UnsafeBufferPointer(rebasing: bytes[start..<(start + keyLength)]))
     if let unquoted {
       return Word(key: key, value: String(decoding: unquoted[(keyLength + 1)...], as: UTF8.self), text: text)
     }
     return Word(
-      key: key,
-      value: String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + keyLength + 1)..<index]), as: UTF8.self),
-      text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      key: key, value: self.text(UnsafeBufferPointer(rebasing: bytes[(start + keyLength + 1)..<index])),
+      text: self.text(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+  }
+
+  /// A bare word's text, made in place: `String(decoding:as:)` looks at the bytes twice (ASCII,
+  /// then UTF-8) before copying them, where a string of up to 15 bytes made in place is a small
+  /// string, known to be ASCII from one test of its bits (~60 instructions a word). Anything else
+  /// is checked as `String(decoding:as:)` checks it; the line was checked to be UTF-8 already.
+  private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(unsafeUninitializedCapacity: bytes.count) { storage in
+      _ = storage.initialize(fromContentsOf: bytes)
+      return bytes.count
+    }
   }
 
   private static func quoted(

@@ -31,6 +31,19 @@ struct TokenizerTests {
     #expect(try texts(#""""#) == [""])
   }
 
+  @Test("a bare word or option of any length, small string or not, ASCII or not, comes back as written")
+  func bareWordsOfEveryLength() throws {
+    for letter in ["a", "Z", "é", "한", "🍌"] {
+      for length in 1...40 {
+        let word = String(repeating: letter, count: length)
+        let words = try Tokenizer.words(in: "PING \(word) key=\(word)")
+        #expect(words.map(\.text) == ["PING", word, "key=" + word], "\(letter) × \(length)")
+        #expect(words[1].value == word && !words[1].isOption)
+        #expect(words[2].key == "key" && words[2].value == word)
+      }
+    }
+  }
+
   @Test("reads Korean text bare and quoted")
   func koreanText() throws {
     #expect(try texts("ORDER 딸바쥬스 2") == ["ORDER", "딸바쥬스", "2"])

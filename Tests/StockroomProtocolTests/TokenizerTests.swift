@@ -42,6 +42,8 @@ struct TokenizerTests {
         #expect(words[2].key == "key" && words[2].value == word)
       }
     }
+    let empty = try Tokenizer.words(in: "PING key=")
+    #expect(empty.count == 2 && empty[1].text == "key=" && empty[1].key == "key" && empty[1].value == "")
   }
 
   @Test("reads Korean text bare and quoted")

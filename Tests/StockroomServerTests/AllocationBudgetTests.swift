@@ -122,8 +122,12 @@ struct AllocationBudgetTests {
     let (total, byThread) = try counter.during(of: daemon.process.processIdentifier) {
       try client.drive(request, count: count, pipeline: pipeline)
     }
-    return Measured(
+    let measured = Measured(
       perRequest: Double(total) / Double(count), byThread: byThread.mapValues { Double($0) / Double(count) })
+    // Said when it passes too, so that the table above can be checked against the last run:
+    // it once said 18.0 for an ORDER long after the count was 16.0.
+    print("allocations, \(request) (\(pipeline) in flight): \(measured)")
+    return measured
   }
 
   @Test("PING and STOCK allocate nothing per request in the steady state", arguments: IOBackend.allCases)
@@ -182,6 +186,7 @@ struct AllocationBudgetTests {
     try addWatchers(40)
     let many = try perChange(100)
     let perWatcher = (many - few) / 40
+    print("allocations, a watched change: \(perWatcher) per watcher (\(few) with 10 watchers, \(many) with 50)")
     #expect(perWatcher <= 0.25, "per watcher per change: \(perWatcher) (\(few) with 10 watchers, \(many) with 50)")
   }
 

@@ -90,18 +90,25 @@ struct RecordReader {
     let stored = try unsigned()
     guard stored > 0 else { return nil }
     guard stored - 1 <= UInt64(bytes.count - offset) else { throw damaged("a length of \(stored - 1)") }
-    return String(decoding: try utf8(count: Int(stored - 1)), as: UTF8.self)
+    return try withUTF8(count: Int(stored - 1)) { String(decoding: $0, as: UTF8.self) }
   }
 
   mutating func text() throws -> String {
-    String(decoding: try utf8(count: try count()), as: UTF8.self)
+    try withUTF8(count: try count()) { String(decoding: $0, as: UTF8.self) }
   }
 
   /// A text's bytes, checked to be UTF-8 but not made into a string, lent to `body`: a fold
   /// copies them into its statements' parameters as they are. A slice of the record for each
   /// text retained and released the record's storage, six times an order.
   mutating func withTextBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws -> Result {
-    let length = try count()
+    try withUTF8(count: try count(), body)
+  }
+
+  /// The next `length` bytes, which the caller checked are there, checked to be UTF-8 and lent
+  /// to `body` where they lie in the record.
+  private mutating func withUTF8<Result>(
+    count length: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) throws -> Result {
     let start = offset
     offset += length
     let result: Result? = bytes.withUnsafeBufferPointer { all in
@@ -110,15 +117,6 @@ struct RecordReader {
     }
     guard let result else { throw damaged("text that is not UTF-8") }
     return result
-  }
-
-  /// The next `length` bytes, which the caller checked are there, checked to be UTF-8.
-  private mutating func utf8(count length: Int) throws -> ArraySlice<UInt8> {
-    let slice = bytes[offset..<offset + length]
-    offset += length
-    let valid = slice.withUnsafeBufferPointer { Self.isUTF8($0) }
-    guard valid else { throw damaged("text that is not UTF-8") }
-    return slice
   }
 
   /// Item names and users are mostly ASCII, which needs no decoding to be known valid, and is

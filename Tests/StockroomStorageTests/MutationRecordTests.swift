@@ -94,6 +94,29 @@ struct MutationRecordTests {
     #expect(MutationRecord.encode([order]).count < compact.utf8.count)
   }
 
+  @Test(
+    "a text that is not UTF-8 is refused as such, a name's and an optional key's, short or long",
+    arguments: ["alice", "an-order-key-long-enough", "k-1"])
+  func textNotUTF8(text: String) throws {
+    let order = Mutation.order(
+      user: text == "alice" ? text : "bob", lines: [ItemCount("banana_juice", 1)], at: Self.at,
+      key: text == "alice" ? nil : text)
+    let bytes = MutationRecord.encode([order])
+    let needle = Array(text.utf8)
+    let at = try #require(
+      (0...(bytes.count - needle.count)).first { Array(bytes[$0..<$0 + needle.count]) == needle })
+    for position in at..<at + needle.count {
+      var damaged = bytes
+      damaged[position] = 0xFF
+      #expect(throws: DamagedRow.self) { try MutationRecord.decode(damaged, sequence: 9) }
+      do {
+        _ = try MutationRecord.decode(damaged, sequence: 9)
+      } catch {
+        #expect("\(error)".contains("not UTF-8"), "\(error)")
+      }
+    }
+  }
+
   @Test("a record cut anywhere is refused, naming the change and never its text")
   func cutShort() {
     let bytes = MutationRecord.encode(Self.everyKind)

@@ -146,11 +146,14 @@ extension BoardBrowserTests {
         (() => { const form = document.createElement('form'); form.method = 'POST';
           form.action = 'http://127.0.0.1:\(shopHTTP)/order'; form.enctype = 'text/plain';
           const field = document.createElement('input'); field.name = \(try jsonString(json));
-          field.value = '"}'; form.append(field); document.body.append(form); form.submit(); })()
+          field.value = '"}'; form.append(field); document.body.append(form);
+          setTimeout(() => form.submit(), 0); })()
         """)
+      // Submitted after this evaluation has answered, and polled across the navigation: an
+      // evaluation that meets it is answered "navigated", which here means "not there yet".
       try waitUntil(timeout: 30) {
-        try browser.evaluate("document.body?.textContent ?? ''") as? String ?? "" != ""
-          && browser.evaluate("location.port") as? String == String(shopHTTP)
+        try browser.evaluateAcrossNavigation("document.body?.textContent ?? ''") as? String ?? "" != ""
+          && browser.evaluateAcrossNavigation("location.port") as? String == String(shopHTTP)
       }
       #expect(try text(browser, "body")?.contains("\"code\":\"ORIGIN\"") == true)
     }

@@ -96,6 +96,17 @@ final class DevToolsPage {
     return (result["result"] as? [String: Any])?["value"]
   }
 
+  /// `evaluate`, or nil when the page navigated while the expression ran: Chromium then
+  /// answers "Inspected target navigated or closed". For polling a page across a navigation,
+  /// where that answer means "not there yet"; any other failure is thrown.
+  func evaluateAcrossNavigation(_ expression: String) throws -> Any? {
+    do {
+      return try evaluate(expression)
+    } catch let failure as LineClient.Failure where failure.description.contains("Inspected target navigated") {
+      return nil
+    }
+  }
+
   /// A PNG of the page at `width`×`height` CSS pixels.
   func screenshot(width: Int, height: Int, mobile: Bool) throws -> Data {
     try call(

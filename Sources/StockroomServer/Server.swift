@@ -215,8 +215,8 @@ public final class Server: Sendable {
   package static let shutdownGrace = Duration.seconds(5)
 
   /// Stops in a defined order: stop accepting; stop reading requests; let the committer write
-  /// what it holds; write every reply whose commit finished (for at most `shutdownGrace`);
-  /// then stop the loops, closing every connection. Blocks until done; never call it on a
+  /// what it holds; write every reply whose commit finished and wait for each client's kernel
+  /// to take it (for at most `shutdownGrace`); then stop the loops, closing every connection. Blocks until done; never call it on a
   /// loop's thread. Any number of calls, from any threads, stop the server once: a call while
   /// another is stopping it waits for that one, and returns false.
   @discardableResult
@@ -248,13 +248,17 @@ public final class Server: Sendable {
     // Every reply whose commit finished is written before the loops stop (bounded: a client
     // that does not read cannot keep the server up).
     let deadline = ContinuousClock.now + Self.shutdownGrace
-    while !loops.allSatisfy({ $0.isSettled() }) && ContinuousClock.now < deadline { usleep(2_000) }
+    while !isSettled && ContinuousClock.now < deadline { usleep(2_000) }
     // Each loop runs what is still queued, then closes every connection as "server stopping".
     for loop in loops { loop.stop() }
     credentials.shutdown()
     history.shutdown()
     return true
   }
+
+  /// Whether no connection owes anything: each has closed, or written every reply and seen its
+  /// client's kernel take it. Asks every loop, waiting for each; never call it on a loop's thread.
+  var isSettled: Bool { loops.allSatisfy { $0.isSettled() } }
 
   private var context: ConnectionContext {
     ConnectionContext(

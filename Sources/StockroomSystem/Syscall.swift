@@ -35,6 +35,14 @@ public enum Syscall {
     try retrying { Glibc.write(fd, buffer.baseAddress, buffer.count) }
   }
 
+  /// The bytes written to socket `fd` that its peer has not acknowledged yet (`TIOCOUTQ`): what
+  /// a close would still have to send, and what a reset would destroy.
+  public static func unacknowledgedByteCount(_ fd: Int32) throws(Errno) -> Int {
+    var count: Int32 = 0
+    try retrying { ioctl(fd, UInt(TIOCOUTQ), &count) }
+    return Int(count)
+  }
+
   /// Tells a peer it is turned away and closes at once, never blocking: sends `line`, shuts the
   /// sending side, and reads away what the peer already sent, since closing with unread input
   /// makes the kernel answer with a reset that can destroy the line before the peer reads it.

@@ -165,8 +165,17 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
     drive()
   }
 
-  /// Every reply written: only the drain before the close (or nothing) is left.
-  package var isSettled: Bool { core.phase == .draining || core.phase == .closed }
+  /// Every reply written and taken by the client's kernel: only the drain before the close (or
+  /// nothing) is left. A reply handed to our kernel is not enough: the stop's close, with the
+  /// client's input still arriving or unread, makes the kernel answer with a reset that throws
+  /// away what it had yet to send (ShutdownTests.repliesInTheKernelOutliveTheStop).
+  package var isSettled: Bool {
+    switch core.phase {
+    case .closed: true
+    case .draining: core.hasInputEnded || (try? Syscall.unacknowledgedByteCount(fd)) ?? 0 == 0
+    case .open, .closing: false
+    }
+  }
 
   package func loopStopped() {
     closeNow(.serverStopping)
@@ -266,7 +275,9 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
     if core.finishedWriting && !outputShut {
       outputShut = true
       stream.shutdownOutput()
-      if core.phase == .draining {
+      // A stop bounds its own wait (`Server.shutdownGrace`), and closing at two seconds would
+      // cut a client still taking its replies from the kernel.
+      if core.phase == .draining && core.closeReason != .serverStopping {
         lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(core.closeReason) }
       }
     }

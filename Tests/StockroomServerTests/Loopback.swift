@@ -6,8 +6,6 @@ import Foundation
 
 /// What the test clients share about their sockets to the server on 127.0.0.1.
 enum Loopback {
-  /// `connect(2)` to 127.0.0.1:`port`: 0, or -1 with `errno` set (EINPROGRESS on a
-  /// non-blocking socket still connecting).
   /// Binds `fd` to `host` with a port the kernel picks, so that a connection comes from there.
   static func bind(_ fd: Int32, to host: String) -> Int32 {
     var address = sockaddr_in()
@@ -20,6 +18,8 @@ enum Loopback {
     }
   }
 
+  /// `connect(2)` to `host`:`port`: 0, or -1 with `errno` set (EINPROGRESS on a non-blocking
+  /// socket still connecting).
   static func connect(_ fd: Int32, port: UInt16, address host: String = "127.0.0.1") -> Int32 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -46,13 +46,36 @@ enum Loopback {
   static func serverHasRead(_ fd: Int32, serverPort port: UInt16) -> Bool {
     var unsent: Int32 = 0
     guard ioctl(fd, UInt(TIOCOUTQ), &unsent) == 0, unsent == 0 else { return false }
+    return serverEnd(of: fd, serverPort: port)?.unread == 0
+  }
+
+  /// Whether the server on `port` has shut its output on the connection of client socket `fd`:
+  /// its FIN is queued after its last reply, or acknowledged; false once its end is gone.
+  static func serverShutOutput(_ fd: Int32, serverPort port: UInt16) -> Bool {
+    // FIN_WAIT1, FIN_WAIT2, CLOSING (include/net/tcp_states.h).
+    guard let state = serverEnd(of: fd, serverPort: port)?.state else { return false }
+    return [0x04, 0x05, 0x0B].contains(state)
+  }
+
+  /// The bytes the server on `port` has sent on the connection of client socket `fd` that the
+  /// client's kernel has not acknowledged; -1 if the server's end is gone.
+  static func serverUnacknowledged(_ fd: Int32, serverPort port: UInt16) -> Int {
+    serverEnd(of: fd, serverPort: port)?.unacknowledged ?? -1
+  }
+
+  /// The server's end of the connection of client socket `fd`, as /proc/net/tcp shows it: its
+  /// TCP state, and the bytes it holds unacknowledged and unread; nil if the table has no such
+  /// socket.
+  private static func serverEnd(
+    of fd: Int32, serverPort port: UInt16
+  ) -> (state: Int, unacknowledged: Int, unread: Int)? {
     var address = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let named = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
     // Read to its end: the kernel makes the table a page at a time, and it reports no size.
-    guard named == 0, let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return false }
+    guard named == 0, let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
     defer { try? file.close() }
     let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
     func hex(_ port: UInt16) -> String {
@@ -66,8 +89,10 @@ enum Loopback {
     for line in table.split(separator: "\n").dropFirst() {
       let fields = line.split(separator: " ")
       guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) else { continue }
-      return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } == 0
+      let queues = fields[4].split(separator: ":").compactMap { Int($0, radix: 16) }
+      guard let state = Int(fields[3], radix: 16), queues.count == 2 else { return nil }
+      return (state, queues[0], queues[1])
     }
-    return false
+    return nil
   }
 }

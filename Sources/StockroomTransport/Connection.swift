@@ -37,8 +37,9 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
   package let loop: EventLoop
   package var executor: any LoopExecutor { loop }
   package let admission: Admission
-  private let fd: Int32
-  // What is internal rather than private here is shared with `Connection+Watching.swift`.
+  // What is internal rather than private here is shared with `Connection+Watching.swift` and
+  // `Connection+Stopping.swift`.
+  let fd: Int32
   let server: ConnectionContext
   var core: ConnectionCore
   private var lingerTimer: EventLoop.TimerID?
@@ -64,7 +65,7 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
   /// What the core's bytes go through: the socket, or TLS over it on the TLS port.
   private let stream: any ConnectionStream
   /// Until the handshake is done nothing of the core's is sent, and nothing is read for it.
-  private var handshaking: Bool
+  private(set) var handshaking: Bool
   private var handshakeTimer: EventLoop.TimerID?
   /// Which readiness a blocked write waits for: writability, or for TLS sometimes a read.
   private var writeWants: EventLoop.Interest = .write
@@ -150,35 +151,6 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
       }
     }
     if readiness.contains(.writable) && !tornDown { drive() }
-  }
-
-  /// Shutdown: read no more requests, answer those already taken (after their commit), then
-  /// close as after a half-close.
-  package func shutdownRequested() {
-    // Nothing is owed to a client still in its handshake: it has not been greeted.
-    if handshaking {
-      closeNow(.serverStopping)
-      return
-    }
-    guard core.phase == .open else { return }
-    core.shutdownRequested(now: loop.now, host: self)
-    drive()
-  }
-
-  /// Every reply written and taken by the client's kernel: only the drain before the close (or
-  /// nothing) is left. A reply handed to our kernel is not enough: the stop's close, with the
-  /// client's input still arriving or unread, makes the kernel answer with a reset that throws
-  /// away what it had yet to send (ShutdownTests.repliesInTheKernelOutliveTheStop).
-  package var isSettled: Bool {
-    switch core.phase {
-    case .closed: true
-    case .draining: core.hasInputEnded || (try? Syscall.unacknowledgedByteCount(fd)) ?? 0 == 0
-    case .open, .closing: false
-    }
-  }
-
-  package func loopStopped() {
-    closeNow(.serverStopping)
   }
 
   /// A TLS connection quiet for a whole sweep interval, with nothing left to send, gives

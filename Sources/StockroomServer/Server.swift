@@ -211,14 +211,12 @@ public final class Server: Sendable {
     shop.read { ($0.accounts.count, $0.adminCount) }
   }
 
-  /// How long `stop` waits for replies to be written after the last commit.
-  package static let shutdownGrace = Duration.seconds(5)
-
   /// Stops in a defined order: stop accepting; stop reading requests; let the committer write
   /// what it holds; write every reply whose commit finished and wait for each client's kernel
-  /// to take it (for at most `shutdownGrace`); then stop the loops, closing every connection. Blocks until done; never call it on a
-  /// loop's thread. Any number of calls, from any threads, stop the server once: a call while
-  /// another is stopping it waits for that one, and returns false.
+  /// to take it (for at most the configuration's `shutdownGrace`); then stop the loops, closing
+  /// every connection. Blocks until done; never call it on a loop's thread. Any number of
+  /// calls, from any threads, stop the server once: a call while another is stopping it waits
+  /// for that one, and returns false.
   @discardableResult
   public func stop() -> Bool {
     guard !stopClaimed.exchange(true, ordering: .acquiringAndReleasing) else {
@@ -247,7 +245,7 @@ public final class Server: Sendable {
     shop.stopWriting()
     // Every reply whose commit finished is written before the loops stop (bounded: a client
     // that does not read cannot keep the server up).
-    let deadline = ContinuousClock.now + Self.shutdownGrace
+    let deadline = ContinuousClock.now + configuration.shutdownGrace
     while !isSettled && ContinuousClock.now < deadline { usleep(2_000) }
     // Each loop runs what is still queued, then closes every connection as "server stopping".
     for loop in loops { loop.stop() }

@@ -56,6 +56,9 @@ public struct ServerConfiguration: Sendable, Equatable {
   public var loops: Int? = nil
   /// How those loops wait on their sockets.
   public var io = IOBackend.epoll
+  /// How long a stop waits for replies owed to be written and taken by their clients' kernels
+  /// after the last commit (`Server.stop`); a client that does not read cannot hold it longer.
+  public var shutdownGrace: Duration = .seconds(5)
   /// Seconds a connection may send nothing and take nothing before it is closed; 0 never.
   /// Watching connections are never idle. Ten minutes lets a person think; the client reconnects.
   public var idleTimeout = 600

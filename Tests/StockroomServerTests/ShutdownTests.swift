@@ -43,24 +43,39 @@ struct ShutdownTests {
   @Test("a stop waits for the client's kernel to take every reply before it closes the connection")
   func repliesInTheKernelOutliveTheStop() throws {
     let data = try DataDirectory()
-    let server = try data.openServer(initialStock: 100_000) { $0.fsync = .always }
+    // A grace far past the linger's two seconds, so that only the linger could cut the wait.
+    let server = try data.openServer(initialStock: 100_000) {
+      $0.fsync = .always
+      $0.shutdownGrace = .seconds(120)
+    }
     let port = try server.start()
     // A small receive window, so most replies wait in the server's send queue.
     let client = try LineClient(port: port, receiveBuffer: 2048)
     _ = try client.readReply()
     try client.send(String(repeating: "ORDER banana_juice\n", count: 1000))
     try waitUntil { server.shop.read { $0.ordersMade } >= 100 }
-    let stopped = DispatchSemaphore(value: 0)
+    let stopped = Atomic<Bool>(false)
     Thread {
       server.stop()
-      stopped.signal()
+      stopped.store(true, ordering: .releasing)
     }.start()
     // Every reply is written and the server's output shut, and the client has read none of it.
     try waitUntil { Loopback.serverShutOutput(client.fd, serverPort: port) }
     #expect(Loopback.serverUnacknowledged(client.fd, serverPort: port) > 0, "the replies fit the client's window")
     #expect(!server.isSettled, "the stop would close the connection now, its replies still in the kernel")
+    // A closing connection's two-second linger (for a client that never closes) cut the stop's
+    // wait short, with a reset once more input came. Timers on a loop fire in deadline order, so
+    // one set now for later than the linger's has fired after it would have.
+    // A loop that stops runs no more timers: the stop's return ends the wait then.
+    let pastLinger = Atomic<Int>(0)
+    for loop in server.loops {
+      _ = loop.execute { _ = loop.schedule(after: .milliseconds(2_100)) { pastLinger.add(1, ordering: .relaxed) } }
+    }
+    try waitUntil { pastLinger.load(ordering: .relaxed) == server.loops.count || stopped.load(ordering: .acquiring) }
+    #expect(!server.isSettled, "the connection was closed before the stop's grace, its replies still in the kernel")
+    try client.send("PING\n")
     let answered = try client.readsToEnd().count { $0.hasPrefix("OK order=") }
-    stopped.wait()
+    try waitUntil { stopped.load(ordering: .acquiring) }
     let database = try SQLiteDatabase(path: data.database, readOnly: true)
     let recorded = try database.prepare("SELECT count(*) FROM orders").rows { $0.int(0) }.first ?? -1
     #expect(answered >= 100)

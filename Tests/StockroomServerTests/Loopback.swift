@@ -39,16 +39,6 @@ enum Loopback {
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
   }
 
-  /// Whether everything sent on the client socket `fd` has been read by the server on `port`:
-  /// none of it waits unacknowledged in the client's send queue, and the server's end of the
-  /// connection (from /proc/net/tcp) holds none unread. A test waits on this where a pause
-  /// would only make it likely that the server took one write before the next.
-  static func serverHasRead(_ fd: Int32, serverPort port: UInt16) -> Bool {
-    var unsent: Int32 = 0
-    guard ioctl(fd, UInt(TIOCOUTQ), &unsent) == 0, unsent == 0 else { return false }
-    return serverEnd(of: fd, serverPort: port)?.unread == 0
-  }
-
   /// Whether the server on `port` has shut its output on the connection of client socket `fd`:
   /// its FIN is queued after its last reply, or acknowledged; false once its end is gone.
   static func serverShutOutput(_ fd: Int32, serverPort port: UInt16) -> Bool {
@@ -64,11 +54,8 @@ enum Loopback {
   }
 
   /// The server's end of the connection of client socket `fd`, as /proc/net/tcp shows it: its
-  /// TCP state, and the bytes it holds unacknowledged and unread; nil if the table has no such
-  /// socket.
-  private static func serverEnd(
-    of fd: Int32, serverPort port: UInt16
-  ) -> (state: Int, unacknowledged: Int, unread: Int)? {
+  /// TCP state and the bytes it holds unacknowledged; nil if the table has no such socket.
+  private static func serverEnd(of fd: Int32, serverPort port: UInt16) -> (state: Int, unacknowledged: Int)? {
     var address = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let named = withUnsafeMutablePointer(to: &address) {
@@ -89,9 +76,10 @@ enum Loopback {
     for line in table.split(separator: "\n").dropFirst() {
       let fields = line.split(separator: " ")
       guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) else { continue }
-      let queues = fields[4].split(separator: ":").compactMap { Int($0, radix: 16) }
-      guard let state = Int(fields[3], radix: 16), queues.count == 2 else { return nil }
-      return (state, queues[0], queues[1])
+      guard let state = Int(fields[3], radix: 16),
+        let unacknowledged = fields[4].split(separator: ":").first.flatMap({ Int($0, radix: 16) })
+      else { return nil }
+      return (state, unacknowledged)
     }
     return nil
   }

@@ -24,7 +24,7 @@ extension Connection {
   package var isSettled: Bool {
     switch core.phase {
     case .closed: true
-    case .draining: core.hasInputEnded || (try? Syscall.unacknowledgedByteCount(fd)) ?? 0 == 0
+    case .draining: core.hasInputEnded || ((try? Syscall.unacknowledgedByteCount(fd)) ?? 0) == 0
     case .open, .closing: false
     }
   }

@@ -247,8 +247,8 @@ package final class Connection: EventLoop.Handler, CommandHandlerHost, @unchecke
     if core.finishedWriting && !outputShut {
       outputShut = true
       stream.shutdownOutput()
-      // A stop bounds its own wait (`ServerConfiguration.shutdownGrace`), and closing at two seconds would
-      // cut a client still taking its replies from the kernel.
+      // A stop bounds its own wait (`ServerConfiguration.shutdownGrace`), and closing at two
+      // seconds would cut a client still taking its replies from the kernel.
       if core.phase == .draining && core.closeReason != .serverStopping {
         lingerTimer = loop.schedule(after: .seconds(2)) { [self] in closeNow(core.closeReason) }
       }
